@@ -1,0 +1,73 @@
+package lint
+
+// Result is everything one run decided: the findings, every resolved
+// directory and, in diff mode, the drift between base and head. Every output
+// format reads this value and nothing else.
+type Result struct {
+	Findings    []Finding   `json:"findings"`
+	Directories []Directory `json:"directories"`
+	Drift       []Drift     `json:"drift"`
+}
+
+// Directory is one resolved directory as the engine decided it.
+type Directory struct {
+	Path        string  `json:"path"` // "." for the root
+	Fingerprint string  `json:"fingerprint"`
+	Layers      []Layer `json:"layers"`
+	// RenderedBytes is what the dynamic sections knowable in check take (P3).
+	RenderedBytes int `json:"rendered_bytes"`
+	// BudgetBytes is max_dynamic_bytes - reserved_bytes: what RenderedBytes may use.
+	BudgetBytes int `json:"budget_bytes"`
+}
+
+// Layer is one considered layer of a directory's chain (R5).
+type Layer struct {
+	Path  string `json:"path"`
+	Scope string `json:"scope"` // user or project
+	State string `json:"state"` // active, suppressed, shadowed or rejected
+	// Reason is the rule id of a rejection, or the path of the overriding or
+	// shadowing file; empty for an active layer.
+	Reason string `json:"reason"`
+	Bytes  int64  `json:"bytes"` // size of the file; 0 when it was never read
+}
+
+// Drift is one group of directories whose resolution changed identically
+// between base and head (R9).
+type Drift struct {
+	Directories []string      `json:"directories"`
+	Base        string        `json:"base_fingerprint"`
+	Head        string        `json:"head_fingerprint"`
+	Changes     []LayerChange `json:"changes"`
+}
+
+// LayerChange is one change of one layer between base and head.
+type LayerChange struct {
+	Path string `json:"path"`
+	// Change is added, removed, modified, suppressed, unsuppressed or rejected.
+	Change string `json:"change"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Summary counts a result.
+type Summary struct {
+	Errors      int `json:"errors"`
+	Warnings    int `json:"warnings"`
+	Notices     int `json:"notices"`
+	Directories int `json:"directories"`
+}
+
+// Summary counts the findings by severity and the resolved directories.
+func (r *Result) Summary() Summary {
+	s := Summary{Directories: len(r.Directories)}
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case Error:
+			s.Errors++
+		case Warning:
+			s.Warnings++
+		case Notice:
+			s.Notices++
+		}
+	}
+	return s
+}

@@ -1,0 +1,67 @@
+package resolve
+
+// Kind is what a directory entry is, as far as the read constraints care.
+type Kind int
+
+const (
+	Missing   Kind = iota // no entry of that name
+	Regular               // a regular file
+	Symlink               // a symbolic link (or a path Git records as one, mode 120000)
+	Dir                   // a directory
+	Submodule             // a Git submodule (tree/index mode 160000)
+	Special               // FIFO, socket, device or anything else that is not a regular file
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Missing:
+		return "missing"
+	case Regular:
+		return "regular file"
+	case Symlink:
+		return "symbolic link"
+	case Dir:
+		return "directory"
+	case Submodule:
+		return "submodule"
+	default:
+		return "special file"
+	}
+}
+
+// Entry is one name inside a directory of a Source.
+type Entry struct {
+	Name string
+	Kind Kind
+	// Size is the byte size when known (regular files); -1 when unknown.
+	Size int64
+	// Note explains the kind when it is not obvious from the entry itself, e.g.
+	// "fifo", "socket", "device", or "recorded as a symlink in the Git index".
+	Note string
+}
+
+// Source is where the engine reads a tree of files from: the worktree on
+// disk, the Git index or a commit's tree (R6). All paths are slash-separated
+// and relative to the project root; the root directory itself is "".
+//
+// Implementations never follow symbolic links: a link is reported as an entry
+// of Kind Symlink and is never opened (C1).
+type Source interface {
+	// Name is "worktree", "index" or "tree".
+	Name() string
+	// List returns the entries of directory dir, or (nil, fs.ErrNotExist)
+	// when dir does not exist in this source. The order is unspecified.
+	// A dir whose own path crosses a symbolic link is listed (so candidates
+	// behind a link can be reported) but DirLinked reports it.
+	List(dir string) ([]Entry, error)
+	// DirLinked reports the first directory on the path from the root down
+	// to and including dir that is a symbolic link, or "" when none is.
+	DirLinked(dir string) (string, error)
+	// Read returns at most limit+1 bytes of the regular file at p, opening it
+	// without following links and without blocking. It returns the kind the
+	// opened object turned out to be; when that is not Regular the data is nil.
+	Read(p string, limit int64) (data []byte, kind Kind, size int64, err error)
+	// LinkTarget returns the target text of the symbolic link at p, without
+	// touching what it points to. Returns "" when it cannot be known.
+	LinkTarget(p string) string
+}
