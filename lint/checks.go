@@ -1,15 +1,172 @@
 package lint
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/content"
+	"github.com/rivumi/rivumi-lint/render"
+	"github.com/rivumi/rivumi-lint/resolve"
+)
+
 type checkFunc func(p *pass)
 
-// pass is the state one rule sees while it runs.
-type pass struct{}
+// pass is what one rule sees while it runs over one resolution.
+type pass struct {
+	res    *resolve.Resolution
+	limits Limits
+	emit   func(Finding)
+}
 
-func checkRejected(id string) checkFunc { return func(*pass) {} }
-func checkOverride(*pass)               {}
-func checkBudget(*pass)                 {}
-func checkShadowed(*pass)               {}
-func checkMarkers(*pass)                {}
-func checkEmpty(*pass)                  {}
-func checkHidden(*pass)                 {}
-func checkNearMiss(*pass)               {}
+// report emits a finding on path for the resolution's directory.
+func (p *pass) report(path string, pos content.Pos, sev Severity, format string, args ...any) {
+	p.emit(Finding{Path: path, Line: pos.Line, Column: pos.Column, Severity: sev,
+		Message: fmt.Sprintf(format, args...)})
+}
+
+var noPos content.Pos
+
+func checkRejected(id string) checkFunc {
+	return func(p *pass) {
+		for _, l := range p.res.Layers {
+			if l.State != resolve.Rejected || l.Rej.Rule != id {
+				continue
+			}
+			p.report(l.Path, l.Rej.Pos, 0, "Rivumi will skip this file: %s; %s", l.Rej.Reason, consequence(p.res, l))
+		}
+	}
+}
+
+// consequence says what skipping a layer costs: the runtime has no fall-back.
+func consequence(r *resolve.Resolution, l resolve.Layer) string {
+	if l.Scope == resolve.ScopeUser {
+		return "the user-level instructions will not be loaded"
+	}
+	var next []string
+	for _, d := range r.Dirs {
+		if d.Path == l.Dir {
+			for _, f := range d.Files[1:] {
+				next = append(next, f.Path)
+			}
+		}
+	}
+	s := "its directory contributes no instructions"
+	if l.Override {
+		s += " and it overrides nothing"
+	}
+	if len(next) > 0 {
+		s += " (there is no fall-back to " + strings.Join(next, ", ") + ")"
+	}
+	return s
+}
+
+func checkOverride(p *pass) {
+	byOverride := map[string][]string{}
+	var order []string
+	for _, l := range p.res.Layers {
+		if l.State == resolve.Suppressed {
+			if _, ok := byOverride[l.By]; !ok {
+				order = append(order, l.By)
+			}
+			byOverride[l.By] = append(byOverride[l.By], l.Path)
+		}
+	}
+	for _, by := range order {
+		p.report(by, noPos, 0, "Rivumi will use this override instead of the project layers above it: it suppresses %s",
+			strings.Join(byOverride[by], ", "))
+	}
+}
+
+func checkBudget(p *pass) {
+	active := p.res.Active()
+	if len(active) == 0 {
+		return
+	}
+	rendered := len(render.Instructions(p.res))
+	total := int64(rendered) + p.limits.ReservedBytes
+	var sev Severity
+	switch {
+	case total > p.limits.MaxDynamicBytes:
+		sev = Error
+	case float64(total) > p.limits.WarnRatio*float64(p.limits.MaxDynamicBytes):
+		sev = Warning
+	default:
+		return
+	}
+	var parts []string
+	for _, l := range active {
+		parts = append(parts, fmt.Sprintf("%s %d", l.Path, len(render.Layer(l.Scope, l.Path, l.Content))))
+	}
+	deepest := active[len(active)-1]
+	dir := displayDir(p.res.Dir)
+	if sev == Error {
+		p.report(deepest.Path, noPos, sev,
+			"Rivumi's dynamic context from %s would be %d bytes (instructions %d + reserved %d), over limits.max_dynamic_bytes %d by %d bytes; layers (rendered bytes): %s",
+			dir, total, rendered, p.limits.ReservedBytes, p.limits.MaxDynamicBytes, total-p.limits.MaxDynamicBytes, strings.Join(parts, ", "))
+		return
+	}
+	p.report(deepest.Path, noPos, sev,
+		"Rivumi's dynamic context from %s would be %d bytes (instructions %d + reserved %d), %.0f%% of limits.max_dynamic_bytes %d (warn_ratio %g); layers (rendered bytes): %s",
+		dir, total, rendered, p.limits.ReservedBytes, 100*float64(total)/float64(p.limits.MaxDynamicBytes), p.limits.MaxDynamicBytes, p.limits.WarnRatio, strings.Join(parts, ", "))
+}
+
+func checkShadowed(p *pass) {
+	for _, d := range p.res.Dirs {
+		for _, f := range d.Files[min(1, len(d.Files)):] {
+			p.report(f.Path, noPos, 0, "Rivumi will not load this file: %s in the same directory comes first in priority order", d.Files[0].Path)
+		}
+	}
+}
+
+func checkMarkers(p *pass) {
+	for _, l := range p.res.Active() {
+		first, total := content.Markers(l.Content, 1)
+		if total == 0 {
+			continue
+		}
+		p.report(l.Path, first[0], 0, "Rivumi will load this text inside a <rivumi:layer> element, and it contains %d section marker(s) (<rivumi: or </rivumi:) that could close the layer or forge a section", total)
+	}
+}
+
+func checkEmpty(p *pass) {
+	for _, l := range p.res.Active() {
+		if len(content.Normalize(l.Content)) != 0 {
+			continue
+		}
+		if l.Override && l.Scope == resolve.ScopeProject {
+			p.report(l.Path, noPos, Error, "Rivumi will load this empty override, which silences every project layer above it and adds no text")
+			continue
+		}
+		p.report(l.Path, noPos, Warning, "Rivumi will load this layer, but it has no text")
+	}
+}
+
+func checkHidden(p *pass) {
+	for _, l := range p.res.Active() {
+		first, total := content.HiddenChars(l.Content, 1)
+		if total == 0 {
+			continue
+		}
+		p.report(l.Path, first[0].Pos, 0, "Rivumi will pass %d character(s) a reviewer cannot see to the model; the first is %s", total, first[0].Name)
+	}
+}
+
+func checkNearMiss(p *pass) {
+	for _, d := range p.res.Dirs {
+		for _, nm := range d.NearMisses {
+			name := nm.Path[strings.LastIndexByte(nm.Path, '/')+1:]
+			if strings.EqualFold(name, nm.Like) {
+				p.report(nm.Path, noPos, 0, "Rivumi will not load this file: names are matched case-sensitively and this is not %s (a case-insensitive disk would load it)", nm.Like)
+				continue
+			}
+			p.report(nm.Path, noPos, 0, "Rivumi will not load this file: its name is close to %s but not it", nm.Like)
+		}
+	}
+}
+
+func displayDir(d string) string {
+	if d == "" {
+		return "."
+	}
+	return d
+}

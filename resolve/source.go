@@ -49,14 +49,13 @@ type Entry struct {
 type Source interface {
 	// Name is "worktree", "index" or "tree".
 	Name() string
-	// List returns the entries of directory dir, or (nil, fs.ErrNotExist)
-	// when dir does not exist in this source. The order is unspecified.
-	// A dir whose own path crosses a symbolic link is listed (so candidates
-	// behind a link can be reported) but DirLinked reports it.
+	// List returns the entries of directory dir, fs.ErrNotExist when dir does
+	// not exist, or a *LinkedDirError when a directory on the way is a link.
+	// The order is unspecified.
 	List(dir string) ([]Entry, error)
-	// DirLinked reports the first directory on the path from the root down
-	// to and including dir that is a symbolic link, or "" when none is.
-	DirLinked(dir string) (string, error)
+	// Lstat describes the entry at p without opening it. It is used only for
+	// candidates below a symlinked directory, which are reported, never read.
+	Lstat(p string) (Entry, error)
 	// Read returns at most limit+1 bytes of the regular file at p, opening it
 	// without following links and without blocking. It returns the kind the
 	// opened object turned out to be; when that is not Regular the data is nil.

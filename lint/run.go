@@ -1,0 +1,174 @@
+package lint
+
+import (
+	"sort"
+
+	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/render"
+	"github.com/rivumi/rivumi-lint/resolve"
+)
+
+// Limits are the budget figures the rules use (§8 limits).
+type Limits struct {
+	MaxFileBytes    int64
+	MaxDynamicBytes int64
+	ReservedBytes   int64
+	WarnRatio       float64
+}
+
+// Run applies every enabled rule to every resolution and returns the result.
+// A finding that several directories share (a rejected root file, say) is
+// reported once, with all of those directories.
+func Run(resolutions []*resolve.Resolution, cfg *config.Config) *Result {
+	lim := Limits{cfg.Limits.MaxFileBytes, cfg.Limits.MaxDynamicBytes, cfg.Limits.ReservedBytes, cfg.Limits.WarnRatio}
+	res := &Result{Findings: []Finding{}, Directories: []Directory{}, Drift: []Drift{}}
+	index := map[findingKey]int{}
+	for _, r := range resolutions {
+		dir := displayDir(r.Dir)
+		for _, rule := range table {
+			if rule.check == nil {
+				continue
+			}
+			sev, on := severityFor(rule, cfg)
+			if !on {
+				continue
+			}
+			p := &pass{res: r, limits: lim, emit: func(f Finding) {
+				if cfg.Ignored(f.Path) {
+					return
+				}
+				f.Rule, f.Name = rule.ID, rule.Name
+				f.Severity = effective(rule, sev, f.Severity)
+				add(res, index, f, dir)
+			}}
+			rule.check(p)
+		}
+		res.Directories = append(res.Directories, directoryOf(r, lim))
+	}
+	Sort(res.Findings)
+	return res
+}
+
+// Add merges findings made outside the rule table (memory, config changes)
+// into a result, keeping the order stable.
+func (r *Result) Add(cfg *config.Config, fs ...Finding) {
+	index := map[findingKey]int{}
+	for i, f := range r.Findings {
+		index[keyOf(f)] = i
+	}
+	for _, f := range fs {
+		rule, _ := Lookup(f.Rule)
+		sev, on := severityFor(rule, cfg)
+		if !on {
+			continue
+		}
+		f.Name = rule.Name
+		f.Severity = effective(rule, sev, f.Severity)
+		add(r, index, f, "")
+	}
+	Sort(r.Findings)
+}
+
+// severityFor returns the configured severity of a rule (0 when the config
+// leaves the rule's own choice) and whether the rule is on.
+func severityFor(rule Rule, cfg *config.Config) (Severity, bool) {
+	s, ok := cfg.Rules[rule.ID]
+	if !ok {
+		return 0, true
+	}
+	v, err := ParseSeverity(s)
+	if err != nil || v == Off {
+		return 0, v != Off
+	}
+	return v, true
+}
+
+// effective is a finding's severity: the configured one, else the one the
+// check chose (RL006 and RL009 choose), else the rule's default.
+func effective(rule Rule, configured, own Severity) Severity {
+	if configured != 0 {
+		return configured
+	}
+	if own != 0 {
+		return own
+	}
+	return rule.Default
+}
+
+type findingKey struct {
+	rule, path, message string
+	line, column        int
+}
+
+func keyOf(f Finding) findingKey { return findingKey{f.Rule, f.Path, f.Message, f.Line, f.Column} }
+
+func add(res *Result, index map[findingKey]int, f Finding, dir string) {
+	k := keyOf(f)
+	i, ok := index[k]
+	if !ok {
+		if f.Directories == nil {
+			f.Directories = []string{}
+		}
+		index[k] = len(res.Findings)
+		res.Findings = append(res.Findings, f)
+		i = len(res.Findings) - 1
+		if dir == "" {
+			return
+		}
+	}
+	dirs := res.Findings[i].Directories
+	if dir != "" && (len(dirs) == 0 || dirs[len(dirs)-1] != dir) {
+		res.Findings[i].Directories = append(dirs, dir)
+	}
+}
+
+// Sort orders findings by path, line, column, rule and message, and each
+// finding's directories by name.
+func Sort(fs []Finding) {
+	for i := range fs {
+		sort.Strings(fs[i].Directories)
+		fs[i].Directories = compact(fs[i].Directories)
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+}
+
+func compact(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func directoryOf(r *resolve.Resolution, lim Limits) Directory {
+	d := Directory{Path: displayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: []Layer{},
+		RenderedBytes: len(render.Instructions(r)), BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes)}
+	for _, l := range r.Layers {
+		var n int64
+		switch {
+		case l.Accepted():
+			n = int64(len(l.Content))
+		case l.Rej != nil && l.Rej.Rule == "RL003":
+			n = l.Rej.Size
+		}
+		d.Layers = append(d.Layers, Layer{Path: l.Path, Scope: l.Scope, State: string(l.State), Reason: l.Reason(), Bytes: n})
+	}
+	return d
+}

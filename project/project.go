@@ -1,0 +1,171 @@
+// Package project opens what every command works on: the project root
+// (R1), its configuration (§8) and an engine over its worktree.
+package project
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/repo"
+	"github.com/rivumi/rivumi-lint/resolve"
+)
+
+// ConfigName is the config file looked for at the root.
+const ConfigName = ".rivumi-lint.yaml"
+
+// Options say where the project is and how to read it.
+type Options struct {
+	Root             string // --root; "" = the Git worktree around the working directory
+	Config           string // --config; "" = ROOT/.rivumi-lint.yaml when present
+	UserInstructions string // --user-instructions; "" = no user layer
+}
+
+// Project is an opened project.
+type Project struct {
+	Root   string // absolute
+	GitDir string // "" when the root is not a Git worktree (--root outside Git)
+	Config *config.Config
+	Engine *resolve.Engine
+	// Notes are things the run should tell the user, such as a fall-back to
+	// the git binary.
+	Notes   []string
+	wt      *resolve.Worktree
+	allDirs []string
+}
+
+// Open finds the root, loads the config and opens the worktree source.
+func Open(o Options) (*Project, error) {
+	p := &Project{}
+	var err error
+	if o.Root != "" {
+		p.Root, err = filepath.Abs(o.Root)
+		if err != nil {
+			return nil, fmt.Errorf("--root %s: %w", o.Root, err)
+		}
+		fi, err := os.Stat(p.Root)
+		if err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("--root %s: not a directory", o.Root)
+		}
+	} else {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("working directory: %w", err)
+		}
+		if p.Root, err = repo.FindRoot(wd); err != nil {
+			return nil, err
+		}
+	}
+	if gd, err := repo.GitDir(p.Root); err == nil {
+		p.GitDir = gd
+	}
+	if p.Config, err = loadConfig(p.Root, o.Config); err != nil {
+		return nil, err
+	}
+	var recorded map[string]resolve.Kind
+	if p.GitDir != "" {
+		var note string
+		recorded, note, err = repo.IndexKinds(p.Root)
+		if err != nil {
+			return nil, fmt.Errorf("read Git index of %s: %w", p.Root, err)
+		}
+		if note != "" {
+			p.Notes = append(p.Notes, note)
+		}
+	}
+	if p.wt, err = resolve.OpenWorktree(p.Root, recorded); err != nil {
+		return nil, err
+	}
+	opt := resolve.Options{
+		Overrides:    p.Config.Filenames.Override,
+		Normals:      p.Config.Filenames.Normal,
+		MaxFileBytes: p.Config.Limits.MaxFileBytes,
+	}
+	if o.UserInstructions != "" {
+		u, err := UserFile(o.UserInstructions)
+		if err != nil {
+			return nil, err
+		}
+		opt.User = u
+	}
+	p.Engine = resolve.New(p.wt, opt)
+	return p, nil
+}
+
+// Close releases the worktree.
+func (p *Project) Close() error { return p.wt.Close() }
+
+func loadConfig(root, explicit string) (*config.Config, error) {
+	if explicit != "" {
+		return config.Load(explicit)
+	}
+	path := filepath.Join(root, ConfigName)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return config.Default(), nil
+	}
+	return config.Load(path)
+}
+
+// UserFile describes a user-level instruction file given on the command
+// line; it must exist (a typo must not silently drop the user layer).
+func UserFile(name string) (*resolve.UserFile, error) {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, fmt.Errorf("user instructions %s: %w", name, err)
+	}
+	if _, err := os.Lstat(abs); err != nil {
+		return nil, fmt.Errorf("user instructions: %w", err)
+	}
+	return &resolve.UserFile{Path: abs, Display: Tilde(abs)}, nil
+}
+
+// Tilde shows a path under the home directory as ~/… (P2).
+func Tilde(abs string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return filepath.ToSlash(abs)
+	}
+	if rel, err := filepath.Rel(home, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "~/" + filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// Rel turns a command-line path into a slash path relative to the root. A
+// path with a ".." element or one outside the root is refused.
+func (p *Project) Rel(arg string) (string, error) {
+	for _, el := range strings.Split(filepath.ToSlash(arg), "/") {
+		if el == ".." {
+			return "", fmt.Errorf("path %q: \"..\" is not allowed; pass paths inside the project root %s", arg, p.Root)
+		}
+	}
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return "", fmt.Errorf("path %q: %w", arg, err)
+	}
+	rel, err := filepath.Rel(p.Root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		// The working directory may reach the root through a link.
+		if real, err2 := filepath.EvalSymlinks(filepath.Dir(abs)); err2 == nil {
+			if rr, err3 := filepath.EvalSymlinks(p.Root); err3 == nil {
+				if r2, err4 := filepath.Rel(rr, filepath.Join(real, filepath.Base(abs))); err4 == nil && r2 != ".." && !strings.HasPrefix(r2, ".."+string(filepath.Separator)) {
+					return cleanRel(r2), nil
+				}
+			}
+		}
+		return "", fmt.Errorf("path %q is outside the project root %s", arg, p.Root)
+	}
+	return cleanRel(rel), nil
+}
+
+func cleanRel(rel string) string {
+	rel = filepath.ToSlash(rel)
+	if rel == "." {
+		return ""
+	}
+	return rel
+}

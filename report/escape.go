@@ -1,0 +1,186 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rivumi/rivumi-lint/lint"
+)
+
+// This file holds the escapers and small helpers that the machine-facing
+// writers (sarif, github, rdjson, markdown) share. Every string taken from a
+// lint.Result is data: it goes through exactly one of these functions before
+// it reaches a format that gives characters a meaning.
+
+// escapeMarkdown makes s safe to place anywhere inline in GitHub-flavoured
+// Markdown, table cells included (§7 markdown, §10):
+//
+//   - \ ` * _ [ ] # ! ~ | $ are backslash-escaped (CommonMark escapes any
+//     ASCII punctuation this way, also inside GFM table cells, where \| keeps
+//     a pipe from splitting the cell);
+//   - < > & become &lt; &gt; &amp;, so no HTML, autolink or entity survives;
+//   - CR, LF and CRLF become one space: a value never starts a new block;
+//   - @ and # get a zero-width space (&#8203;) after them, so a path such
+//     as packages/@scope/AGENTS.md cannot @mention a user or team and
+//     "#12" cannot link an issue;
+//   - other control characters, bidi controls and zero-width characters are
+//     shown as a visible &lt;U+XXXX&gt;, invalid UTF-8 as U+FFFD.
+//
+// Values are never put into code spans (a backtick in a file name would end
+// the span): they are escaped instead.
+func escapeMarkdown(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case r == '\r':
+			b.WriteByte(' ')
+			if i < len(s) && s[i] == '\n' {
+				i++ // CRLF is one line break: one space
+			}
+		case r == '\n' || r == '\t':
+			b.WriteByte(' ')
+		case r == '\\', r == '`', r == '*', r == '_', r == '[', r == ']',
+			r == '!', r == '~', r == '|', r == '$':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '#':
+			b.WriteString(`\#&#8203;`)
+		case r == '@':
+			b.WriteString("@&#8203;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '&':
+			b.WriteString("&amp;")
+		case invisibleRune(r):
+			fmt.Fprintf(&b, "&lt;U+%04X&gt;", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// invisibleRune reports the characters a reader of rendered Markdown could
+// not see or that reorder the text around them (the RL010 set, plus C1
+// controls, DEL and the bidi marks).
+func invisibleRune(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, 0x80 <= r && r < 0xa0:
+		return true
+	case 0x200b <= r && r <= 0x200f, // zero-width space/joiners, LRM, RLM
+		0x202a <= r && r <= 0x202e, // bidi embeddings and overrides
+		0x2060 <= r && r <= 0x2064, // word joiner, invisible operators
+		0x2066 <= r && r <= 0x2069, // bidi isolates
+		r == 0x061c, r == 0xfeff, r == 0x2028, r == 0x2029,
+		0xe0000 <= r && r <= 0xe007f: // tag characters
+		return true
+	}
+	return false
+}
+
+// escapeURIPath turns a repo-relative slash path into a relative URI
+// reference (RFC 3986): every byte outside the unreserved set
+// (ALPHA DIGIT - . _ ~) is percent-encoded, segment by segment, and '/'
+// stays the segment separator. ':' is encoded too, so a first segment can
+// never be read as a URI scheme. url.PathUnescape gives the path back.
+func escapeURIPath(p string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(p))
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '/' || unreservedURIByte(c) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
+func unreservedURIByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// isUserLevelPath reports a user-level file (P2: shown as ~/…). It lives outside
+// the repository, so the repository-bound formats (SARIF locations, GitHub
+// annotations, reviewdog locations) cannot point at it: they name it in the
+// message instead.
+func isUserLevelPath(p string) bool { return p == "~" || strings.HasPrefix(p, "~/") }
+
+// withPath is the message of a finding whose file cannot be a location.
+func withPath(path, msg string) string { return path + ": " + msg }
+
+// orderFindings returns the findings every writer here emits, in the one
+// order they all use: most severe first, then path, line, column, rule and
+// message. Findings with severity off are dropped (a rule set to off emits
+// nothing; the engine never produces them). r.Findings is not modified.
+func orderFindings(r *lint.Result) []lint.Finding {
+	fs := make([]lint.Finding, 0, len(r.Findings))
+	for _, f := range r.Findings {
+		if f.Severity > lint.Off {
+			fs = append(fs, f)
+		}
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+	return fs
+}
+
+// ruleDocURL is the documentation address of a rule id, "" for an id not in
+// the rule table.
+func ruleDocURL(id string) string {
+	if r, ok := lint.Lookup(id); ok {
+		return r.URL()
+	}
+	return ""
+}
+
+// findingLocation is path:line:col with the parts that apply.
+func findingLocation(f lint.Finding) string {
+	s := f.Path
+	if f.Line > 0 {
+		s += fmt.Sprintf(":%d", f.Line)
+		if f.Column > 0 {
+			s += fmt.Sprintf(":%d", f.Column)
+		}
+	}
+	return s
+}
+
+// plural is "1 error", "2 errors".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,124 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/rivumi/rivumi-lint/lint"
+)
+
+// RDJSON writes r as one reviewdog DiagnosticResult object (§7 rdjson), for
+// `reviewdog -f=rdjson`:
+//
+//	{"source":{"name":"rivumi-lint","url":…},"severity":…,"diagnostics":[…]}
+//
+// The top-level severity is that of the most severe finding (INFO when there
+// are none); every diagnostic carries its own. See rdjsonDiagnostic for one
+// diagnostic.
+func RDJSON(w io.Writer, r *lint.Result, o Options) error {
+	out := rdjsonResult{
+		Source:      rdjsonToolSource,
+		Severity:    "INFO",
+		Diagnostics: []rdjsonDiagnostic{},
+	}
+	findings := orderFindings(r)
+	if len(findings) > 0 {
+		out.Severity = rdjsonSeverity(findings[0].Severity) // most severe first
+	}
+	for _, f := range findings {
+		out.Diagnostics = append(out.Diagnostics, newRDJSONDiagnostic(f))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// RDJSONL writes r as reviewdog diagnostics, one JSON object per line
+// (§7 rdjsonl), for `reviewdog -f=rdjsonl`. No findings: no output.
+func RDJSONL(w io.Writer, r *lint.Result, o Options) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, f := range orderFindings(r) {
+		if err := enc.Encode(newRDJSONDiagnostic(f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var rdjsonToolSource = rdjsonSource{Name: driverName, URL: driverURI}
+
+// newRDJSONDiagnostic is one reviewdog Diagnostic: message, location (path
+// and, when the finding has a line, range.start with line and column, both
+// 1-based, columns in bytes as reviewdog counts them), severity
+// ERROR/WARNING/INFO, source and code {value: rule id, url: rule docs}.
+// A user-level file (~/…) is not in the repository, so reviewdog could not
+// place it: it has no location and the path starts the message.
+func newRDJSONDiagnostic(f lint.Finding) rdjsonDiagnostic {
+	d := rdjsonDiagnostic{
+		Message:  f.Message,
+		Severity: rdjsonSeverity(f.Severity),
+		Source:   rdjsonToolSource,
+		Code:     rdjsonCode{Value: f.Rule, URL: ruleDocURL(f.Rule)},
+	}
+	if isUserLevelPath(f.Path) {
+		d.Message = withPath(f.Path, f.Message)
+		return d
+	}
+	d.Location = &rdjsonLocation{Path: f.Path}
+	if f.Line > 0 {
+		d.Location.Range = &rdjsonRange{Start: rdjsonPosition{Line: f.Line, Column: f.Column}}
+	}
+	return d
+}
+
+func rdjsonSeverity(s lint.Severity) string {
+	switch s {
+	case lint.Error:
+		return "ERROR"
+	case lint.Warning:
+		return "WARNING"
+	case lint.Notice:
+		return "INFO"
+	}
+	return "UNKNOWN_SEVERITY"
+}
+
+type rdjsonResult struct {
+	Source      rdjsonSource       `json:"source"`
+	Severity    string             `json:"severity"`
+	Diagnostics []rdjsonDiagnostic `json:"diagnostics"`
+}
+
+type rdjsonDiagnostic struct {
+	Message  string          `json:"message"`
+	Location *rdjsonLocation `json:"location,omitempty"`
+	Severity string          `json:"severity"`
+	Source   rdjsonSource    `json:"source"`
+	Code     rdjsonCode      `json:"code"`
+}
+
+type rdjsonSource struct {
+	Name string `json:"name"`
+	URL  string `json:"url,omitempty"`
+}
+
+type rdjsonCode struct {
+	Value string `json:"value"`
+	URL   string `json:"url,omitempty"`
+}
+
+type rdjsonLocation struct {
+	Path  string       `json:"path"`
+	Range *rdjsonRange `json:"range,omitempty"`
+}
+
+type rdjsonRange struct {
+	Start rdjsonPosition `json:"start"`
+}
+
+type rdjsonPosition struct {
+	Line   int `json:"line"`
+	Column int `json:"column,omitempty"`
+}

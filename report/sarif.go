@@ -1,0 +1,235 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/lint"
+)
+
+const (
+	sarifSchemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifVersion   = "2.1.0"
+	driverName     = "rivumi-lint"
+	driverURI      = "https://github.com/rivumi/rivumi-lint"
+	// sarifSrcRoot is the uriBaseId of every artifact: the repository root
+	// (GitHub code scanning and the SARIF viewers resolve it to the checkout).
+	sarifSrcRoot = "%SRCROOT%"
+	// sarifFingerprintKey is the partial fingerprint GitHub code scanning
+	// matches results on across runs.
+	sarifFingerprintKey = "primaryLocationLineHash"
+)
+
+// SARIF writes r as one SARIF 2.1.0 log with one run (§7 sarif), in a form
+// GitHub code scanning accepts:
+//
+//   - tool.driver lists every rule of lint.Rules(), whether it fired or not,
+//     and each result points at its rule by ruleId and ruleIndex;
+//   - each result has one location: the repo-relative path as a relative
+//     URI (escapeURIPath) against %SRCROOT%, and a region. GitHub needs
+//     region.startLine to place an alert, so a whole-file finding (Line 0)
+//     gets startLine 1 and no column;
+//   - a user-level file (~/…) is not in the repository: its result has no
+//     physical location (GitHub shows no alert for it; it still counts and
+//     shows in other viewers), a logical location with the ~/ path, and the
+//     path at the start of the message;
+//   - partialFingerprints.primaryLocationLineHash is the hex SHA-256 of
+//     rule id, path and the message with its digits removed (counts, sizes
+//     and positions change without the problem changing), then ":N" where N
+//     numbers results with the same hash in output order, as GitHub's own
+//     hashes do. Line numbers are left out so that an alert survives edits
+//     above it.
+func SARIF(w io.Writer, r *lint.Result, o Options) error {
+	rules := lint.Rules()
+	index := make(map[string]int, len(rules))
+	driver := sarifDriver{
+		Name:           driverName,
+		Version:        o.ToolVersion,
+		InformationURI: driverURI,
+		Rules:          make([]sarifRule, 0, len(rules)),
+	}
+	for i, rule := range rules {
+		index[rule.ID] = i
+		driver.Rules = append(driver.Rules, sarifRule{
+			ID:                   rule.ID,
+			Name:                 rule.Name,
+			ShortDescription:     sarifMessage{Text: rule.Summary},
+			FullDescription:      sarifMessage{Text: rule.Doc},
+			Help:                 sarifMessage{Text: rule.Doc + "\n" + rule.URL()},
+			HelpURI:              rule.URL(),
+			DefaultConfiguration: sarifConfiguration{Level: sarifLevel(rule.Default)},
+		})
+	}
+
+	findings := orderFindings(r)
+	results := make([]sarifResult, 0, len(findings))
+	seen := make(map[string]int)
+	for _, f := range findings {
+		hash := sarifLineHash(f)
+		seen[hash]++
+		res := sarifResult{
+			RuleID:              f.Rule,
+			Level:               sarifLevel(f.Severity),
+			Message:             sarifMessage{Text: f.Message},
+			PartialFingerprints: map[string]string{sarifFingerprintKey: fmt.Sprintf("%s:%d", hash, seen[hash])},
+		}
+		if i, ok := index[f.Rule]; ok {
+			res.RuleIndex = &i
+		}
+		if isUserLevelPath(f.Path) {
+			res.Message.Text = withPath(f.Path, f.Message)
+			res.Locations = []sarifLocation{{LogicalLocations: []sarifLogicalLocation{{
+				Name:               pathBase(f.Path),
+				FullyQualifiedName: f.Path,
+				Kind:               "resource",
+			}}}}
+		} else {
+			region := &sarifRegion{StartLine: 1}
+			if f.Line > 0 {
+				region.StartLine = f.Line
+				if f.Column > 0 {
+					region.StartColumn = f.Column
+				}
+			}
+			res.Locations = []sarifLocation{{PhysicalLocation: &sarifPhysicalLocation{
+				ArtifactLocation: sarifArtifactLocation{URI: escapeURIPath(f.Path), URIBaseID: sarifSrcRoot},
+				Region:           region,
+			}}}
+		}
+		if len(f.Directories) > 0 {
+			res.Properties = &sarifResultProperties{Directories: f.Directories}
+		}
+		results = append(results, res)
+	}
+
+	log := sarifLog{
+		Schema:  sarifSchemaURI,
+		Version: sarifVersion,
+		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+// sarifLineHash is the stable part of a result's primaryLocationLineHash.
+func sarifLineHash(f lint.Finding) string {
+	h := sha256.New()
+	io.WriteString(h, f.Rule)
+	h.Write([]byte{0})
+	io.WriteString(h, f.Path)
+	h.Write([]byte{0})
+	io.WriteString(h, strings.Map(func(r rune) rune {
+		if '0' <= r && r <= '9' {
+			return -1
+		}
+		return r
+	}, f.Message))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// sarifLevel maps a severity to a SARIF level (notice is SARIF's "note").
+func sarifLevel(s lint.Severity) string {
+	switch s {
+	case lint.Error:
+		return "error"
+	case lint.Warning:
+		return "warning"
+	case lint.Notice:
+		return "note"
+	}
+	return "none"
+}
+
+func pathBase(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string             `json:"id"`
+	Name                 string             `json:"name"`
+	ShortDescription     sarifMessage       `json:"shortDescription"`
+	FullDescription      sarifMessage       `json:"fullDescription"`
+	Help                 sarifMessage       `json:"help"`
+	HelpURI              string             `json:"helpUri"`
+	DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
+}
+
+type sarifConfiguration struct {
+	Level string `json:"level"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID              string                 `json:"ruleId"`
+	RuleIndex           *int                   `json:"ruleIndex,omitempty"`
+	Level               string                 `json:"level"`
+	Message             sarifMessage           `json:"message"`
+	Locations           []sarifLocation        `json:"locations"`
+	PartialFingerprints map[string]string      `json:"partialFingerprints"`
+	Properties          *sarifResultProperties `json:"properties,omitempty"`
+}
+
+type sarifResultProperties struct {
+	// Directories are the directories whose chain the finding affects.
+	Directories []string `json:"directories"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation *sarifPhysicalLocation `json:"physicalLocation,omitempty"`
+	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Region           *sarifRegion          `json:"region,omitempty"`
+}
+
+type sarifArtifactLocation struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+type sarifLogicalLocation struct {
+	Name               string `json:"name"`
+	FullyQualifiedName string `json:"fullyQualifiedName"`
+	Kind               string `json:"kind"`
+}

@@ -1,0 +1,92 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/lint"
+)
+
+const maxListedDirs = 5
+
+// Text writes one line per finding, `path:line:col: severity: message [RL00N]`
+// (`path: severity: …` for a finding about a whole file), then the
+// directories it affects and a summary line.
+func Text(w io.Writer, r *lint.Result, o Options) error {
+	bw := bufio.NewWriter(w)
+	for _, f := range r.Findings {
+		loc := safe(f.Path)
+		if f.Line > 0 {
+			loc = fmt.Sprintf("%s:%d:%d", loc, f.Line, f.Column)
+		}
+		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", loc, paint(o, f.Severity), safe(f.Message), f.Rule)
+		if n := len(f.Directories); n > 0 {
+			shown := f.Directories[:min(n, maxListedDirs)]
+			more := ""
+			if n > maxListedDirs {
+				more = fmt.Sprintf(" (and %d more)", n-maxListedDirs)
+			}
+			fmt.Fprintf(bw, "    affects: %s%s\n", safe(strings.Join(shown, ", ")), more)
+		}
+	}
+	writeDriftText(bw, r.Drift)
+	s := r.Summary()
+	fmt.Fprintf(bw, "%s, %s, %s in %s\n", plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"),
+		plural(s.Notices, "notice", "notices"), plural(s.Directories, "directory", "directories"))
+	return bw.Flush()
+}
+
+func writeDriftText(w io.Writer, drift []lint.Drift) {
+	for _, d := range drift {
+		n := len(d.Directories)
+		shown := d.Directories[:min(n, maxListedDirs)]
+		more := ""
+		if n > maxListedDirs {
+			more = fmt.Sprintf(" (and %d more)", n-maxListedDirs)
+		}
+		fmt.Fprintf(w, "drift in %s%s:\n", safe(strings.Join(shown, ", ")), more)
+		for _, c := range d.Changes {
+			line := "    " + c.Change + ": " + safe(c.Path)
+			if c.Detail != "" {
+				line += " (" + safe(c.Detail) + ")"
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+}
+
+// safe keeps a terminal line one line: control characters in names and
+// messages (a file name may hold a newline or an escape sequence) are
+// shown as Go escapes.
+func safe(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+func paint(o Options, s lint.Severity) string {
+	if !o.Color {
+		return s.String()
+	}
+	code := "36" // notice: cyan
+	switch s {
+	case lint.Error:
+		code = "1;31"
+	case lint.Warning:
+		code = "33"
+	}
+	return "\x1b[" + code + "m" + s.String() + "\x1b[0m"
+}

@@ -1,0 +1,442 @@
+// Package resolve is the engine: it decides, exactly as the Rivumi runtime
+// does, which instruction files make up the chain of a directory, which of
+// them are suppressed, shadowed or rejected, and why (SPEC §2, §3).
+package resolve
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/content"
+)
+
+// State is where a considered layer ended (R5).
+type State string
+
+const (
+	Active     State = "active"
+	Suppressed State = "suppressed"
+	Shadowed   State = "shadowed"
+	Rejected   State = "rejected"
+)
+
+// Scope says whose a layer is.
+const (
+	ScopeUser    = "user"
+	ScopeProject = "project"
+)
+
+// Rejection says why a chosen file is skipped (C1–C5). Rule is the rule id
+// of the failed constraint; the other fields are set where they apply.
+type Rejection struct {
+	Rule   string
+	Reason string // what failed, in words, e.g. "symbolic link to ../x"
+	Target string // RL001: where the link points, when known
+	Size   int64  // RL003: the file's size
+	Limit  int64  // RL003: the limit
+	Pos    content.Pos
+	BOM    string // RL004: the byte-order mark the file starts with
+}
+
+// File is the engine's knowledge of one candidate file, gathered once per run.
+type File struct {
+	Path     string // relative slash path, or ~/… for the user layer
+	Dir      string // the directory it sits in ("" for the root); "" for the user layer
+	Name     string
+	Scope    string
+	Override bool
+	Entry    Entry      // what the directory entry is
+	Rej      *Rejection // nil when the file was read and accepted
+	Content  []byte     // raw bytes of an accepted file
+	Sum      [32]byte   // SHA-256 of Content, for an accepted file
+	read     bool       // whether the file was chosen and loaded
+}
+
+// Accepted reports whether the file was read and passed C1–C5.
+func (f *File) Accepted() bool { return f.read && f.Rej == nil }
+
+// DirInfo is what one directory contributes to every chain through it.
+type DirInfo struct {
+	Path string // "" for the root
+	// Files are the candidates that have an entry here, in priority order:
+	// Files[0] is the directory's layer, the rest are shadowed (R2).
+	Files []*File
+	// NearMisses are entries whose name resembles a candidate (RL011).
+	NearMisses []NearMiss
+	// Linked is the first directory from the root down to this one that is
+	// a symbolic link, "" when none is (C1).
+	Linked   string
+	children map[string]Kind // subdirectory-like entries: Dir, Symlink, Submodule
+	err      error
+}
+
+// NearMiss is a file whose name is close to a candidate but not one.
+type NearMiss struct {
+	Path string
+	Like string // the candidate name it resembles
+}
+
+// Layer is one file's place in one chain.
+type Layer struct {
+	*File
+	State State
+	By    string // the overriding (Suppressed) or shadowing (Shadowed) file
+}
+
+// Reason is the layer's reason code (R8): the rule id of a rejection, the
+// path of the overriding or shadowing file, or "" for an active layer.
+func (l Layer) Reason() string {
+	switch l.State {
+	case Rejected:
+		return l.Rej.Rule
+	case Suppressed, Shadowed:
+		return l.By
+	}
+	return ""
+}
+
+// Resolution is the chain of one directory.
+type Resolution struct {
+	Dir         string // "" for the root
+	Layers      []Layer
+	Dirs        []*DirInfo // the root down to Dir
+	Fingerprint string
+}
+
+// Active returns the layers that are rendered, in chain order.
+func (r *Resolution) Active() []Layer {
+	var out []Layer
+	for _, l := range r.Layers {
+		if l.State == Active {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// UserFile is the user-level instruction file, read from the local disk.
+type UserFile struct {
+	Path    string // OS path
+	Display string // as shown: ~/… when under the home directory
+}
+
+// Options configure the engine.
+type Options struct {
+	Overrides    []string // override candidate names, priority order
+	Normals      []string // normal candidate names, priority order
+	MaxFileBytes int64
+	User         *UserFile // nil: no user layer
+}
+
+// Engine resolves chains over one source, memoising every directory so each
+// file is read at most once per run (R7).
+type Engine struct {
+	src        Source
+	opt        Options
+	candidates []string
+	dirs       map[string]*DirInfo
+	chains     map[string]*Resolution
+	user       *File
+}
+
+// New returns an engine over src.
+func New(src Source, opt Options) *Engine {
+	e := &Engine{src: src, opt: opt, dirs: map[string]*DirInfo{}, chains: map[string]*Resolution{}}
+	e.candidates = append(append([]string{}, opt.Overrides...), opt.Normals...)
+	if opt.User != nil {
+		e.user = e.loadUser(opt.User)
+	}
+	return e
+}
+
+// Source returns the source the engine reads.
+func (e *Engine) Source() Source { return e.src }
+
+// Candidates returns the candidate names in priority order.
+func (e *Engine) Candidates() []string { return e.candidates }
+
+// IsCandidate reports whether name is an instruction candidate.
+func (e *Engine) IsCandidate(name string) bool { return e.rank(name) >= 0 }
+
+func (e *Engine) rank(name string) int {
+	for i, c := range e.candidates {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (e *Engine) isOverride(name string) bool {
+	for _, c := range e.opt.Overrides {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Chain resolves directory dir (slash path relative to the root, "" for the
+// root). It returns fs.ErrNotExist when dir does not exist in the source.
+func (e *Engine) Chain(dir string) (*Resolution, error) {
+	dir = strings.Trim(dir, "/")
+	if dir == "." {
+		dir = ""
+	}
+	if r, ok := e.chains[dir]; ok {
+		return r, nil
+	}
+	info, err := e.Dir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var infos []*DirInfo
+	for d := info; ; {
+		infos = append(infos, d)
+		if d.Path == "" {
+			break
+		}
+		d = e.dirs[parentDir(d.Path)]
+	}
+	r := &Resolution{Dir: dir, Dirs: make([]*DirInfo, 0, len(infos))}
+	for i := len(infos) - 1; i >= 0; i-- {
+		r.Dirs = append(r.Dirs, infos[i])
+	}
+	if e.user != nil {
+		r.Layers = append(r.Layers, Layer{File: e.user, State: stateOf(e.user)})
+	}
+	for _, d := range r.Dirs {
+		for i, f := range d.Files {
+			if i == 0 {
+				r.Layers = append(r.Layers, Layer{File: f, State: stateOf(f)})
+				continue
+			}
+			r.Layers = append(r.Layers, Layer{File: f, State: Shadowed, By: d.Files[0].Path})
+		}
+	}
+	// R4: the deepest accepted override suppresses every project layer of a
+	// shallower directory that would otherwise be active, earlier overrides
+	// included. The user layer is never suppressed.
+	deepest := -1
+	for i, l := range r.Layers {
+		if l.State == Active && l.Scope == ScopeProject && l.Override {
+			deepest = i
+		}
+	}
+	if deepest >= 0 {
+		by := r.Layers[deepest]
+		for i := 0; i < deepest; i++ {
+			l := &r.Layers[i]
+			if l.Scope == ScopeProject && l.State == Active && l.Dir != by.Dir {
+				l.State, l.By = Suppressed, by.Path
+			}
+		}
+	}
+	r.Fingerprint = Fingerprint(r.Layers)
+	e.chains[dir] = r
+	return r, nil
+}
+
+func stateOf(f *File) State {
+	if f.Rej != nil {
+		return Rejected
+	}
+	return Active
+}
+
+// Dir returns what directory dir contributes, loading it once.
+func (e *Engine) Dir(dir string) (*DirInfo, error) {
+	if d, ok := e.dirs[dir]; ok {
+		return d, d.err
+	}
+	d := &DirInfo{Path: dir}
+	e.dirs[dir] = d
+	d.err = e.fill(d)
+	return d, d.err
+}
+
+func (e *Engine) fill(d *DirInfo) error {
+	if d.Path != "" {
+		parent, err := e.Dir(parentDir(d.Path))
+		if err != nil {
+			return err
+		}
+		switch {
+		case parent.Linked != "":
+			d.Linked = parent.Linked
+		default:
+			switch parent.children[path.Base(d.Path)] {
+			case Dir:
+			case Symlink:
+				d.Linked = d.Path
+			case Submodule:
+				return fmt.Errorf("%s is a submodule: %w", d.Path, fs.ErrNotExist)
+			default:
+				return fmt.Errorf("%s: %w", d.Path, fs.ErrNotExist)
+			}
+		}
+	}
+	if d.Linked != "" {
+		// C1: report candidates behind a link (found by lstat), never open them.
+		for _, name := range e.candidates {
+			p := path.Join(d.Path, name)
+			ent, err := e.src.Lstat(p)
+			if err != nil || ent.Kind == Missing {
+				continue
+			}
+			f := e.newFile(d.Path, name, ent)
+			f.read = true
+			f.Rej = &Rejection{Rule: "RL001", Reason: "it sits below " + d.Linked + ", which is a symbolic link"}
+			if t := e.src.LinkTarget(d.Linked); t != "" {
+				f.Rej.Reason += " to " + t
+				f.Rej.Target = t
+			}
+			d.Files = append(d.Files, f)
+		}
+		return nil
+	}
+	ents, err := e.src.List(d.Path)
+	if err != nil {
+		var le *LinkedDirError
+		if errors.As(err, &le) {
+			// The directory became a link after its parent was listed.
+			d.Linked = le.Dir
+			return e.fill(d)
+		}
+		return err
+	}
+	byRank := make([]*Entry, len(e.candidates))
+	for i := range ents {
+		ent := &ents[i]
+		if r := e.rank(ent.Name); r >= 0 {
+			byRank[r] = ent
+		} else if ent.Kind != Dir && ent.Kind != Submodule {
+			if like, ok := NearMissOf(ent.Name, e.candidates); ok {
+				d.NearMisses = append(d.NearMisses, NearMiss{Path: path.Join(d.Path, ent.Name), Like: like})
+			}
+		}
+		switch ent.Kind {
+		case Dir, Symlink, Submodule:
+			if d.children == nil {
+				d.children = map[string]Kind{}
+			}
+			d.children[ent.Name] = ent.Kind
+		}
+	}
+	for _, ent := range byRank {
+		if ent == nil {
+			continue
+		}
+		f := e.newFile(d.Path, ent.Name, *ent)
+		if len(d.Files) == 0 {
+			e.load(f)
+		}
+		d.Files = append(d.Files, f)
+	}
+	return nil
+}
+
+func (e *Engine) newFile(dir, name string, ent Entry) *File {
+	return &File{Path: path.Join(dir, name), Dir: dir, Name: name, Scope: ScopeProject,
+		Override: e.isOverride(name), Entry: ent}
+}
+
+// load applies the read constraints C1–C5 to a chosen file.
+func (e *Engine) load(f *File) {
+	f.read = true
+	switch f.Entry.Kind {
+	case Regular:
+	case Symlink:
+		f.Rej = e.linkRejection(f)
+		return
+	default:
+		f.Rej = notRegular(f.Entry.Kind, f.Entry.Note)
+		return
+	}
+	data, kind, size, err := e.src.Read(f.Path, e.opt.MaxFileBytes)
+	e.check(f, data, kind, size, err)
+}
+
+func (e *Engine) linkRejection(f *File) *Rejection {
+	if f.Entry.Note != "" {
+		return &Rejection{Rule: "RL001", Reason: f.Entry.Note}
+	}
+	r := &Rejection{Rule: "RL001", Reason: "it is a symbolic link"}
+	if t := e.src.LinkTarget(f.Path); t != "" {
+		r.Target = t
+		r.Reason += " to " + t
+	}
+	return r
+}
+
+func notRegular(k Kind, note string) *Rejection {
+	what := "a " + k.String()
+	if note != "" {
+		what = "a " + note
+	}
+	return &Rejection{Rule: "RL002", Reason: "it is " + what + ", not a regular file"}
+}
+
+// check turns the outcome of one read into an accepted file or a rejection.
+func (e *Engine) check(f *File, data []byte, kind Kind, size int64, err error) {
+	switch {
+	case err != nil:
+		f.Rej = &Rejection{Rule: "RL012", Reason: err.Error()}
+	case kind == Symlink:
+		f.Rej = e.linkRejection(f)
+	case kind == Missing:
+		f.Rej = &Rejection{Rule: "RL012", Reason: "it vanished while being read"}
+	case kind != Regular:
+		f.Rej = notRegular(kind, "")
+	case size > e.opt.MaxFileBytes || int64(len(data)) > e.opt.MaxFileBytes:
+		if size < int64(len(data)) {
+			size = int64(len(data))
+		}
+		f.Rej = &Rejection{Rule: "RL003", Size: size, Limit: e.opt.MaxFileBytes,
+			Reason: fmt.Sprintf("it is %d bytes, over the limit of %d (limits.max_file_bytes)", size, e.opt.MaxFileBytes)}
+		if int64(len(data)) > e.opt.MaxFileBytes {
+			f.Rej.Reason = fmt.Sprintf("it is over %d bytes, the limit (limits.max_file_bytes)", e.opt.MaxFileBytes)
+		}
+	default:
+		if inv := content.CheckUTF8(data); inv != nil {
+			r := &Rejection{Rule: "RL004", Pos: inv.Pos, BOM: inv.BOM,
+				Reason: fmt.Sprintf("it is not valid UTF-8: first invalid byte at line %d, column %d (offset %d)", inv.Line, inv.Column, inv.Offset)}
+			if inv.BOM != "" {
+				r.Reason = "it is encoded as " + inv.BOM + " (it starts with a " + inv.BOM + " byte-order mark), not UTF-8; re-save it as UTF-8"
+			}
+			f.Rej = r
+			return
+		}
+		f.Content = data
+		f.Sum = sha256.Sum256(data)
+	}
+}
+
+func (e *Engine) loadUser(u *UserFile) *File {
+	f := &File{Path: u.Display, Name: path.Base(u.Path), Scope: ScopeUser, read: true}
+	data, kind, size, err := ReadFile(u.Path, e.opt.MaxFileBytes)
+	if kind == Missing && errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	f.Entry = Entry{Name: f.Name, Kind: kind, Size: size}
+	if kind == Symlink {
+		f.Rej = &Rejection{Rule: "RL001", Reason: "it is a symbolic link"}
+		return f
+	}
+	e.check(f, data, kind, size, err)
+	return f
+}
+
+// User returns the user layer's file, or nil when there is none.
+func (e *Engine) User() *File { return e.user }
+
+func parentDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}

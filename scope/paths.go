@@ -1,0 +1,96 @@
+package scope
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/resolve"
+)
+
+// PathDirs returns the directories to resolve for command-line PATHs (slash
+// paths relative to root, "" for the root itself): a directory is resolved
+// itself, a file from its directory. A PATH that is an instruction
+// candidate also brings every directory below its own that holds a
+// candidate (R7), found by the worktree walk all (called at most once).
+func PathDirs(root string, e *resolve.Engine, rels []string, all func() ([]string, error)) ([]string, error) {
+	set := map[string]bool{}
+	var expand []string
+	for _, rel := range rels {
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		fi, err := os.Lstat(abs)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", rel, err)
+		}
+		switch {
+		case fi.IsDir():
+			set[rel] = true
+		case fi.Mode()&os.ModeSymlink != 0 && isDirBehind(abs):
+			set[rel] = true // the engine reports what is behind the link, never opens it
+		default:
+			dir := parent(rel)
+			set[dir] = true
+			if e.IsCandidate(path.Base(rel)) {
+				expand = append(expand, dir)
+			}
+		}
+	}
+	if len(expand) > 0 {
+		dirs, err := all()
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range expand {
+			for _, d := range Below(e, dirs, p) {
+				set[d] = true
+			}
+		}
+	}
+	return sorted(set), nil
+}
+
+func isDirBehind(abs string) bool {
+	fi, err := os.Stat(abs)
+	return err == nil && fi.IsDir()
+}
+
+// Below returns the directories of dirs at or below p that hold an
+// instruction candidate (R7): the chains a change to p's instruction file
+// reaches. dirs must be sorted.
+func Below(e *resolve.Engine, dirs []string, p string) []string {
+	var out []string
+	i := sort.SearchStrings(dirs, p)
+	for ; i < len(dirs); i++ {
+		d := dirs[i]
+		if p != "" && d != p && !strings.HasPrefix(d, p+"/") {
+			if d > p+"/" {
+				break
+			}
+			continue
+		}
+		info, err := e.Dir(d)
+		if err == nil && len(info.Files) > 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func parent(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+func sorted(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for d := range set {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
