@@ -226,7 +226,8 @@ type parser struct {
 	i     int
 	depth int
 	f     [numFields]field
-	surr  int // 1-based column of the first unpaired surrogate escape, or 0
+	surr  int  // 1-based column of the first unpaired surrogate escape, or 0
+	esc   bool // the last string value checked contains an escape
 	r     reason
 	tmp   []byte // scratch for unescaped keys and values
 }
@@ -378,7 +379,8 @@ func (p *parser) value() (byte, bool) {
 	}
 	switch c := p.b[p.i]; {
 	case c == '"':
-		_, ok := p.str()
+		var ok bool
+		p.esc, ok = p.str()
 		return kString, ok
 	case c == '{':
 		return kObject, p.object(false)
@@ -442,8 +444,7 @@ func (p *parser) object(top bool) bool {
 					f.bad = kind
 				}
 			} else {
-				f.start, f.end = vs+1, p.i-1
-				f.esc = bytesHasBackslash(p.b[f.start:f.end])
+				f.start, f.end, f.esc = vs+1, p.i-1, p.esc
 			}
 		}
 		p.ws()
@@ -462,15 +463,6 @@ func (p *parser) object(top bool) bool {
 			return p.failb(errChar, p.i)
 		}
 	}
-}
-
-func bytesHasBackslash(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' {
-			return true
-		}
-	}
-	return false
 }
 
 // known maps a key's raw contents to a field index, or -1.

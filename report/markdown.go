@@ -52,8 +52,10 @@ func renderMarkdown(r *lint.Result, limit int, note string) string {
 		driftSection(r.Drift),
 		budgetSection(r.Directories),
 	}
-	// Room kept for each unwritten section's head and "left out" line.
-	const reserve = 512
+	// Room kept for each unwritten section's "left out" line. Once a row
+	// does not fit, every later section is only counted.
+	const reserve = 256
+	full := false
 	for i, s := range sections {
 		if len(s.rows) == 0 {
 			continue
@@ -61,14 +63,16 @@ func renderMarkdown(r *lint.Result, limit int, note string) string {
 		room := func(n int) bool {
 			return limit <= 0 || b.Len()+n+reserve*(len(sections)-i) <= limit
 		}
-		if !room(len(s.head)) {
+		if full || !room(len(s.head)) {
+			full = true
 			fmt.Fprintf(&b, "\n%s left out to keep this summary under 1 MiB.\n", plural(len(s.rows), s.one, s.many))
 			continue
 		}
 		b.WriteString("\n" + s.head)
 		for j, row := range s.rows {
 			if !room(len(row)) {
-				fmt.Fprintf(&b, "\n%d more %s left out to keep this summary under 1 MiB.\n", len(s.rows)-j, s.many)
+				full = true
+				fmt.Fprintf(&b, "\n%s left out to keep this summary under 1 MiB.\n", plural(len(s.rows)-j, "more "+s.one, "more "+s.many))
 				break
 			}
 			b.WriteString(row)

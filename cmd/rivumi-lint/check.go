@@ -5,22 +5,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/project"
 	"github.com/rivumi/rivumi-lint/report"
 )
 
-var formats = map[string]func(io.Writer, *lint.Result, report.Options) error{
-	"text": report.Text,
-	"json": report.JSON,
-}
-
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		format  = fs.String("format", "text", "output format: text or json")
+		format  = fs.String("format", "text", "output `FORMAT`: "+strings.Join(report.Names(), ", "))
 		output  = fs.String("output", "", "write the report to `FILE` instead of standard output")
 		cfgPath = fs.String("config", "", "config `FILE` (default: .rivumi-lint.yaml at the root)")
 		failOn  = fs.String("fail-on", "error", "exit 1 on findings at or above `LEVEL`: error, warning, notice or never")
@@ -39,9 +35,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitError
 	}
-	write, ok := formats[*format]
+	write, ok := report.Lookup(*format)
 	if !ok {
-		return fail(stderr, &usageError{fmt.Sprintf("unknown --format %q (want text or json)", *format)})
+		return fail(stderr, &usageError{fmt.Sprintf("unknown --format %q (want one of %s)", *format, strings.Join(report.Names(), ", "))})
 	}
 	threshold, err := parseFailOn(*failOn)
 	if err != nil {
