@@ -20,6 +20,8 @@ const (
 
 const usage = `usage:
   rivumi-lint check [flags] [PATH...]   check instruction files (default: the whole worktree)
+  rivumi-lint preview [flags] [DIR]     print what the model would see from DIR
+  rivumi-lint hook install|uninstall    manage the native Git pre-commit hook
   rivumi-lint rules [ID]                print the rule catalogue, or one rule's explanation
   rivumi-lint version                   print the version
 
@@ -45,6 +47,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	switch args[0] {
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "preview":
+		return cmdPreview(args[1:], stdout, stderr)
+	case "hook":
+		return cmdHook(args[1:], stdout, stderr)
 	case "rules":
 		return cmdRules(args[1:], stdout, stderr)
 	case "version", "--version":
