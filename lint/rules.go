@@ -93,7 +93,7 @@ var table = []Rule{
 		check:   checkRejected("RL012")},
 	{ID: "RL013", Name: "memory-corrupt", Default: Warning,
 		Summary: "A line of the explicit memory file is corrupt and will be skipped.",
-		Doc:     "Explicit memory is JSON Lines (P4). A line that is not a JSON object, has wrong types, an unknown type, an empty text, a project entry without project, or is over 1 MiB is skipped by the runtime; the finding gives its line number. Fix: repair or delete the line.",
+		Doc:     "Explicit memory is JSON Lines (P4). A line that is not a JSON object, is not valid UTF-8, has wrong types, an unknown type, an empty text, a project entry without project, a created_at that is not RFC 3339, or is over 1 MiB is skipped by the runtime; the finding gives its line number and the reason. Fix: repair or delete the line.",
 		check:   nil},
 	{ID: "RL014", Name: "config-changed", Default: Notice,
 		Summary: "The linter's own configuration changed in this change.",

@@ -85,7 +85,7 @@ func millionFile(b *testing.B) string {
 	return million.path
 }
 
-// §9: a memory file of 1,000,000 lines is selected in well under a second
+// P4, §9: a memory file of 1,000,000 lines is selected in well under a second
 // with bounded memory (see B/op).
 func BenchmarkSelectMillion(b *testing.B) {
 	path := millionFile(b)
@@ -113,4 +113,21 @@ func BenchmarkSelectMillion(b *testing.B) {
 		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(sel.Selected), "selected")
+}
+
+// P4: the cost of checking one typical line, without I/O.
+func BenchmarkParse(b *testing.B) {
+	line := []byte(`{"type":"project_preference","text":"Prefer table-driven tests; run go vet before every commit.","project":"/src/app","created_at":"2025-06-01T12:00:00.123+02:00","source":{"tool":"chat","turn":17}}`)
+	var p parser
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	cpu0 := cpuNanos()
+	for b.Loop() {
+		if p.parse(line) < 0 {
+			b.Fatal(p.r.format(line))
+		}
+	}
+	if cpu := cpuNanos() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	}
 }

@@ -26,9 +26,10 @@
 //     are checked by a small hand-written JSON parser that works on the
 //     line's bytes in place and allocates nothing for a valid line; strings
 //     are copied only into the ring buffer's reused slots.
-//   - The parser accepts exactly the lines that encoding/json accepts
-//     (syntax, escapes, nesting limit of 10000, last duplicate key wins); the
-//     fuzz target FuzzParseLine checks it against encoding/json.
+//   - On valid UTF-8 the parser's JSON syntax is exactly encoding/json's
+//     (escapes, numbers, white space, nesting limit of 10000) and it finds
+//     the same fields and values (the last duplicate key wins); the fuzz
+//     target FuzzParseLine checks both against encoding/json.
 //
 // Decisions where P4 is silent (each is tested):
 //

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -181,7 +182,27 @@ func (r *reason) format(b []byte) string {
 // quoteRaw quotes the decoded value of raw JSON string contents, cut to
 // maxQuoted bytes at a rune boundary.
 func quoteRaw(raw []byte) string {
-	v := appendUnescaped(nil, raw)
+	// Decode only a prefix that is sure to give more than maxQuoted bytes
+	// (an escape of 6 bytes gives at least 1), never splitting an escape or
+	// a surrogate pair, so that a 1 MiB value costs no 1 MiB copy.
+	i := 0
+	for i < len(raw) && i < 6*(maxQuoted+1) {
+		switch {
+		case raw[i] != '\\':
+			i++
+		case raw[i+1] != 'u':
+			i += 2
+		default:
+			r := unhex4(raw[i+2:])
+			i += 6
+			if 0xD800 <= r && r < 0xDC00 && i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+				if r2 := unhex4(raw[i+2:]); 0xDC00 <= r2 && r2 < 0xE000 {
+					i += 6
+				}
+			}
+		}
+	}
+	v := appendUnescaped(nil, raw[:i])
 	if len(v) <= maxQuoted {
 		return strconv.Quote(string(v))
 	}
@@ -231,6 +252,19 @@ type parser struct {
 	r     reason
 	tmp   []byte // scratch for unescaped keys and values
 }
+
+const (
+	ones        = 0x0101010101010101
+	highs       = 0x8080808080808080
+	quotes      = '"' * ones
+	backslashes = '\\' * ones
+)
+
+// hasZeroByte is non-zero if a byte of x is zero.
+func hasZeroByte(x uint64) uint64 { return (x - ones) &^ x & highs }
+
+// hasLessThan20 is non-zero if a byte of x is below 0x20.
+func hasLessThan20(x uint64) uint64 { return (x - 0x20*ones) &^ x & highs }
 
 // strSafe[c] is true for bytes that need no attention inside a string.
 var strSafe = func() (t [256]bool) {
@@ -580,6 +614,15 @@ func (p *parser) str() (esc, ok bool) {
 	b := p.b
 	p.i++
 	for {
+		// Eight bytes at a time while none of them is '"', '\\' or a
+		// control character, then byte by byte.
+		for p.i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[p.i:])
+			if hasZeroByte(x^quotes)|hasZeroByte(x^backslashes)|hasLessThan20(x) != 0 {
+				break
+			}
+			p.i += 8
+		}
 		for p.i < len(b) && strSafe[b[p.i]] {
 			p.i++
 		}

@@ -1,9 +1,11 @@
 package memory
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // P4: the valid forms of a line and what ParseLine returns for them.
@@ -252,6 +254,47 @@ func TestCreatedAt(t *testing.T) {
 	for _, s := range bad {
 		if validRFC3339([]byte(s)) {
 			t.Errorf("validRFC3339(%q) = true", s)
+		}
+	}
+}
+
+// P4, §10: a control character, quote or backslash is found at every
+// position of a long string (the scan reads eight bytes at a time).
+func TestStringScanEveryPosition(t *testing.T) {
+	for n := range 40 {
+		for _, c := range []string{"\x00", "\x1f", "\n", "\x7f", "é", `"`, `\`, `\n`, `\u0041`} {
+			text := strings.Repeat("a", n) + c + strings.Repeat("z", 40-n)
+			line := `{"type":"user_preference","text":"` + text + `"}`
+			e, err := ParseLine([]byte(line))
+			switch c {
+			case "\x00", "\x1f", "\n":
+				want := fmt.Sprintf("invalid JSON at column %d: control character 0x%02X inside a string", 35+n, c[0])
+				if err == nil || err.Error() != want {
+					t.Errorf("%q: %v, want %s", line, err, want)
+				}
+			case `"`, `\`:
+				if err == nil {
+					t.Errorf("%q: accepted as %+v", line, e)
+				}
+			default:
+				want := strings.Repeat("a", n) + map[string]string{"\x7f": "\x7f", "é": "é", `\n`: "\n", `\u0041`: "A"}[c] + strings.Repeat("z", 40-n)
+				if err != nil || e.Text != want {
+					t.Errorf("%q: %+v, %v", line, e, err)
+				}
+			}
+		}
+	}
+}
+
+// P4, §10: cutting a long escaped value never splits an escape or a pair.
+func TestReasonQuotesCutEscapes(t *testing.T) {
+	for pad := range 12 {
+		for _, esc := range []string{`\u00e9`, `\ud83d\ude00`, `\n`, `\\`, `x`} {
+			typ := strings.Repeat("a", pad) + strings.Repeat(esc, 200)
+			_, err := ParseLine([]byte(`{"type":"` + typ + `","text":"a"}`))
+			if err == nil || !strings.HasPrefix(err.Error(), `unknown type "`) || !strings.Contains(err.Error(), `"… (want`) || strings.ContainsRune(err.Error(), utf8.RuneError) {
+				t.Errorf("pad %d, %s: %v", pad, esc, err)
+			}
 		}
 	}
 }
