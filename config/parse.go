@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -458,8 +457,8 @@ func (d *decoder) ratio(n *yaml.Node, key string) (float64, error) {
 		return 0, d.errorf(n, "%s: expected %s, got %s", key, want, describe(n))
 	}
 	var v float64
-	// The negated test also rejects NaN.
-	if err := n.Decode(&v); err != nil || !(v > 0 && v <= 1) || math.IsInf(v, 0) {
+	// Written as a negation so that NaN fails it too.
+	if err := n.Decode(&v); err != nil || !(v > 0 && v <= 1) {
 		return 0, d.errorf(n, "%s: %s is out of range; expected %s", key, shown(n.Value), want)
 	}
 	return v, nil

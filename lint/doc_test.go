@@ -5,6 +5,8 @@ import (
 	"flag"
 	"os"
 	"testing"
+
+	"github.com/rivumi/rivumi-lint/config"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and generated docs")
@@ -40,6 +42,9 @@ func TestRuleTable(t *testing.T) {
 	for i, r := range table {
 		if r.ID != want[i] || r.Name == "" || r.Summary == "" || r.Doc == "" || r.Default == Off {
 			t.Errorf("rule %d = %+v", i, r)
+		}
+		if config.RuleIDs[i] != r.ID {
+			t.Errorf("config.RuleIDs[%d] = %s, rule table has %s", i, config.RuleIDs[i], r.ID)
 		}
 	}
 }
