@@ -104,8 +104,14 @@ func loadConfig(root, explicit string) (*config.Config, error) {
 		return config.Load(explicit)
 	}
 	path := filepath.Join(root, ConfigName)
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return config.Default(), nil
+	}
+	// The repository's own config may come from an untrusted change: never
+	// read it through a link (§10), or an error message could echo the target.
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s is a symbolic link; replace it with a regular file (rivumi-lint does not follow links)", path)
 	}
 	return config.Load(path)
 }

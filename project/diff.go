@@ -1,0 +1,419 @@
+package project
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/drift"
+	"github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/repo"
+	"github.com/rivumi/rivumi-lint/resolve"
+	"github.com/rivumi/rivumi-lint/scope"
+)
+
+// DiffOptions choose a diff-mode check (§6): exactly one of Staged, Base or
+// All, or Deleted.
+type DiffOptions struct {
+	// Staged checks the index against HEAD, with content from the index
+	// (what the next commit holds): `check --staged`.
+	Staged bool
+	// Base is the revision to compare with (`--base REV`); content comes
+	// from Head.
+	Base string
+	// Head is the revision checked (`--head REV`); "" means HEAD.
+	Head string
+	// All checks every directory of Head, without a base: a push that
+	// creates a branch has nothing to compare with.
+	All bool
+	// Deleted: the push deleted the branch; there is nothing to check.
+	Deleted bool
+	// Source says where the scope came from, for messages ("--base",
+	// "GitHub pull_request event").
+	Source string
+}
+
+// Enabled reports whether o asks for a diff-mode check.
+func (o DiffOptions) Enabled() bool { return o.Staged || o.Base != "" || o.All || o.Deleted }
+
+// headSource is the source the checked content comes from: a commit's
+// tree or the index.
+type headSource interface {
+	resolve.Source
+	DirsBelow(dir string) ([]string, error)
+	Err() error
+}
+
+// Diff is an opened diff-mode check. Its Project carries the root, the
+// config (the head's), an engine over the head content and the notes.
+type Diff struct {
+	*Project
+	Repo *repo.Repo
+	opts DiffOptions
+
+	head      headSource
+	headLabel string
+	base      *repo.Tree // nil with All
+	index     *repo.Index
+	headTree  repo.Hash
+	engineOpt resolve.Options
+}
+
+// OpenDiff opens the repository around the root for a diff-mode check:
+// resolves the revisions, reads the index (Staged) and the config.
+//
+// The config is the head's: `.rivumi-lint.yaml` as the index holds it
+// (Staged) or as the head commit's tree does, never the worktree copy, so a
+// check of a commit is the same on every machine. Both sides are resolved
+// with it, so drift shows what the change did to instruction files, not to
+// the linter's settings; a change of the config itself is RL014. A config
+// that exists only at the base is gone at the head: the defaults apply.
+// --config FILE (Options.Config) overrides all of this with a file on disk.
+func OpenDiff(o Options, d DiffOptions) (*Diff, error) {
+	root, err := findRoot(o)
+	if err != nil {
+		return nil, err
+	}
+	r, err := repo.Open(root)
+	if err != nil {
+		if errors.Is(err, repo.ErrNotGit) {
+			return nil, fmt.Errorf("%s needs a Git repository: %w", d.describe(), err)
+		}
+		return nil, err
+	}
+	x := &Diff{Project: &Project{Root: root, GitDir: r.GitDir}, Repo: r, opts: d}
+	if err := x.open(o); err != nil {
+		r.Close()
+		return nil, err
+	}
+	x.Notes = append(x.Notes, r.Notes()...)
+	return x, nil
+}
+
+func (o DiffOptions) describe() string {
+	switch {
+	case o.Source != "":
+		return o.Source
+	case o.Staged:
+		return "--staged"
+	}
+	return "--base"
+}
+
+func (x *Diff) open(o Options) error {
+	r, d := x.Repo, x.opts
+	switch {
+	case d.Deleted:
+		x.head = r.Tree(repo.Hash{}, "the deleted branch")
+	case d.Staged:
+		c, ok, err := r.Head()
+		if err != nil {
+			return err
+		}
+		var t repo.Hash
+		if ok {
+			if t, err = r.CommitTree(c); err != nil {
+				return err
+			}
+		}
+		// An unborn HEAD (the first commit) compares with the empty tree.
+		x.base = r.Tree(t, "HEAD")
+		if x.index, err = r.Index(); err != nil {
+			return err
+		}
+		x.head, x.headLabel = x.index, "the index"
+	default:
+		headRev := d.Head
+		if headRev == "" {
+			headRev = "HEAD"
+		}
+		hc, err := x.commit(headRev, "--head")
+		if err != nil {
+			return err
+		}
+		if x.headTree, err = r.CommitTree(hc); err != nil {
+			return err
+		}
+		x.headLabel = headRev
+		if headRev != hc.Short() {
+			x.headLabel += " (" + hc.Short() + ")"
+		}
+		x.head = r.Tree(x.headTree, x.headLabel)
+		if !d.All {
+			bc, err := x.commit(d.Base, "--base")
+			if err != nil {
+				return err
+			}
+			bt, err := r.CommitTree(bc)
+			if err != nil {
+				return err
+			}
+			x.base = r.Tree(bt, d.Base)
+		}
+	}
+	cfg, err := x.loadConfig(o.Config)
+	if err != nil {
+		return err
+	}
+	x.Config = cfg
+	x.engineOpt = resolve.Options{
+		Overrides:    cfg.Filenames.Override,
+		Normals:      cfg.Filenames.Normal,
+		MaxFileBytes: cfg.Limits.MaxFileBytes,
+	}
+	if o.UserInstructions != "" {
+		u, err := UserFile(o.UserInstructions)
+		if err != nil {
+			return err
+		}
+		x.engineOpt.User = u
+	}
+	x.Engine = resolve.New(x.head, x.engineOpt)
+	return nil
+}
+
+// commit resolves a revision; in a repository without commits the message
+// says that --base needs one.
+func (x *Diff) commit(rev, what string) (repo.Hash, error) {
+	h, err := x.Repo.ResolveCommit(rev, what)
+	if err == nil {
+		return h, nil
+	}
+	if _, ok, herr := x.Repo.Head(); herr == nil && !ok && rev == "HEAD" {
+		return repo.Hash{}, fmt.Errorf("the repository has no commits yet: %s needs a commit to check (before the first commit, use check --staged)", x.opts.describe())
+	}
+	return repo.Hash{}, err
+}
+
+// loadConfig reads the head's config (see OpenDiff).
+func (x *Diff) loadConfig(explicit string) (*config.Config, error) {
+	if explicit != "" {
+		return config.Load(explicit)
+	}
+	ent, err := x.head.Lstat(ConfigName)
+	if err != nil {
+		return nil, fmt.Errorf("config at %s: %w", x.headLabel, err)
+	}
+	if err := x.head.Err(); err != nil {
+		return nil, err
+	}
+	name := ConfigName + " (" + x.headLabel + ")"
+	switch ent.Kind {
+	case resolve.Missing:
+		return config.Default(), nil
+	case resolve.Regular:
+	default:
+		return nil, &config.Error{Name: name, Msg: fmt.Sprintf("not a regular file (a %s); the config must be a plain file", ent.Kind)}
+	}
+	data, _, size, err := x.head.Read(ConfigName, config.MaxConfigBytes)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if size > config.MaxConfigBytes || len(data) > config.MaxConfigBytes {
+		return nil, &config.Error{Name: name, Msg: fmt.Sprintf("config file is %d bytes; the limit is %d bytes (1 MiB)", size, config.MaxConfigBytes)}
+	}
+	return config.Parse(name, data)
+}
+
+// Close releases the repository.
+func (x *Diff) Close() error { return x.Repo.Close() }
+
+// Check runs the diff-mode check: the changed paths, the directories they
+// reach (R7), the rules over the head's resolutions, the drift from the
+// base (R9) and RL014 when the config itself changed.
+func (x *Diff) Check() (*lint.Result, error) {
+	if x.opts.Deleted {
+		return lint.Run(nil, x.Config), nil
+	}
+	var changes []repo.Change
+	var err error
+	switch {
+	case x.index != nil:
+		changes, err = x.Repo.DiffIndex(x.base.Root(), x.index)
+	case x.base != nil:
+		changes, err = x.Repo.DiffTrees(x.base.Root(), x.headTree)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var dirs []string
+	if x.opts.All {
+		dirs, err = x.head.DirsBelow("")
+	} else {
+		paths := make([]string, len(changes))
+		for i, c := range changes {
+			paths[i] = c.Path
+		}
+		dirs, err = scope.Affected(x.Engine, paths, x.head.DirsBelow)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := x.head.Err(); err != nil {
+		return nil, err
+	}
+	res, err := x.Resolve(dirs)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.head.Err(); err != nil {
+		return nil, err
+	}
+	result := lint.Run(res, x.Config)
+	if x.base != nil {
+		baseEngine := resolve.New(x.base, x.engineOpt)
+		groups, err := drift.Compare(baseEngine, res)
+		if err != nil {
+			return nil, err
+		}
+		if err := x.base.Err(); err != nil {
+			return nil, err
+		}
+		result.Drift = groups
+	}
+	for _, c := range changes {
+		if c.Path == ConfigName {
+			result.Add(x.Config, lint.Finding{Rule: "RL014", Path: ConfigName, Message: x.configChanged(c)})
+		}
+	}
+	x.Notes = appendNew(x.Notes, x.Repo.Notes())
+	return result, nil
+}
+
+func (x *Diff) configChanged(c repo.Change) string {
+	what := "changed"
+	switch c.Kind {
+	case repo.Added:
+		what = "was added"
+	case repo.Deleted:
+		what = "was deleted"
+	}
+	msg := "the lint config changed in this change: " + ConfigName + " " + what + "; "
+	switch {
+	case x.Config.Path != "":
+		msg += "this run used " + x.Config.Path
+	case c.Kind == repo.Deleted:
+		msg += "this run used the defaults"
+	default:
+		msg += "this run used the new version (" + x.headLabel + ")"
+	}
+	return msg + ". Review that it does not switch off or loosen the checks this change is held to"
+}
+
+func appendNew(dst, src []string) []string {
+	have := map[string]bool{}
+	for _, s := range dst {
+		have[s] = true
+	}
+	for _, s := range src {
+		if !have[s] {
+			dst = append(dst, s)
+			have[s] = true
+		}
+	}
+	return dst
+}
+
+// findRoot is Open's choice of the root: --root, or the Git worktree
+// around the working directory (R1).
+func findRoot(o Options) (string, error) {
+	if o.Root != "" {
+		root, err := filepath.Abs(o.Root)
+		if err != nil {
+			return "", fmt.Errorf("--root %s: %w", o.Root, err)
+		}
+		fi, err := os.Stat(root)
+		if err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("--root %s: not a directory", o.Root)
+		}
+		return root, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	return repo.FindRoot(wd)
+}
+
+// maxEventBytes caps the GitHub event payload read (they are a few KiB to
+// a few MiB).
+const maxEventBytes = 64 << 20
+
+// GitHubScope is §6's scope inside GitHub Actions: with GITHUB_ACTIONS=true
+// and a pull_request or pull_request_target event, the base and head are
+// the pull request's base.sha and head.sha; with a push event, before and
+// after (an all-zero before is a new branch: every directory of after is
+// checked; an all-zero after is a deleted branch: nothing is). ok is false
+// outside Actions or for other events. getenv is os.Getenv in production.
+func GitHubScope(getenv func(string) string) (d DiffOptions, ok bool, err error) {
+	if getenv("GITHUB_ACTIONS") != "true" {
+		return DiffOptions{}, false, nil
+	}
+	event := getenv("GITHUB_EVENT_NAME")
+	switch event {
+	case "pull_request", "pull_request_target", "push":
+	default:
+		return DiffOptions{}, false, nil
+	}
+	name := getenv("GITHUB_EVENT_PATH")
+	if name == "" {
+		return DiffOptions{}, false, fmt.Errorf("GitHub %s event: GITHUB_EVENT_PATH is not set, so the base and head commits are unknown; pass --base and --head", event)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return DiffOptions{}, false, fmt.Errorf("GitHub %s event: %w", event, err)
+	}
+	defer f.Close()
+	var payload struct {
+		PullRequest *struct {
+			Base struct {
+				SHA string `json:"sha"`
+			} `json:"base"`
+			Head struct {
+				SHA string `json:"sha"`
+			} `json:"head"`
+		} `json:"pull_request"`
+		Before string `json:"before"`
+		After  string `json:"after"`
+	}
+	if err := json.NewDecoder(io.LimitReader(f, maxEventBytes)).Decode(&payload); err != nil {
+		return DiffOptions{}, false, fmt.Errorf("GitHub %s event: %s: %w", event, name, err)
+	}
+	src := "GitHub " + event + " event"
+	if event == "push" {
+		before, after := strings.TrimSpace(payload.Before), strings.TrimSpace(payload.After)
+		if !isSHA(after) {
+			return DiffOptions{}, false, fmt.Errorf("%s: %s has no valid \"after\" commit (%q)", src, name, after)
+		}
+		if isZero(after) {
+			return DiffOptions{Deleted: true, Source: src}, true, nil
+		}
+		if before == "" || isZero(before) {
+			return DiffOptions{All: true, Head: after, Source: src}, true, nil
+		}
+		if !isSHA(before) {
+			return DiffOptions{}, false, fmt.Errorf("%s: %s has no valid \"before\" commit (%q)", src, name, before)
+		}
+		return DiffOptions{Base: before, Head: after, Source: src}, true, nil
+	}
+	if payload.PullRequest == nil {
+		return DiffOptions{}, false, fmt.Errorf("%s: %s has no pull_request object", src, name)
+	}
+	base, head := payload.PullRequest.Base.SHA, payload.PullRequest.Head.SHA
+	if !isSHA(base) || !isSHA(head) {
+		return DiffOptions{}, false, fmt.Errorf("%s: %s has no valid pull_request.base.sha / pull_request.head.sha (%q, %q)", src, name, base, head)
+	}
+	return DiffOptions{Base: base, Head: head, Source: src}, true, nil
+}
+
+func isSHA(s string) bool {
+	_, ok := repo.ParseHash(s)
+	return ok
+}
+
+func isZero(s string) bool { return strings.Trim(s, "0") == "" }
