@@ -13,9 +13,10 @@ type checkFunc func(p *pass)
 
 // pass is what one rule sees while it runs over one resolution.
 type pass struct {
-	res    *resolve.Resolution
-	limits Limits
-	emit   func(Finding)
+	res          *resolve.Resolution
+	limits       Limits
+	instructions []byte // the rendered instructions section (P2), made once per resolution
+	emit         func(Finding)
 }
 
 // report emits a finding on path for the resolution's directory.
@@ -82,7 +83,7 @@ func checkBudget(p *pass) {
 	if len(active) == 0 {
 		return
 	}
-	rendered := len(render.Instructions(p.res))
+	rendered := len(p.instructions)
 	total := int64(rendered) + p.limits.ReservedBytes
 	var sev Severity
 	switch {

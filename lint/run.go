@@ -25,6 +25,7 @@ func Run(resolutions []*resolve.Resolution, cfg *config.Config) *Result {
 	index := map[findingKey]int{}
 	for _, r := range resolutions {
 		dir := displayDir(r.Dir)
+		instructions := render.Instructions(r)
 		for _, rule := range table {
 			if rule.check == nil {
 				continue
@@ -33,7 +34,7 @@ func Run(resolutions []*resolve.Resolution, cfg *config.Config) *Result {
 			if !on {
 				continue
 			}
-			p := &pass{res: r, limits: lim, emit: func(f Finding) {
+			p := &pass{res: r, limits: lim, instructions: instructions, emit: func(f Finding) {
 				if cfg.Ignored(f.Path) {
 					return
 				}
@@ -43,7 +44,7 @@ func Run(resolutions []*resolve.Resolution, cfg *config.Config) *Result {
 			}}
 			rule.check(p)
 		}
-		res.Directories = append(res.Directories, directoryOf(r, lim))
+		res.Directories = append(res.Directories, directoryOf(r, len(instructions), lim))
 	}
 	Sort(res.Findings)
 	return res
@@ -157,9 +158,9 @@ func compact(s []string) []string {
 	return out
 }
 
-func directoryOf(r *resolve.Resolution, lim Limits) Directory {
+func directoryOf(r *resolve.Resolution, rendered int, lim Limits) Directory {
 	d := Directory{Path: displayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: []Layer{},
-		RenderedBytes: len(render.Instructions(r)), BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes)}
+		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes)}
 	for _, l := range r.Layers {
 		var n int64
 		switch {
