@@ -24,7 +24,9 @@ import (
 //   - CR, LF and CRLF become one space: a value never starts a new block;
 //   - @ and # get a zero-width space (&#8203;) after them, so a path such
 //     as packages/@scope/AGENTS.md cannot @mention a user or team and
-//     "#12" cannot link an issue;
+//     "#12" cannot link an issue; so do the ':' of "://" and the "www" of
+//     "www.", so a symlink target such as https://example.com is not
+//     turned into a link;
 //   - other control characters, bidi controls and zero-width characters are
 //     shown as a visible &lt;U+XXXX&gt;, invalid UTF-8 as U+FFFD.
 //
@@ -54,6 +56,10 @@ func escapeMarkdown(s string) string {
 			b.WriteString(`\#&#8203;`)
 		case r == '@':
 			b.WriteString("@&#8203;")
+		case r == ':' && strings.HasPrefix(s[i:], "//"):
+			b.WriteString(":&#8203;")
+		case r == '.' && i >= 4 && strings.EqualFold(s[i-4:i-1], "www"):
+			b.WriteString("&#8203;.")
 		case r == '<':
 			b.WriteString("&lt;")
 		case r == '>':

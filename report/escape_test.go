@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/rivumi/rivumi-lint/lint"
 )
 
 // §7 markdown, §10: the escaper's mapping, one case per rule.
@@ -14,7 +16,7 @@ func TestEscapeMarkdown(t *testing.T) {
 		{`a\b`, `a\\b`},
 		{"`code`", "\\`code\\`"},
 		{"*b* _i_ ~s~", `\*b\* \_i\_ \~s\~`},
-		{"[l](http://x) ![i](y)", `\[l\](http://x) \!\[i\](y)`},
+		{"[l](http://x) ![i](y)", `\[l\](http:&#8203;//x) \!\[i\](y)`},
 		{"a|b", `a\|b`},
 		{"$x$", `\$x\$`},
 		{"# h", `\#&#8203; h`},
@@ -27,6 +29,8 @@ func TestEscapeMarkdown(t *testing.T) {
 		{"bad\xffutf8", "bad\uFFFDutf8"},
 		{"ünïcødé 日本", "ünïcødé 日本"},
 		{"%0A ::error::", "%0A ::error::"},
+		{"see https://x.example/a and WWW.x.org", "see https:&#8203;//x.example/a and WWW&#8203;.x.org"},
+		{"a:b:/c", "a:b:/c"},
 	} {
 		if got := escapeMarkdown(c.in); got != c.want {
 			t.Errorf("escapeMarkdown(%q) = %q, want %q", c.in, got, c.want)
@@ -68,6 +72,14 @@ func unescapeMarkdownForTest(s string) (string, error) {
 			case strings.HasPrefix(s[i:], "&amp;"):
 				b.WriteByte('&')
 				i += 5
+			case strings.HasPrefix(s[i:], "&#8203;"):
+				// Only where escapeMarkdown breaks an autolink: "://", "www.".
+				rest, done := s[i+len("&#8203;"):], b.String()
+				if !(strings.HasSuffix(done, ":") && strings.HasPrefix(rest, "//")) &&
+					!(strings.HasPrefix(rest, ".") && len(done) >= 3 && strings.EqualFold(done[len(done)-3:], "www")) {
+					return "", fmt.Errorf("stray zero-width space at %d in %q", i, s)
+				}
+				i += len("&#8203;")
 			default:
 				return "", fmt.Errorf("raw & at %d in %q", i, s)
 			}
@@ -118,7 +130,7 @@ func normalizeForMarkdown(s string) string {
 // has no line break, raw HTML or unescaped Markdown character, and gives
 // back the input.
 func FuzzEscapeMarkdown(f *testing.F) {
-	for _, s := range []string{"", "a|b", msgHostile, pathNewline, "\\", "\\|", "&lt;", "@#", "\r\n\r", "\xff\xfe", "\u202e", "<U+0000>", "&#8203;"} {
+	for _, s := range []string{"", "a|b", msgHostile, pathNewline, "\\", "\\|", "&lt;", "@#", "\r\n\r", "\xff\xfe", "\u202e", "<U+0000>", "&#8203;", "http://x", "wwW.x", "w.www..", ":///"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -133,8 +145,37 @@ func FuzzEscapeMarkdown(f *testing.F) {
 		if want := normalizeForMarkdown(s); back != want {
 			t.Fatalf("escapeMarkdown(%q) = %q, reads back as %q, want %q", s, out, back, want)
 		}
+		if low := strings.ToLower(out); strings.Contains(low, "://") || strings.Contains(low, "www.") {
+			t.Fatalf("%q can still become an autolink", out)
+		}
 		if n := len(gfmCells("| " + out + " |")); n != 3 {
 			t.Fatalf("%q splits a table cell into %d", out, n-2)
 		}
 	})
+}
+
+// §7: every machine format emits the same order, most severe first, then by
+// path, line and column; off findings are dropped; the result is untouched.
+func TestOrderFindings(t *testing.T) {
+	r := &lint.Result{Findings: []lint.Finding{
+		{Rule: "RL007", Severity: lint.Warning, Path: "b", Line: 1},
+		{Rule: "RL001", Severity: lint.Off, Path: "a"},
+		{Rule: "RL005", Severity: lint.Notice, Path: "a"},
+		{Rule: "RL004", Severity: lint.Error, Path: "b", Line: 9},
+		{Rule: "RL004", Severity: lint.Error, Path: "b", Line: 2, Column: 5},
+		{Rule: "RL004", Severity: lint.Error, Path: "b", Line: 2, Column: 1},
+		{Rule: "RL001", Severity: lint.Error, Path: "a"},
+	}}
+	before := fmt.Sprint(r.Findings)
+	var got []string
+	for _, f := range orderFindings(r) {
+		got = append(got, findingLocation(f)+" "+f.Rule)
+	}
+	want := "[a RL001 b:2:1 RL004 b:2:5 RL004 b:9 RL004 b:1 RL007 a RL005]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("order %v, want %s", got, want)
+	}
+	if fmt.Sprint(r.Findings) != before {
+		t.Error("orderFindings modified the result")
+	}
 }

@@ -24,6 +24,10 @@ const (
 	sarifFingerprintKey = "primaryLocationLineHash"
 )
 
+// maxSARIFResults is GitHub code scanning's hard limit of results per run: a
+// log with more is rejected whole. A variable only so that a test can lower it.
+var maxSARIFResults = 25000
+
 // SARIF writes r as one SARIF 2.1.0 log with one run (§7 sarif), in a form
 // GitHub code scanning accepts:
 //
@@ -42,7 +46,10 @@ const (
 //     and positions change without the problem changing), then ":N" where N
 //     numbers results with the same hash in output order, as GitHub's own
 //     hashes do. Line numbers are left out so that an alert survives edits
-//     above it.
+//     above it;
+//   - at most 25,000 results (GitHub rejects a run with more), the most
+//     severe kept; when some are left out, run.invocations carries a
+//     notification saying how many.
 func SARIF(w io.Writer, r *lint.Result, o Options) error {
 	rules := lint.Rules()
 	index := make(map[string]int, len(rules))
@@ -66,6 +73,18 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 	}
 
 	findings := orderFindings(r)
+	var invocations []sarifInvocation
+	if n := len(findings) - maxSARIFResults; n > 0 {
+		findings = findings[:maxSARIFResults]
+		invocations = []sarifInvocation{{
+			ExecutionSuccessful: true,
+			ToolExecutionNotifications: []sarifNotification{{
+				Level: "warning",
+				Message: sarifMessage{Text: fmt.Sprintf("%s left out: GitHub code scanning accepts at most %d results per run; the most severe are kept.",
+					plural(n, "result", "results"), maxSARIFResults)},
+			}},
+		}}
+	}
 	results := make([]sarifResult, 0, len(findings))
 	seen := make(map[string]int)
 	for _, f := range findings {
@@ -109,7 +128,7 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 	log := sarifLog{
 		Schema:  sarifSchemaURI,
 		Version: sarifVersion,
-		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}},
+		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Invocations: invocations, Results: results}},
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -160,8 +179,19 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations,omitempty"`
+	Results     []sarifResult     `json:"results"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications"`
+}
+
+type sarifNotification struct {
+	Level   string       `json:"level"`
+	Message sarifMessage `json:"message"`
 }
 
 type sarifTool struct {

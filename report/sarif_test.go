@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,7 +22,8 @@ var sarifSchemaPath = filepath.Join("..", "..", "shared", "schemas", "sarif-2.1.
 
 var sarifSchemaOnce struct {
 	sync.Once
-	schema *jsonschema.Schema
+	schema *jsonschema.Schema // the whole log
+	result *jsonschema.Schema // #/definitions/result, for the fuzz target
 	err    error
 	where  string
 }
@@ -45,7 +47,9 @@ func sarifSchema(t testing.TB) *jsonschema.Schema {
 		}
 		c := jsonschema.NewCompiler()
 		c.AssertFormat()
-		s.schema, s.err = c.Compile(abs)
+		if s.schema, s.err = c.Compile(abs); s.err == nil {
+			s.result, s.err = c.Compile(abs + "#/definitions/result")
+		}
 	})
 	if s.err != nil {
 		t.Fatalf("SARIF schema: looked for %s (the repository's sibling shared/schemas/, i.e. %s from report/): %v",
@@ -326,7 +330,24 @@ func FuzzSARIFRoundTrip(f *testing.F) {
 		if !json.Valid(out) {
 			t.Fatalf("invalid JSON:\n%s", out)
 		}
-		validateSARIF(t, out)
+		// The rules are fixed and validated by the other tests; validating
+		// the result alone keeps the fuzzer fast.
+		var raw struct {
+			Runs []struct {
+				Results []json.RawMessage `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(out, &raw); err != nil {
+			t.Fatal(err)
+		}
+		sarifSchema(t)
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw.Runs[0].Results[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sarifSchemaOnce.result.Validate(inst); err != nil {
+			t.Fatalf("result does not validate against the SARIF 2.1.0 schema: %v\n%s", err, raw.Runs[0].Results[0])
+		}
 		d := decodeSARIF(t, out)
 		res := d.Runs[0].Results[0]
 		wantMsg := msg
@@ -361,4 +382,48 @@ func jsonRoundTrip(s string) string {
 		panic(err)
 	}
 	return back
+}
+
+// §7 sarif: GitHub rejects a run with more than 25,000 results: the most
+// severe 25,000 are kept and a notification says how many were left out.
+func TestSARIFResultLimit(t *testing.T) {
+	if maxSARIFResults != 25000 {
+		t.Fatalf("maxSARIFResults = %d, want GitHub's 25000", maxSARIFResults)
+	}
+	if bytes.Contains(writeSARIF(t, fixtureResult()), []byte(`"invocations"`)) {
+		t.Error("invocations written although nothing was left out")
+	}
+	defer func(n int) { maxSARIFResults = n }(maxSARIFResults)
+	maxSARIFResults = 3
+	fs := make([]lint.Finding, 0, maxSARIFResults+2)
+	for i := 0; i < maxSARIFResults+1; i++ {
+		fs = append(fs, lint.Finding{Rule: "RL007", Name: "shadowed", Severity: lint.Warning, Path: fmt.Sprintf("d%05d/AGENTS.md", i), Message: "m"})
+	}
+	fs = append(fs, lint.Finding{Rule: "RL001", Name: "symlink", Severity: lint.Error, Path: "zzz/AGENTS.md", Message: "m"})
+	out := writeSARIF(t, &lint.Result{Findings: fs})
+	validateSARIF(t, out)
+	var d struct {
+		Runs []struct {
+			Invocations []struct {
+				ExecutionSuccessful        bool `json:"executionSuccessful"`
+				ToolExecutionNotifications []struct {
+					Message map[string]string `json:"message"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+			Results []struct {
+				RuleID string `json:"ruleId"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out, &d); err != nil {
+		t.Fatal(err)
+	}
+	run := d.Runs[0]
+	if len(run.Results) != maxSARIFResults || run.Results[0].RuleID != "RL001" {
+		t.Errorf("%d results, first %s; want %d, the error first", len(run.Results), run.Results[0].RuleID, maxSARIFResults)
+	}
+	if len(run.Invocations) != 1 || !run.Invocations[0].ExecutionSuccessful ||
+		!strings.HasPrefix(run.Invocations[0].ToolExecutionNotifications[0].Message["text"], "2 results left out: ") {
+		t.Errorf("invocations = %+v", run.Invocations)
+	}
 }
