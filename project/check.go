@@ -60,7 +60,7 @@ func (p *Project) Resolve(dirs []string) ([]*resolve.Resolution, error) {
 
 func (p *Project) worktreeDirs() ([]string, error) {
 	if p.allDirs == nil {
-		dirs, err := scope.WorktreeDirs(p.Root, p.GitDir, p.Config.Ignored)
+		dirs, err := scope.WorktreeDirs(p.GitTop, p.GitDir, p.Prefix, p.Config.Ignored)
 		if err != nil {
 			return nil, err
 		}

@@ -28,9 +28,13 @@ type Options struct {
 // Project is an opened project.
 type Project struct {
 	Root   string // absolute
-	GitDir string // "" when the root is not a Git worktree (--root outside Git)
-	Config *config.Config
-	Engine *resolve.Engine
+	GitDir string // "" when the root is not in a Git worktree (--root outside Git)
+	// GitTop is the top of the Git worktree holding Root, and Prefix Root's
+	// slash path below it ("" unless --root names a subdirectory of a
+	// worktree): the index and the ignore files are the worktree's.
+	GitTop, Prefix string
+	Config         *config.Config
+	Engine         *resolve.Engine
 	// Notes are things the run should tell the user, such as a fall-back to
 	// the git binary.
 	Notes   []string
@@ -60,7 +64,14 @@ func Open(o Options) (*Project, error) {
 			return nil, err
 		}
 	}
-	if gd, err := repo.GitDir(p.Root); err == nil {
+	p.GitTop = p.Root
+	if _, err := repo.GitDir(p.Root); err != nil {
+		if top, err := repo.FindRoot(p.Root); err == nil {
+			rel, _ := filepath.Rel(top, p.Root)
+			p.GitTop, p.Prefix = top, filepath.ToSlash(rel)
+		}
+	}
+	if gd, err := repo.GitDir(p.GitTop); err == nil {
 		p.GitDir = gd
 	}
 	if p.Config, err = loadConfig(p.Root, o.Config); err != nil {
@@ -69,13 +80,14 @@ func Open(o Options) (*Project, error) {
 	var recorded map[string]resolve.Kind
 	if p.GitDir != "" {
 		var note string
-		recorded, note, err = repo.IndexKinds(p.Root)
+		recorded, note, err = repo.IndexKinds(p.GitTop)
 		if err != nil {
-			return nil, fmt.Errorf("read Git index of %s: %w", p.Root, err)
+			return nil, fmt.Errorf("read Git index of %s: %w", p.GitTop, err)
 		}
 		if note != "" {
 			p.Notes = append(p.Notes, note)
 		}
+		recorded = underPrefix(recorded, p.Prefix)
 	}
 	if p.wt, err = resolve.OpenWorktree(p.Root, recorded); err != nil {
 		return nil, err
@@ -94,6 +106,20 @@ func Open(o Options) (*Project, error) {
 	}
 	p.Engine = resolve.New(p.wt, opt)
 	return p, nil
+}
+
+// underPrefix keeps the entries below prefix, relative to it.
+func underPrefix(kinds map[string]resolve.Kind, prefix string) map[string]resolve.Kind {
+	if prefix == "" {
+		return kinds
+	}
+	out := map[string]resolve.Kind{}
+	for p, k := range kinds {
+		if rest, ok := strings.CutPrefix(p, prefix+"/"); ok {
+			out[rest] = k
+		}
+	}
+	return out
 }
 
 // Close releases the worktree.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"strings"
 
@@ -425,6 +426,10 @@ func (e *Engine) loadUser(u *UserFile) *File {
 	f.Entry = Entry{Name: f.Name, Kind: kind, Size: size}
 	if kind == Symlink {
 		f.Rej = &Rejection{Rule: "RL001", Reason: "it is a symbolic link"}
+		if t, err := os.Readlink(u.Path); err == nil {
+			f.Rej.Target = t
+			f.Rej.Reason += " to " + t
+		}
 		return f
 	}
 	e.check(f, data, kind, size, err)

@@ -18,20 +18,41 @@ import (
 
 const maxIgnoreFileBytes = 1 << 20
 
-// WorktreeDirs returns every directory of the worktree at root that Git does
-// not ignore, as slash paths ("" for the root), sorted. It honours
+// WorktreeDirs returns every directory of the worktree at top that Git does
+// not ignore, as slash paths ("" for the root), sorted. When the project
+// root is a subdirectory of the worktree (--root), prefix is its slash path
+// below top: the walk reads the ignore files on the way down to it and
+// returns only directories at or below it, relative to it. It honours
 // .gitignore files and $GIT_DIR/info/exclude (not the user's global
 // excludes file, so results do not depend on the machine). It does not
 // descend into .git, nested repositories or symbolic links; a symlinked
 // directory is listed itself so that candidates behind it are reported
 // (C1). skip, when not nil, prunes directories (the config's ignore globs).
-func WorktreeDirs(root, gitDir string, skip func(dir string) bool) ([]string, error) {
-	base := readPatterns(filepath.Join(gitDir, "info", "exclude"), nil)
+func WorktreeDirs(top, gitDir, prefix string, skip func(dir string) bool) ([]string, error) {
+	var base []gitignore.Pattern
+	if gitDir != "" {
+		base = readPatterns(filepath.Join(gitDir, "info", "exclude"), nil)
+	}
+	// rel maps a worktree path to the project root; ok is false above it.
+	rel := func(dir string) (string, bool) {
+		switch {
+		case prefix == "":
+			return dir, true
+		case dir == prefix:
+			return "", true
+		case strings.HasPrefix(dir, prefix+"/"):
+			return dir[len(prefix)+1:], true
+		}
+		return "", false
+	}
 	var dirs []string
 	var walk func(dir string, parts []string, ps []gitignore.Pattern) error
 	walk = func(dir string, parts []string, ps []gitignore.Pattern) error {
-		dirs = append(dirs, dir)
-		abs := filepath.Join(root, filepath.FromSlash(dir))
+		r, inside := rel(dir)
+		if inside {
+			dirs = append(dirs, r)
+		}
+		abs := filepath.Join(top, filepath.FromSlash(dir))
 		ps = append(ps[:len(ps):len(ps)], readPatterns(filepath.Join(abs, ".gitignore"), parts)...)
 		m := gitignore.NewMatcher(ps)
 		f, err := os.Open(abs)
@@ -51,18 +72,22 @@ func WorktreeDirs(root, gitDir string, skip func(dir string) bool) ([]string, er
 				continue
 			}
 			sub := path.Join(dir, name)
+			subRel, subInside := rel(sub)
+			if !inside && !subInside && !strings.HasPrefix(prefix, sub+"/") {
+				continue // above the project root: only the way down to it
+			}
 			subParts := append(parts[:len(parts):len(parts)], name)
-			if m.Match(subParts, true) || (skip != nil && skip(sub)) {
+			if m.Match(subParts, true) || (subInside && skip != nil && skip(subRel)) {
 				continue
 			}
 			if isLink {
 				// Stat reads the link's target metadata, never its content.
-				if fi, err := os.Stat(filepath.Join(abs, name)); err == nil && fi.IsDir() {
-					dirs = append(dirs, sub)
+				if fi, err := os.Stat(filepath.Join(abs, name)); err == nil && fi.IsDir() && subInside {
+					dirs = append(dirs, subRel)
 				}
 				continue
 			}
-			if _, err := os.Lstat(filepath.Join(abs, name, ".git")); err == nil {
+			if _, err := os.Lstat(filepath.Join(abs, name, ".git")); err == nil && subInside {
 				continue // a nested repository or submodule: not this project's files
 			}
 			if err := walk(sub, subParts, ps); err != nil {
