@@ -1,10 +1,180 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rivumi/rivumi-lint/preview"
 )
 
+// watchContext is the context of `preview --watch`: done on SIGINT or
+// SIGTERM, which end the watch with exit 0 (P6). Tests replace it.
+var watchContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
 func cmdPreview(args []string, stdout, stderr io.Writer) int {
-	return fail(stderr, errors.New("preview is not implemented yet"))
+	fs := flag.NewFlagSet("preview", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	interval := intervalFlag(500 * time.Millisecond)
+	var (
+		format     = fs.String("format", "text", "output `FORMAT`: "+strings.Join(preview.FormatNames(), ", "))
+		output     = fs.String("output", "", "write the preview to `FILE` instead of standard output")
+		cfgPath    = fs.String("config", "", "config `FILE` (default: .rivumi-lint.yaml at the root)")
+		root       = fs.String("root", "", "project root `DIR` (default: the Git worktree around the working directory)")
+		user       = fs.String("user-instructions", "", "user-level instruction `FILE` (default: $RIVUMI_HOME/RIVUMI.md when it exists)")
+		noUser     = fs.Bool("no-user", false, "no user layer")
+		mem        = fs.String("memory", "", "explicit memory `FILE` (default: $RIVUMI_HOME/memory.jsonl when it exists)")
+		noMem      = fs.Bool("no-memory", false, "no memory section")
+		projectKey = fs.String("project", "", "memory project `KEY` (default: config project, else the absolute root path)")
+		section    = fs.String("section", "", "print exactly the bytes of section `NAME` ("+strings.Join(dynamicSections(), ", ")+") and nothing else")
+		watch      = fs.Bool("watch", false, "re-render when the directory's instructions, skills, memory or config change; Ctrl-C ends")
+		noColor    = fs.Bool("no-color", false, "no colour in text output (NO_COLOR is honoured too)")
+	)
+	fs.Var(&interval, "interval", "polling `INTERVAL` of --watch: a duration (500ms, 2s) or milliseconds")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: rivumi-lint preview [flags] [DIR]\n\nPrint what the model would see from DIR (default: the working directory).\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err == flag.ErrHelp {
+		return exitOK
+	}
+	if err != nil {
+		return exitError
+	}
+	if len(pos) > 1 {
+		return fail(stderr, &usageError{fmt.Sprintf("preview takes one DIR, got %d: %s", len(pos), strings.Join(pos, " "))})
+	}
+	f, ok := preview.Lookup(*format)
+	if !ok {
+		return fail(stderr, &usageError{fmt.Sprintf("unknown --format %q (want one of %s)", *format, strings.Join(preview.FormatNames(), ", "))})
+	}
+	if *section != "" {
+		if err := checkSection(*section); err != nil {
+			return fail(stderr, err)
+		}
+		if *watch {
+			return fail(stderr, &usageError{"--section and --watch exclude each other"})
+		}
+	}
+	if *noUser && *user != "" {
+		return fail(stderr, &usageError{"--no-user and --user-instructions exclude each other"})
+	}
+	if *noMem && *mem != "" {
+		return fail(stderr, &usageError{"--no-memory and --memory exclude each other"})
+	}
+	machine, err := preview.MachineFromEnv(os.Getenv)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	o := preview.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, NoUser: *noUser,
+		Memory: *mem, NoMemory: *noMem, Project: *projectKey, Machine: machine}
+	if len(pos) == 1 {
+		o.Dir = pos[0]
+	}
+	tty := *output == "" && isTerminal(stdout)
+	wo := preview.WriteOptions{Color: tty && !*noColor && os.Getenv("NO_COLOR") == ""}
+
+	if *watch {
+		out, closeOut, err := openOutput(*output, stdout)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		ctx, stop := watchContext()
+		defer stop()
+		err = preview.Watch(ctx, time.Duration(interval), out, o,
+			preview.WatchOptions{Format: f, Write: wo, Clear: tty && f.Name == "text"})
+		if cerr := closeOut(); err == nil && cerr != nil {
+			err = fmt.Errorf("--output: %w", cerr)
+		}
+		if err != nil {
+			return fail(stderr, err)
+		}
+		return exitOK
+	}
+
+	pv, err := preview.Build(o)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	out, closeOut, err := openOutput(*output, stdout)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if *section != "" {
+		// Exactly the section's bytes; a section left out prints nothing.
+		s, _ := pv.Section(*section)
+		_, err = io.WriteString(out, s.Text)
+	} else {
+		err = f.Write(out, pv, wo)
+	}
+	if cerr := closeOut(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return fail(stderr, fmt.Errorf("write preview: %w", err))
+	}
+	return exitOK
+}
+
+// dynamicSections are the sections --section can print.
+func dynamicSections() []string {
+	return []string{preview.Runtime, preview.Instructions, preview.Skills, preview.WorkspaceSec, preview.MemorySec}
+}
+
+func checkSection(name string) error {
+	for _, d := range dynamicSections() {
+		if name == d {
+			return nil
+		}
+	}
+	for _, s := range preview.SectionNames {
+		if name == s {
+			return &usageError{fmt.Sprintf("--section %s: its text belongs to the runtime; the preview names it but cannot print it (printable: %s)",
+				name, strings.Join(dynamicSections(), ", "))}
+		}
+	}
+	return &usageError{fmt.Sprintf("unknown --section %q (want one of %s)", name, strings.Join(dynamicSections(), ", "))}
+}
+
+// openOutput returns the writer of --output FILE, or stdout.
+func openOutput(name string, stdout io.Writer) (io.Writer, func() error, error) {
+	if name == "" {
+		return stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--output: %w", err)
+	}
+	return f, f.Close, nil
+}
+
+// intervalFlag is --interval: a Go duration, or a number of milliseconds.
+type intervalFlag time.Duration
+
+func (d *intervalFlag) String() string { return time.Duration(*d).String() }
+
+func (d *intervalFlag) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		ms, err2 := strconv.ParseUint(s, 10, 31)
+		if err2 != nil {
+			return fmt.Errorf("want a duration such as 500ms or 2s, or milliseconds")
+		}
+		v = time.Duration(ms) * time.Millisecond
+	}
+	if v < 10*time.Millisecond || v > time.Hour {
+		return fmt.Errorf("%v is out of range (10ms to 1h)", v)
+	}
+	*d = intervalFlag(v)
+	return nil
 }

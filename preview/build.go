@@ -1,0 +1,421 @@
+package preview
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/memory"
+	"github.com/rivumi/rivumi-lint/skills"
+	"github.com/rivumi/rivumi-lint/project"
+	"github.com/rivumi/rivumi-lint/render"
+	"github.com/rivumi/rivumi-lint/resolve"
+)
+
+// Version is the version of the preview's JSON document.
+const Version = 1
+
+// Section names in prompt order (P1).
+const (
+	Core         = "core"
+	Tools        = "tools"
+	Interaction  = "interaction"
+	Runtime      = "runtime"
+	Instructions = "instructions"
+	Skills       = "skills"
+	WorkspaceSec = "workspace"
+	MemorySec    = "memory"
+	Task         = "task"
+)
+
+// SectionNames are every section of the prompt in order (P1): the stable
+// sections, the dynamic ones, then the user task.
+var SectionNames = []string{Core, Tools, Interaction, Runtime, Instructions, Skills, WorkspaceSec, MemorySec, Task}
+
+// Section kinds.
+const (
+	KindStable  = "stable"  // text belongs to the runtime: named, not shown
+	KindDynamic = "dynamic" // rendered here (P2)
+	KindTask    = "task"    // the user's task: named, not shown
+)
+
+// Section is one section of the prompt.
+type Section struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	// Included is whether the prompt holds the section. A dynamic section
+	// with nothing to say (no active layer, no skills, no memory entry) is
+	// left out; stable sections and the task are always included.
+	Included bool `json:"included"`
+	// Bytes is the rendered size of a dynamic section; 0 otherwise.
+	Bytes int `json:"bytes"`
+	// Text is the rendered section, byte for byte (format v1); "" for a
+	// stable section, the task, or a section left out.
+	Text string `json:"text"`
+	// Note says why a section is not shown or left out.
+	Note string `json:"note"`
+}
+
+// Budget is what the dynamic sections take of limits.max_dynamic_bytes (P3).
+// In the preview every dynamic section is known, so reserved_bytes (which
+// stands in for the sections check cannot know) is not used.
+type Budget struct {
+	Sections  []BudgetItem `json:"sections"` // every dynamic section, in order, 0 when left out
+	Total     int          `json:"total"`
+	Limit     int64        `json:"limit"`     // limits.max_dynamic_bytes
+	Remaining int64        `json:"remaining"` // limit - total; negative when over
+	Warn      int64        `json:"warn"`      // warn_ratio × limit, rounded down
+	Status    string       `json:"status"`    // ok, warning (above warn) or over (above limit)
+}
+
+// BudgetItem is one section's share.
+type BudgetItem struct {
+	Name  string `json:"name"`
+	Bytes int    `json:"bytes"`
+}
+
+// Summary counts the findings of a preview.
+type Summary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Notices  int `json:"notices"`
+}
+
+// Preview is what the model would see from one directory, and why.
+type Preview struct {
+	Version     int       `json:"version"`
+	Directory   string    `json:"directory"`   // relative to the root, "." for the root
+	Fingerprint string    `json:"fingerprint"` // R8
+	Sections    []Section `json:"sections"`
+	// Layers are every considered layer of the chain in order, with state,
+	// reason and bytes, exactly as check's JSON reports them (R5).
+	Layers    []lint.Layer   `json:"layers"`
+	Skills    []Skill        `json:"skills"`
+	Workspace Workspace      `json:"workspace"`
+	Memory    Memory         `json:"memory"`
+	Budget    Budget         `json:"budget"`
+	Findings  []lint.Finding `json:"findings"` // check's rules over this chain, plus RL013
+	Summary   Summary        `json:"summary"`
+	Notes     []string       `json:"notes"`
+
+	key        watchKey
+	rejections map[string]string // layer path → why it was rejected, in words
+}
+
+// Section returns the named section, or false when name is not one of
+// SectionNames.
+func (p *Preview) Section(name string) (Section, bool) {
+	for _, s := range p.Sections {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Section{}, false
+}
+
+// Invalid says why a live reload must not replace the last good render
+// (P6): a rejected layer, a rejected skill, or dynamic sections over the
+// budget. "" when the preview is valid.
+func (p *Preview) Invalid() string {
+	var why []string
+	for _, l := range p.Layers {
+		if l.State == string(resolve.Rejected) {
+			why = append(why, fmt.Sprintf("%s is rejected (%s: %s)", l.Path, l.Reason, p.rejections[l.Path]))
+		}
+	}
+	for _, s := range p.Skills {
+		if s.State == "rejected" {
+			why = append(why, fmt.Sprintf("skill %s is rejected (%s: %s)", s.Path, s.Reason, strings.TrimPrefix(s.Problem, "Rivumi will skip this skill: ")))
+		}
+	}
+	if p.Budget.Status == "over" {
+		why = append(why, fmt.Sprintf("the dynamic sections take %d bytes, over limits.max_dynamic_bytes %d by %d",
+			p.Budget.Total, p.Budget.Limit, -p.Budget.Remaining))
+	}
+	return strings.Join(why, "; ")
+}
+
+// Build resolves the directory and renders its preview.
+func Build(o Options) (*Preview, error) {
+	in, err := gather(o)
+	if err != nil {
+		return nil, err
+	}
+	defer in.close()
+	return in.build()
+}
+
+// inputs are what a preview is made of, gathered cheaply: the watch loop
+// gathers them on every tick and builds only when their key changes.
+type inputs struct {
+	o          Options
+	p          *project.Project
+	res        *resolve.Resolution
+	skills     []Skill
+	skillNotes []string
+	userNote   string
+	memPath    string // OS path; "" = none
+	memDisplay string
+	memNote    string
+	key        watchKey
+}
+
+// watchKey identifies the state of every input a preview reads. Each part
+// changes when its input does (P6).
+type watchKey struct {
+	Fingerprint string // R8 fingerprint of the chain
+	Skills      string // hash of the skills' names, states and bytes
+	Memory      string // the memory file's identity, size and times
+	Config      string // the config values
+}
+
+func (in *inputs) close() {
+	if in.p != nil {
+		in.p.Close()
+	}
+}
+
+func gather(o Options) (*inputs, error) {
+	in := &inputs{o: o}
+	home := o.Home
+	if home == "" {
+		home = HomeDir(os.Getenv)
+	}
+	popt := project.Options{Root: o.Root, Config: o.Config}
+	switch {
+	case o.NoUser && o.UserInstructions != "":
+		return nil, errors.New("--no-user and --user-instructions exclude each other")
+	case o.UserInstructions != "":
+		popt.UserInstructions = o.UserInstructions
+	case o.NoUser:
+	case home != "":
+		// The default user file is optional: no file, no user layer.
+		if f := filepath.Join(home, "RIVUMI.md"); exists(f) {
+			popt.UserInstructions = f
+		} else {
+			in.userNote = "no user layer: " + project.Tilde(f) + " does not exist"
+		}
+	}
+	p, err := project.Open(popt)
+	if err != nil {
+		return nil, err
+	}
+	in.p = p
+	ok := false
+	defer func() {
+		if !ok {
+			p.Close()
+		}
+	}()
+	dir, err := in.dirRel()
+	if err != nil {
+		return nil, err
+	}
+	in.res, err = p.Engine.Chain(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("preview %s: no such directory under the project root %s", displayDir(dir), p.Root)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", displayDir(dir), err)
+	}
+	in.skills, in.skillNotes, err = skills.Read(p.Engine.Source(), p.Config.Limits.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case o.NoMemory && o.Memory != "":
+		return nil, errors.New("--no-memory and --memory exclude each other")
+	case o.Memory != "":
+		if _, err := os.Stat(o.Memory); err != nil {
+			return nil, fmt.Errorf("memory file: %w", err)
+		}
+		in.memPath, in.memDisplay = o.Memory, displayPath(o.Memory, p.Root)
+	case o.NoMemory:
+		in.memNote = "no memory: --no-memory"
+	case home != "":
+		f := filepath.Join(home, "memory.jsonl")
+		if exists(f) {
+			in.memPath, in.memDisplay = f, project.Tilde(f)
+		} else {
+			in.memNote = "no memory file at " + project.Tilde(f)
+		}
+	default:
+		in.memNote = "no memory: the home directory is unknown (set RIVUMI_HOME)"
+	}
+	in.key = watchKey{
+		Fingerprint: in.res.Fingerprint,
+		Skills:      skillsKey(in.skills, in.skillNotes),
+		Memory:      memoryKey(in.memPath),
+		Config:      fmt.Sprintf("%+v|%s|%s", *p.Config, ProjectKey(o.Project, p), popt.UserInstructions),
+	}
+	ok = true
+	return in, nil
+}
+
+// dirRel turns Options.Dir into the directory to resolve.
+func (in *inputs) dirRel() (string, error) {
+	if in.o.Dir != "" {
+		rel, err := in.p.Rel(in.o.Dir)
+		if err != nil {
+			return "", err
+		}
+		return rel, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	rel, err := in.p.Rel(wd)
+	if err != nil {
+		if in.o.Root != "" {
+			return "", nil // --root given and the working directory is elsewhere: the root
+		}
+		return "", err
+	}
+	return rel, nil
+}
+
+func skillsKey(skills []Skill, notes []string) string {
+	h := sha256.New()
+	for _, s := range skills {
+		fmt.Fprintf(h, "%q %q %q %q %q %d\n", s.Name, s.State, s.Reason, s.Description, s.Problem, s.Bytes)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(h, "%q\n", n)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// memoryKey identifies the memory file's version without reading it (a
+// million-line file is not hashed every tick): its inode, size and
+// modification and change times.
+func memoryKey(path string) string {
+	if path == "" {
+		return "none"
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	k := fmt.Sprintf("%d %d %s", fi.Size(), fi.ModTime().UnixNano(), fi.Mode())
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		// Not the access time: reading the file changes it.
+		k += fmt.Sprintf(" %d %d %d.%d", st.Dev, st.Ino, st.Ctim.Sec, st.Ctim.Nsec)
+	}
+	return k
+}
+
+func (in *inputs) build() (*Preview, error) {
+	p, o := in.p, in.o
+	res := lint.Run([]*resolve.Resolution{in.res}, p.Config)
+	pv := &Preview{
+		Version:     Version,
+		Directory:   displayDir(in.res.Dir),
+		Fingerprint: in.res.Fingerprint,
+		Layers:      res.Directories[0].Layers,
+		Skills:      in.skills,
+		Notes:       append([]string{}, p.Notes...),
+		key:         in.key,
+		rejections:  map[string]string{},
+	}
+	for _, l := range in.res.Layers {
+		if l.State == resolve.Rejected {
+			pv.rejections[l.Path] = l.Rej.Reason
+		}
+	}
+	if pv.Skills == nil {
+		pv.Skills = []Skill{}
+	}
+	if in.userNote != "" {
+		pv.Notes = append(pv.Notes, in.userNote)
+	}
+	pv.Notes = append(pv.Notes, in.skillNotes...)
+
+	// memory (P4)
+	key := ProjectKey(o.Project, p)
+	pv.Memory = Memory{Path: in.memDisplay, Project: key, Note: in.memNote}
+	var memText []byte
+	if in.memPath != "" {
+		sel, err := selectMemory(in.memPath, key)
+		if err != nil {
+			return nil, err
+		}
+		pv.Memory.Lines, pv.Memory.Selected, pv.Memory.Rendered = sel.Lines, sel.Selected, len(sel.Entries)
+		pv.Memory.Corrupt = len(sel.Problems) + sel.MoreProblems
+		memText = memory.Render(sel.Entries)
+		res.Add(p.Config, memoryFindings(sel, in.memDisplay)...)
+	}
+
+	// runtime and workspace (P5)
+	ws, note := workspaceOf(p.Root)
+	pv.Workspace = ws
+	if note != "" {
+		pv.Notes = append(pv.Notes, note)
+	}
+	m := o.Machine.fill(filepath.Join(p.Root, filepath.FromSlash(in.res.Dir)))
+
+	texts := map[string][]byte{
+		Runtime:      render.Runtime(render.Machine{OS: m.OS, Shell: m.Shell, WorkDir: m.WorkDir, Date: m.Now.Format(time.DateOnly)}),
+		Instructions: render.Instructions(in.res),
+		Skills:       skills.Render(in.skills),
+		WorkspaceSec: render.Workspace(ws.Branch, ws.State),
+		MemorySec:    render.Memory(memText),
+	}
+	omitted := map[string]string{
+		Instructions: "no active layer",
+		Skills:       "no skills",
+		MemorySec:    "no memory entry selected",
+	}
+	lim := p.Config.Limits
+	pv.Budget = Budget{Limit: lim.MaxDynamicBytes, Warn: int64(lim.WarnRatio * float64(lim.MaxDynamicBytes)), Sections: []BudgetItem{}}
+	for _, name := range SectionNames {
+		s := Section{Name: name, Kind: KindDynamic}
+		switch name {
+		case Core, Tools, Interaction:
+			s.Kind, s.Included, s.Note = KindStable, true, "named only: its text belongs to the runtime"
+		case Task:
+			s.Kind, s.Included, s.Note = KindTask, true, "named only: the user's task, last in the prompt"
+		default:
+			t := texts[name]
+			s.Included, s.Bytes, s.Text = len(t) > 0, len(t), string(t)
+			if !s.Included {
+				s.Note = "left out: " + omitted[name]
+			}
+			pv.Budget.Sections = append(pv.Budget.Sections, BudgetItem{Name: name, Bytes: len(t)})
+			pv.Budget.Total += len(t)
+		}
+		pv.Sections = append(pv.Sections, s)
+	}
+	b := &pv.Budget
+	b.Remaining = b.Limit - int64(b.Total)
+	switch {
+	case int64(b.Total) > b.Limit:
+		b.Status = "over"
+	case float64(b.Total) > lim.WarnRatio*float64(b.Limit):
+		b.Status = "warning"
+	default:
+		b.Status = "ok"
+	}
+	pv.Findings = res.Findings
+	s := res.Summary()
+	pv.Summary = Summary{Errors: s.Errors, Warnings: s.Warnings, Notices: s.Notices}
+	if pv.Notes == nil {
+		pv.Notes = []string{}
+	}
+	return pv, nil
+}
+
+func displayDir(d string) string {
+	if d == "" {
+		return "."
+	}
+	return d
+}

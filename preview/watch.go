@@ -1,0 +1,191 @@
+package preview
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Event is one reload event of the watch loop (P6).
+type Event struct {
+	Event string    `json:"event"` // always "reload"
+	Time  time.Time `json:"time"`
+	// Valid is true when the new state was rendered, false when it is
+	// invalid and the last valid render stays.
+	Valid bool `json:"valid"`
+	// Reason says what changed (valid) or why the new state is invalid.
+	Reason string `json:"reason"`
+	// Fingerprint is the new state's R8 fingerprint; "" when the directory
+	// could not be resolved at all.
+	Fingerprint string `json:"fingerprint"`
+	// Shown is the fingerprint of the render on screen after the event.
+	Shown string `json:"shown"`
+}
+
+// WatchOptions configure Watch.
+type WatchOptions struct {
+	Format Format // the format of renders and events; zero: text
+	Write  WriteOptions
+	// Clear clears the terminal before each new render (text on a TTY), so
+	// the screen shows the current render and the events after it.
+	Clear bool
+	// Now is the clock of event times; nil: time.Now.
+	Now func() time.Time
+}
+
+// Watch previews o, then polls its inputs every interval and re-renders to
+// w when they change (P6): the R8 fingerprint of the directory (every
+// instruction file of its chain, the user layer included), the skills, the
+// memory file's identity, size and times, and the config. When the new
+// state is invalid (a rejected layer or skill, the dynamic sections over
+// the budget, or an error such as a broken config or a vanished directory)
+// it writes one event with the reason and keeps the last valid render.
+//
+// Watch returns nil when ctx is done (Ctrl-C), and an error when the first
+// preview cannot be built or w fails. The workspace values (branch, dirty)
+// are read again on each render but not polled: a go-git status walks the
+// whole worktree.
+func Watch(ctx context.Context, interval time.Duration, w io.Writer, o Options, wo WatchOptions) error {
+	if interval <= 0 {
+		return fmt.Errorf("watch interval %v: want a positive duration", interval)
+	}
+	if wo.Format.Write == nil {
+		wo.Format, _ = Lookup("text")
+	}
+	if wo.Now == nil {
+		wo.Now = time.Now
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	var (
+		last      *watchKey // inputs of the last state handled; nil after an error
+		lastErr   string
+		haveValid bool
+		shown     string
+		first     = true
+	)
+	event := func(valid bool, reason, fp string) error {
+		return wo.Format.Event(w, Event{Event: "reload", Time: wo.Now(), Valid: valid, Reason: reason, Fingerprint: fp, Shown: shown}, wo.Write)
+	}
+	for {
+		err := func() error {
+			in, err := gather(o)
+			if err != nil {
+				if first {
+					return err
+				}
+				if msg := err.Error(); msg != lastErr {
+					lastErr, last = msg, nil
+					return event(false, msg+"; keeping the last valid render", "")
+				}
+				return nil
+			}
+			defer in.close()
+			if last != nil && *last == in.key {
+				return nil
+			}
+			changed := describeChange(last, in.key)
+			key := in.key
+			last, lastErr = &key, ""
+			pv, err := in.build()
+			if err != nil {
+				if first {
+					return err
+				}
+				return event(false, err.Error()+"; keeping the last valid render", in.key.Fingerprint)
+			}
+			invalid := pv.Invalid()
+			if invalid != "" && haveValid {
+				return event(false, invalid+"; keeping the last valid render", pv.Fingerprint)
+			}
+			if wo.Clear {
+				if _, err := io.WriteString(w, "\x1b[H\x1b[2J"); err != nil {
+					return err
+				}
+			}
+			shown = pv.Fingerprint
+			if !first {
+				if err := event(true, changed, pv.Fingerprint); err != nil {
+					return err
+				}
+			}
+			if err := wo.Format.Write(w, pv, wo.Write); err != nil {
+				return err
+			}
+			if invalid != "" {
+				// Nothing valid was shown yet: show the current state, say so.
+				return event(false, invalid+"; shown because there is no valid render yet", pv.Fingerprint)
+			}
+			haveValid = true
+			return nil
+		}()
+		if err != nil {
+			return err
+		}
+		first = false
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+	}
+}
+
+// describeChange says which inputs changed between two states.
+func describeChange(old *watchKey, k watchKey) string {
+	if old == nil {
+		return "the directory resolves again"
+	}
+	var parts []string
+	if old.Fingerprint != k.Fingerprint {
+		parts = append(parts, fmt.Sprintf("instructions changed (%s → %s)", shortFP(old.Fingerprint), shortFP(k.Fingerprint)))
+	}
+	if old.Skills != k.Skills {
+		parts = append(parts, "skills changed")
+	}
+	if old.Memory != k.Memory {
+		parts = append(parts, "memory file changed")
+	}
+	if old.Config != k.Config {
+		parts = append(parts, "configuration changed")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// shortFP abbreviates a fingerprint to its prefix and 12 hex digits.
+func shortFP(fp string) string {
+	if len(fp) > len("rivumi-fp-v1:")+12 {
+		return fp[:len("rivumi-fp-v1:")+12]
+	}
+	return fp
+}
+
+func textEvent(w io.Writer, e Event, o WriteOptions) error {
+	c := painter(o.Color)
+	var line string
+	if e.Valid {
+		line = fmt.Sprintf("[%s] %s %s\n", e.Time.Format(time.TimeOnly), c.wrap("32", "reload:"), safe(e.Reason))
+	} else {
+		line = fmt.Sprintf("[%s] %s %s\n", e.Time.Format(time.TimeOnly), c.wrap("1;31", "reload rejected:"), safe(e.Reason))
+	}
+	_, err := io.WriteString(w, line)
+	return err
+}
+
+func markdownEvent(w io.Writer, e Event, _ WriteOptions) error {
+	what := "reload"
+	if !e.Valid {
+		what = "reload rejected"
+	}
+	_, err := fmt.Fprintf(w, "\n> **%s** %s: %s\n\n", what, e.Time.Format(time.TimeOnly), mdEscape(e.Reason))
+	return err
+}
+
+func jsonEvent(w io.Writer, e Event, _ WriteOptions) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(e)
+}
