@@ -14,10 +14,10 @@ import (
 
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/memory"
-	"github.com/rivumi/rivumi-lint/skills"
 	"github.com/rivumi/rivumi-lint/project"
 	"github.com/rivumi/rivumi-lint/render"
 	"github.com/rivumi/rivumi-lint/resolve"
+	"github.com/rivumi/rivumi-lint/skills"
 )
 
 // Version is the version of the preview's JSON document.

@@ -1,0 +1,184 @@
+package integration
+
+// The copy-paste snippets of docs/github-actions.md and docs/pre-commit.md
+// (issue 5, "Docs"; SPEC §7 "the docs show that workflow"): every workflow
+// passes actionlint with the Action's inputs and outputs checked against
+// action.yml; every pre-commit config is valid to pre-commit, names hooks
+// of .pre-commit-hooks.yaml, and runs clean with `pre-commit run --all-files`.
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// snippet is one fenced ```yaml block of a doc.
+type snippet struct {
+	line int // of the opening fence, 1-based
+	text string
+}
+
+func yamlSnippets(t *testing.T, doc string) []snippet {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(moduleRoot(t), "docs", doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []snippet
+	var cur *snippet
+	for i, line := range strings.Split(string(b), "\n") {
+		switch {
+		case cur == nil && strings.TrimSpace(line) == "```yaml":
+			cur = &snippet{line: i + 1}
+		case cur != nil && strings.TrimSpace(line) == "```":
+			out = append(out, *cur)
+			cur = nil
+		case cur != nil:
+			cur.text += line + "\n"
+		}
+	}
+	if cur != nil {
+		t.Fatalf("docs/%s: the yaml block at line %d is never closed", doc, cur.line)
+	}
+	return out
+}
+
+// actionRef is how the docs refer to the Action.
+var actionRef = regexp.MustCompile(`uses: rivumi/rivumi-lint@\S+`)
+
+func TestDocsGitHubActionsSnippets(t *testing.T) {
+	snips := yamlSnippets(t, "github-actions.md")
+	if len(snips) < 4 {
+		t.Fatalf("docs/github-actions.md has %d yaml snippets, want the Action, outputs, SARIF and reviewdog", len(snips))
+	}
+	all := ""
+	for _, s := range snips {
+		all += s.text
+		var wf struct {
+			Jobs map[string]struct {
+				Steps []struct{ Run string }
+			}
+		}
+		if err := yaml.Unmarshal([]byte(s.text), &wf); err != nil || len(wf.Jobs) == 0 {
+			t.Errorf("docs/github-actions.md:%d: not a workflow (%v)", s.line, err)
+			continue
+		}
+		for _, j := range wf.Jobs {
+			for _, st := range j.Steps {
+				if strings.Contains(st.Run, "${{") {
+					t.Errorf("docs/github-actions.md:%d: a run: script contains ${{ }}; pass values through env:", s.line)
+				}
+			}
+		}
+		// The Action as a local action, so actionlint checks the inputs
+		// and outputs the snippet uses against action.yml.
+		local := actionRef.ReplaceAllString(s.text, "uses: ./")
+		dir := actionRepo(t, map[string]string{"snippet.yml": local})
+		if r := runActionlint(t, dir, ".github/workflows/snippet.yml"); r.code != 0 {
+			t.Errorf("docs/github-actions.md:%d: actionlint: %s", s.line, r)
+		}
+	}
+	for _, want := range []string{
+		"uses: rivumi/rivumi-lint@",
+		"github/codeql-action/upload-sarif@",
+		"security-events: write",
+		"-f=rdjson -reporter=github-pr-review -filter-mode=added",
+		"reviewdog_version: v0.21.0",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no docs/github-actions.md snippet shows %q", want)
+		}
+	}
+	// Every input and output of action.yml is documented.
+	doc, _ := os.ReadFile(filepath.Join(moduleRoot(t), "docs", "github-actions.md"))
+	a := loadAction(t)
+	for name := range a.Inputs {
+		if !strings.Contains(string(doc), "| `"+name+"` |") {
+			t.Errorf("input %s is not in the inputs table of docs/github-actions.md", name)
+		}
+	}
+	for name := range a.Outputs {
+		if !strings.Contains(string(doc), "| `"+name+"` |") {
+			t.Errorf("output %s is not in the outputs table of docs/github-actions.md", name)
+		}
+	}
+}
+
+// preCommitConfig is the strict shape of the docs' pre-commit configs.
+type preCommitConfig struct {
+	Repos []struct {
+		Repo  string `yaml:"repo"`
+		Rev   string `yaml:"rev"`
+		Hooks []struct {
+			ID   string   `yaml:"id"`
+			Args []string `yaml:"args"`
+		} `yaml:"hooks"`
+	} `yaml:"repos"`
+}
+
+func TestDocsPreCommitSnippets(t *testing.T) {
+	pc := needPreCommit(t)
+	snips := yamlSnippets(t, "pre-commit.md")
+	if len(snips) < 3 {
+		t.Fatalf("docs/pre-commit.md has %d yaml snippets, want one per hook", len(snips))
+	}
+	b, err := os.ReadFile(filepath.Join(moduleRoot(t), ".pre-commit-hooks.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var manifest []struct{ ID string }
+	if err := yaml.Unmarshal(b, &manifest); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, h := range manifest {
+		ids[h.ID] = true
+	}
+	src, rev := sourceCopy(t)
+	environ := preCommitEnv(t, filepath.Dir(rivumiLint(t)))
+	shown := map[string]bool{}
+	for _, s := range snips {
+		var cfg preCommitConfig
+		dec := yaml.NewDecoder(strings.NewReader(s.text))
+		dec.KnownFields(true)
+		if err := dec.Decode(&cfg); err != nil || len(cfg.Repos) == 0 {
+			t.Errorf("docs/pre-commit.md:%d: not a pre-commit config (%v)", s.line, err)
+			continue
+		}
+		for _, r := range cfg.Repos {
+			if r.Repo != "https://github.com/rivumi/rivumi-lint" || r.Rev == "" {
+				t.Errorf("docs/pre-commit.md:%d: repo %q rev %q", s.line, r.Repo, r.Rev)
+			}
+			for _, h := range r.Hooks {
+				if !ids[h.ID] {
+					t.Errorf("docs/pre-commit.md:%d: hook %q is not in .pre-commit-hooks.yaml", s.line, h.ID)
+				}
+				shown[h.ID] = true
+			}
+		}
+		// pre-commit itself accepts it, and it runs: the repo and rev
+		// point at this source instead of the published one.
+		dir := newRepo(t, map[string]string{"AGENTS.md": "# rules\n", "app/AGENTS.md": "# app\n"})
+		cfgFile := filepath.Join(t.TempDir(), "pre-commit-config.yaml")
+		text := strings.Replace(s.text, "https://github.com/rivumi/rivumi-lint", src, 1)
+		text = regexp.MustCompile(`(?m)^(\s*rev:) .*$`).ReplaceAllString(text, "${1} "+rev)
+		if err := os.WriteFile(cfgFile, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r := run(t, dir, environ, nil, pc, "validate-config", cfgFile); r.code != 0 {
+			t.Errorf("docs/pre-commit.md:%d: pre-commit validate-config: %s", s.line, r)
+		}
+		if r := preCommitRun(t, dir, cfgFile, environ, "--all-files"); r.code != 0 || !strings.Contains(r.stdout, "Passed") {
+			t.Errorf("docs/pre-commit.md:%d: pre-commit run --all-files on a clean repository: %s", s.line, r)
+		}
+	}
+	for id := range ids {
+		if !shown[id] {
+			t.Errorf("docs/pre-commit.md has no snippet with hook %s", id)
+		}
+	}
+}

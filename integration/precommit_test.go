@@ -1,0 +1,252 @@
+package integration
+
+// The pre-commit framework driving the hooks of .pre-commit-hooks.yaml
+// (SPEC §7 `.pre-commit-hooks.yaml`): `pre-commit try-repo` and a normal
+// `repos:` entry, language golang (pre-commit builds rivumi-lint with
+// `go install ./...`) and language system.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// preCommitEnv is the environment for pre-commit: its own store, the
+// user's Go module cache (pre-commit points GOPATH at the hook's
+// environment, which would otherwise download every module again), and
+// PATH plus extraPath.
+func preCommitEnv(t *testing.T, extraPath ...string) []string {
+	t.Helper()
+	path := os.Getenv("PATH")
+	for _, p := range extraPath {
+		path = p + string(os.PathListSeparator) + path
+	}
+	return append(env(t),
+		"PRE_COMMIT_HOME="+filepath.Join(scratch, "pre-commit-home"),
+		"GOMODCACHE="+goEnv(t, "GOMODCACHE"),
+		"GOCACHE="+goEnv(t, "GOCACHE"),
+		"PATH="+path,
+	)
+}
+
+func tryRepo(t *testing.T, dir, hookID string, args ...string) result {
+	t.Helper()
+	pc := needPreCommit(t)
+	src, _ := sourceCopy(t)
+	all := append([]string{"try-repo", "--color=never", src, hookID}, args...)
+	return run(t, dir, preCommitEnv(t), nil, pc, all...)
+}
+
+// reposConfig writes, outside any test repository, a .pre-commit-config.yaml
+// with a normal `repos:` entry (repo + rev, as docs/pre-commit.md shows)
+// for the source copy and all three hooks. Runs with it share one
+// pre-commit store, so the golang environment is built once.
+func reposConfig(t *testing.T) string {
+	t.Helper()
+	src, rev := sourceCopy(t)
+	p := filepath.Join(t.TempDir(), "pre-commit-config.yaml")
+	config := "repos:\n" +
+		"  - repo: " + src + "\n" +
+		"    rev: " + rev + "\n" +
+		"    hooks:\n" +
+		"      - id: rivumi-lint\n" +
+		"      - id: rivumi-lint-staged\n" +
+		"      - id: rivumi-lint-system\n"
+	if err := os.WriteFile(p, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// preCommitRun runs `pre-commit run -c CONFIG ARGS...` in dir.
+func preCommitRun(t *testing.T, dir, config string, environ []string, args ...string) result {
+	t.Helper()
+	pc := needPreCommit(t)
+	return run(t, dir, environ, nil, pc, append([]string{"run", "--color=never", "-c", config}, args...)...)
+}
+
+// badUTF8 is an instruction file with an invalid byte on line 2, column 3.
+const badUTF8 = "# rules\nab\xffc\n"
+
+func TestPreCommitManifest(t *testing.T) {
+	// §7: three hooks with the languages, entries and filename passing the
+	// spec names, and a minimum pre-commit version that builds Go with
+	// `go install` (2.17.0; this machine's Debian package is newer).
+	b, err := os.ReadFile(filepath.Join(moduleRoot(t), ".pre-commit-hooks.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []struct {
+		ID             string `yaml:"id"`
+		Language       string `yaml:"language"`
+		Entry          string `yaml:"entry"`
+		PassFilenames  *bool  `yaml:"pass_filenames"`
+		AlwaysRun      bool   `yaml:"always_run"`
+		Files          string `yaml:"files"`
+		MinimumVersion string `yaml:"minimum_pre_commit_version"`
+	}
+	if err := yaml.Unmarshal(b, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		lang, entry string
+		pass        bool
+	}{
+		"rivumi-lint":        {"golang", "rivumi-lint check", true},
+		"rivumi-lint-staged": {"golang", "rivumi-lint check --staged", false},
+		"rivumi-lint-system": {"system", "rivumi-lint check", true},
+	}
+	if len(hooks) != len(want) {
+		t.Fatalf("%d hooks, want %d", len(hooks), len(want))
+	}
+	for _, h := range hooks {
+		w, ok := want[h.ID]
+		if !ok {
+			t.Errorf("unexpected hook %q", h.ID)
+			continue
+		}
+		if h.Language != w.lang || h.Entry != w.entry || h.PassFilenames == nil || *h.PassFilenames != w.pass {
+			t.Errorf("hook %s: language %q entry %q pass_filenames %v; want %q %q %v", h.ID, h.Language, h.Entry, h.PassFilenames, w.lang, w.entry, w.pass)
+		}
+		if h.Files != "" {
+			t.Errorf("hook %s filters files (%q): R7 needs every changed file's directory", h.ID, h.Files)
+		}
+		if h.MinimumVersion != "2.17.0" {
+			t.Errorf("hook %s: minimum_pre_commit_version %q", h.ID, h.MinimumVersion)
+		}
+	}
+	if pc := needPreCommit(t); pc != "" {
+		// pre-commit's own manifest validator accepts it.
+		r := run(t, moduleRoot(t), env(t), nil, pc, "validate-manifest", ".pre-commit-hooks.yaml")
+		if r.code != 0 {
+			t.Fatalf("pre-commit validate-manifest: %s", r)
+		}
+	}
+}
+
+func TestPreCommitTryRepoFailsOnBadFileAndPassesOnGood(t *testing.T) {
+	// §7 hook rivumi-lint through `pre-commit try-repo`, filenames passed.
+	dir := newRepo(t, map[string]string{
+		"AGENTS.md":      "# root rules\n",
+		"bad/AGENTS.md":  badUTF8,
+		"good/main.go":   "package good\n",
+		"good/AGENTS.md": "# good rules\n",
+	})
+
+	r := tryRepo(t, dir, "rivumi-lint", "--files", "bad/AGENTS.md")
+	out := r.stdout + r.stderr
+	if r.code != 1 || !strings.Contains(out, "RL004") || !strings.Contains(out, "bad/AGENTS.md:2:3") || !strings.Contains(out, "Failed") {
+		t.Fatalf("try-repo on an invalid UTF-8 AGENTS.md: want exit 1 naming RL004 at bad/AGENTS.md:2:3\n%s", r)
+	}
+
+	// A changed root AGENTS.md reaches bad/ (R7): it fails too.
+	r = tryRepo(t, dir, "rivumi-lint", "--files", "AGENTS.md")
+	if r.code != 1 || !strings.Contains(r.stdout, "RL004") {
+		t.Fatalf("try-repo on the root AGENTS.md: want exit 1 from bad/ (R7)\n%s", r)
+	}
+
+	// A file whose chain is clean passes.
+	r = tryRepo(t, dir, "rivumi-lint", "--files", "good/main.go", "good/AGENTS.md")
+	if r.code != 0 || !strings.Contains(r.stdout, "Passed") {
+		t.Fatalf("try-repo on good/: want exit 0, Passed\n%s", r)
+	}
+}
+
+// budgetRepo has a deep chain that fits the budget only while an override
+// in between suppresses the root layer (R4, P3 with a small budget).
+func budgetRepo(t *testing.T) string {
+	t.Helper()
+	filler := func(title string) string {
+		return "# " + title + "\n" + strings.Repeat("Keep the build green and the diff small.\n", 40)
+	}
+	return newRepo(t, map[string]string{
+		".rivumi-lint.yaml":      "version: 1\nlimits:\n  max_dynamic_bytes: 3000\n  reserved_bytes: 0\n",
+		"AGENTS.md":              filler("root"),
+		"app/AGENTS.override.md": "# app overrides the root rules\n",
+		"app/deep/AGENTS.md":     filler("deep"),
+		"app/deep/main.go":       "package deep\n",
+	})
+}
+
+func TestPreCommitStagedHookCatchesDeletedOverride(t *testing.T) {
+	// §7 hook rivumi-lint-staged: `check --staged`, exact commit semantics,
+	// deletions included. Deleting app/AGENTS.override.md un-suppresses the
+	// root layer, and app/deep's chain then exceeds the budget (RL006).
+	dir := budgetRepo(t)
+	cfg := reposConfig(t)
+	environ := preCommitEnv(t)
+	// The committed state passes.
+	if r := preCommitRun(t, dir, cfg, environ, "rivumi-lint-staged"); r.code != 0 {
+		t.Fatalf("staged hook with nothing staged: want exit 0\n%s", r)
+	}
+	// Stage the deletion but keep the file on disk: only the index says
+	// it is gone, so only a check of the index can see it.
+	git(t, dir, "rm", "-q", "--cached", "app/AGENTS.override.md")
+
+	// pre-commit passes no deleted file names, so the filename hook has
+	// nothing to check: that is what the staged hook is for.
+	r := preCommitRun(t, dir, cfg, environ, "rivumi-lint")
+	if r.code != 0 || !strings.Contains(r.stdout, "(no files to check)") {
+		t.Fatalf("filename hook with only a staged deletion: want skipped\n%s", r)
+	}
+
+	r = preCommitRun(t, dir, cfg, environ, "rivumi-lint-staged")
+	if r.code != 1 || !strings.Contains(r.stdout, "RL006") || !strings.Contains(r.stdout, "app/deep") {
+		t.Fatalf("staged hook after deleting the override: want exit 1 with RL006 for app/deep\n%s", r)
+	}
+	// try-repo, as a user would try it first, agrees.
+	r = tryRepo(t, dir, "rivumi-lint-staged")
+	if r.code != 1 || !strings.Contains(r.stdout, "RL006") {
+		t.Fatalf("try-repo rivumi-lint-staged after deleting the override: want exit 1 with RL006\n%s", r)
+	}
+	// Nothing was written to the repository (R10).
+	if st := git(t, dir, "status", "--porcelain"); st != "D  app/AGENTS.override.md\n?? app/AGENTS.override.md\n" {
+		t.Fatalf("git status changed: %q", st)
+	}
+}
+
+func TestPreCommitReposEntryAllFilesAndSystemHook(t *testing.T) {
+	// A normal `repos:` entry, `pre-commit run --all-files` (§7: filenames
+	// passed, so --all-files works), and the language: system hook with a
+	// rivumi-lint already on PATH.
+	bin := rivumiLint(t)
+	cfg := reposConfig(t)
+	dir := newRepo(t, map[string]string{
+		"AGENTS.md":       "# root rules\n",
+		"docs/readme.txt": "hello\n",
+	})
+	environ := preCommitEnv(t, filepath.Dir(bin))
+	r := preCommitRun(t, dir, cfg, environ, "--all-files")
+	if r.code != 0 || strings.Count(r.stdout, "Passed") != 3 {
+		t.Fatalf("run --all-files on a clean repository: want three hooks Passed\n%s", r)
+	}
+
+	writeFiles(t, dir, map[string]string{"docs/AGENTS.md": badUTF8})
+	git(t, dir, "add", "docs/AGENTS.md")
+	r = preCommitRun(t, dir, cfg, environ, "--all-files")
+	if r.code != 1 || strings.Count(r.stdout, "Failed") != 3 || strings.Count(r.stdout, "RL004") < 3 {
+		t.Fatalf("run --all-files with a bad docs/AGENTS.md staged: want three hooks Failed with RL004\n%s", r)
+	}
+	// The system hook needs rivumi-lint on PATH; without it pre-commit says so.
+	noBin := append(preCommitEnv(t), "PATH="+pathWithout(t, "rivumi-lint"))
+	r = preCommitRun(t, dir, cfg, noBin, "rivumi-lint-system", "--all-files")
+	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "rivumi-lint") {
+		t.Fatalf("system hook without rivumi-lint on PATH: want a failure naming it\n%s", r)
+	}
+}
+
+// pathWithout is $PATH less every directory holding an executable name.
+func pathWithout(t *testing.T, name string) string {
+	t.Helper()
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && fi.Mode()&0o111 != 0 {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
+}
