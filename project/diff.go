@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/config"
@@ -46,6 +48,7 @@ func (o DiffOptions) Enabled() bool { return o.Staged || o.Base != "" || o.All |
 type headSource interface {
 	resolve.Source
 	DirsBelow(dir string) ([]string, error)
+	DirLink(p string) bool
 	Err() error
 }
 
@@ -62,6 +65,7 @@ type Diff struct {
 	index     *repo.Index
 	headTree  repo.Hash
 	engineOpt resolve.Options
+	explicit  string // --config FILE, "" when the head's config is used
 }
 
 // OpenDiff opens the repository around the root for a diff-mode check:
@@ -93,6 +97,17 @@ func OpenDiff(o Options, d DiffOptions) (*Diff, error) {
 	}
 	x.Notes = append(x.Notes, r.Notes()...)
 	return x, nil
+}
+
+// Describe says what a scope taken from an event checks, for a note.
+func (o DiffOptions) Describe() string {
+	switch {
+	case o.Deleted:
+		return o.Source + ": the push deleted the branch; nothing to check"
+	case o.All:
+		return o.Source + ": a new branch; checking every directory of " + o.Head
+	}
+	return o.Source + ": checking the change from " + o.Base + " to " + o.Head
 }
 
 func (o DiffOptions) describe() string {
@@ -132,20 +147,24 @@ func (x *Diff) open(o Options) error {
 		if headRev == "" {
 			headRev = "HEAD"
 		}
-		hc, err := x.commit(headRev, "--head")
+		baseWhat, headWhat := "--base", "--head"
+		if d.Source != "" {
+			baseWhat, headWhat = "the base commit of the "+d.Source, "the head commit of the "+d.Source
+		}
+		hc, err := x.commit(headRev, headWhat)
 		if err != nil {
 			return err
 		}
 		if x.headTree, err = r.CommitTree(hc); err != nil {
 			return err
 		}
-		x.headLabel = headRev
-		if headRev != hc.Short() {
-			x.headLabel += " (" + hc.Short() + ")"
+		x.headLabel = headRev + " (" + hc.Short() + ")"
+		if _, full := repo.ParseHash(headRev); full {
+			x.headLabel = hc.Short()
 		}
 		x.head = r.Tree(x.headTree, x.headLabel)
 		if !d.All {
-			bc, err := x.commit(d.Base, "--base")
+			bc, err := x.commit(d.Base, baseWhat)
 			if err != nil {
 				return err
 			}
@@ -160,6 +179,7 @@ func (x *Diff) open(o Options) error {
 	if err != nil {
 		return err
 	}
+	x.explicit = o.Config
 	x.Config = cfg
 	x.engineOpt = resolve.Options{
 		Overrides:    cfg.Filenames.Override,
@@ -202,22 +222,31 @@ func (x *Diff) loadConfig(explicit string) (*config.Config, error) {
 	if err := x.head.Err(); err != nil {
 		return nil, err
 	}
-	name := ConfigName + " (" + x.headLabel + ")"
+	// Errors name the file by its path in the repository (so annotations
+	// land on it) and say which version was read.
+	where := func(err error) error { return fmt.Errorf("config of %s: %w", x.headLabel, err) }
 	switch ent.Kind {
 	case resolve.Missing:
 		return config.Default(), nil
 	case resolve.Regular:
 	default:
-		return nil, &config.Error{Name: name, Msg: fmt.Sprintf("not a regular file (a %s); the config must be a plain file", ent.Kind)}
+		return nil, where(&config.Error{Name: ConfigName, Msg: fmt.Sprintf("not a regular file (a %s); the config must be a plain file", ent.Kind)})
 	}
 	data, _, size, err := x.head.Read(ConfigName, config.MaxConfigBytes)
+	if err == nil {
+		err = x.head.Err()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
+		return nil, where(fmt.Errorf("read %s: %w", ConfigName, err))
 	}
 	if size > config.MaxConfigBytes || len(data) > config.MaxConfigBytes {
-		return nil, &config.Error{Name: name, Msg: fmt.Sprintf("config file is %d bytes; the limit is %d bytes (1 MiB)", size, config.MaxConfigBytes)}
+		return nil, where(&config.Error{Name: ConfigName, Msg: fmt.Sprintf("config file is %d bytes; the limit is %d bytes (1 MiB)", size, config.MaxConfigBytes)})
 	}
-	return config.Parse(name, data)
+	cfg, err := config.Parse(ConfigName, data)
+	if err != nil {
+		return nil, where(err)
+	}
+	return cfg, nil
 }
 
 // Close releases the repository.
@@ -250,6 +279,16 @@ func (x *Diff) Check() (*lint.Result, error) {
 			paths[i] = c.Path
 		}
 		dirs, err = scope.Affected(x.Engine, paths, x.head.DirsBelow)
+		// A new or changed link to a directory is resolved itself, as a
+		// whole-worktree check does, so the candidates behind it are
+		// reported (C1).
+		for _, c := range changes {
+			if c.NewMode == repo.ModeSymlink && x.head.DirLink(c.Path) {
+				dirs = append(dirs, c.Path)
+			}
+		}
+		sort.Strings(dirs)
+		dirs = slices.Compact(dirs)
 	}
 	if err != nil {
 		return nil, err
@@ -276,9 +315,17 @@ func (x *Diff) Check() (*lint.Result, error) {
 		}
 		result.Drift = groups
 	}
+	// RL014: the root config changed, or the --config file when it lies
+	// inside the repository.
+	watched := map[string]bool{ConfigName: true}
+	if x.explicit != "" {
+		if rel, err := x.Rel(x.explicit); err == nil && rel != "" {
+			watched[rel] = true
+		}
+	}
 	for _, c := range changes {
-		if c.Path == ConfigName {
-			result.Add(x.Config, lint.Finding{Rule: "RL014", Path: ConfigName, Message: x.configChanged(c)})
+		if watched[c.Path] {
+			result.Add(x.Config, lint.Finding{Rule: "RL014", Path: c.Path, Message: x.configChanged(c)})
 		}
 	}
 	x.Notes = appendNew(x.Notes, x.Repo.Notes())
@@ -293,10 +340,10 @@ func (x *Diff) configChanged(c repo.Change) string {
 	case repo.Deleted:
 		what = "was deleted"
 	}
-	msg := "the lint config changed in this change: " + ConfigName + " " + what + "; "
+	msg := "the lint config changed in this change: " + c.Path + " " + what + "; "
 	switch {
-	case x.Config.Path != "":
-		msg += "this run used " + x.Config.Path
+	case x.explicit != "":
+		msg += "this run used --config " + x.explicit
 	case c.Kind == repo.Deleted:
 		msg += "this run used the defaults"
 	default:

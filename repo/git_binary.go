@@ -1,0 +1,161 @@
+package repo
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// catFile is the fall-back object store: one long-running
+// `git cat-file --batch-command` (Git 2.36+) per repository. It is used only
+// where go-git cannot read the repository (SHA-256 ids, unknown
+// extensions); Repo.Notes says so. Sizes come from "info" before any
+// "contents" is asked for, so a large blob is never transferred.
+type catFile struct {
+	repo *Repo
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	errb bytes.Buffer
+	err  error
+}
+
+func (c *catFile) start() error {
+	if c.cmd != nil || c.err != nil {
+		return c.err
+	}
+	cmd := c.repo.gitCommand("cat-file", "--batch-command")
+	cmd.Stderr = &c.errb
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		c.err = err
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		c.err = err
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		c.err = fmt.Errorf("start git cat-file: %w", err)
+		return c.err
+	}
+	c.cmd, c.in, c.out = cmd, in, bufio.NewReaderSize(out, 64<<10)
+	return nil
+}
+
+// broken records a protocol failure; the process is of no further use.
+func (c *catFile) broken(err error) error {
+	if msg := strings.TrimSpace(c.errb.String()); msg != "" {
+		err = fmt.Errorf("%w: %s", err, msg)
+	}
+	c.err = fmt.Errorf("git cat-file --batch-command (Git 2.36 or later is needed to read this repository): %w", err)
+	return c.err
+}
+
+// header sends "CMD ID" and parses the reply "ID TYPE SIZE".
+func (c *catFile) header(cmd string, h Hash) (typ string, size int64, err error) {
+	if err := c.start(); err != nil {
+		return "", 0, err
+	}
+	if _, err := fmt.Fprintf(c.in, "%s %s\n", cmd, h); err != nil {
+		return "", 0, c.broken(err)
+	}
+	line, err := c.out.ReadString('\n')
+	if err != nil {
+		return "", 0, c.broken(err)
+	}
+	f := strings.Fields(line)
+	if len(f) == 2 && f[1] == "missing" {
+		return "", 0, &MissingObjectError{Hash: h}
+	}
+	if len(f) != 3 || f[0] != h.String() {
+		return "", 0, c.broken(fmt.Errorf("unexpected reply %q", line))
+	}
+	size, err = strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 {
+		return "", 0, c.broken(fmt.Errorf("unexpected reply %q", line))
+	}
+	return f[1], size, nil
+}
+
+func (c *catFile) size(h Hash) (int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, n, err := c.header("info", h)
+	return n, err
+}
+
+func (c *catFile) read(h Hash, typ objType, limit int64) ([]byte, int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, size, err := c.header("contents", h)
+	if err != nil {
+		return nil, 0, err
+	}
+	keep := min(size, limit+1)
+	buf := make([]byte, keep)
+	if _, err := io.ReadFull(c.out, buf); err != nil {
+		return nil, 0, c.broken(err)
+	}
+	// The rest of a long object (a commit read for its first line) and the
+	// newline after the content are skipped, never held.
+	if _, err := io.CopyN(io.Discard, c.out, size-keep+1); err != nil {
+		return nil, 0, c.broken(err)
+	}
+	if t != typ.String() {
+		return nil, 0, fmt.Errorf("object %s is a %s, not a %s", h.Short(), t, typ)
+	}
+	return buf, size, nil
+}
+
+func (c *catFile) close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmd == nil {
+		return nil
+	}
+	c.in.Close()
+	err := c.cmd.Wait()
+	c.cmd = nil
+	if err != nil && c.err == nil {
+		return fmt.Errorf("git cat-file: %w", err)
+	}
+	return nil
+}
+
+// lsFilesIndex reads the index with `git ls-files --stage -z`: the
+// fall-back for an index go-git and this package cannot decode (a split
+// index, a sparse index, an unknown required extension). It has no
+// cache-tree, so the comparison with HEAD loads every tree of HEAD.
+func (r *Repo) lsFilesIndex() ([]IndexEntry, error) {
+	out, err := r.git(nil, "ls-files", "--stage", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var ents []IndexEntry
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		meta, name, ok := bytes.Cut(rec, []byte{'\t'})
+		f := strings.Fields(string(meta))
+		if !ok || len(f) != 3 {
+			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		mode, err1 := strconv.ParseUint(f[0], 8, 32)
+		h, ok := ParseHash(f[1])
+		stage, err2 := strconv.Atoi(f[2])
+		if err1 != nil || err2 != nil || !ok || stage < 0 || stage > 3 {
+			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		ents = append(ents, IndexEntry{Path: string(name), Mode: CanonMode(uint32(mode)), Hash: h, Stage: uint8(stage)})
+	}
+	return ents, nil
+}

@@ -1,0 +1,491 @@
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	gitconfig "github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// Repo is an opened Git repository, read-only (R10): it serves commits'
+// trees and the index as engine sources and computes changed paths.
+//
+// Objects and references are read through go-git. Where go-git v5 cannot
+// read a repository at all (SHA-256 object ids, an extension it does not
+// know), Repo reads it with the git binary instead and Notes says so; when
+// the git binary is not installed either, Open fails naming the cause.
+type Repo struct {
+	Root      string // the worktree's top level
+	GitDir    string // the worktree's Git directory (.git, or .git/worktrees/NAME)
+	CommonDir string // where objects and shared refs live (GitDir unless a linked worktree)
+	// Format is "sha1" or "sha256" (extensions.objectFormat).
+	Format string
+	// Backend is "go-git", or "git" when the git binary reads the repository.
+	Backend string
+
+	hashSize int
+	objs     objectStore
+	gg       *git.Repository // nil with the git backend
+	stores   []*filesystem.Storage
+	shallow  bool
+	promisor string // partial clone: the promisor remote, "" otherwise
+	notes    []string
+	trees    map[Hash][]TreeEntry
+	// treeLoads counts tree objects read, for tests of the hash-pruned walk.
+	treeLoads int
+}
+
+// extensions go-git v5 refuses (git.Open fails on any extension it does
+// not implement) but that change nothing this package reads: objects, refs
+// and the index are where go-git looks for them. worktreeConfig only moves
+// some config settings to config.worktree (git sparse-checkout sets it);
+// partialClone only says objects may be missing (a missing object is an
+// error here, never a shorter answer, §10); preciousObjects forbids
+// deleting objects, which is never done here.
+var readableExtensions = map[string]bool{
+	"noop":            true,
+	"noop-v1":         true,
+	"worktreeconfig":  true,
+	"partialclone":    true,
+	"preciousobjects": true,
+}
+
+// Open opens the repository whose worktree top level is root (R1). Linked
+// worktrees (a .git file) are opened with their common directory, as
+// go-git's PlainOpenWithOptions{EnableDotGitCommonDir: true} does.
+func Open(root string) (*Repo, error) {
+	gitDir, err := GitDir(root)
+	if err != nil {
+		return nil, err
+	}
+	r := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir, Format: "sha1", hashSize: 20, trees: map[Hash][]TreeEntry{}}
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		r.CommonDir = filepath.Clean(c)
+	}
+	if fi, err := os.Stat(r.CommonDir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("Git directory %s of %s is missing (a linked worktree whose main repository was moved or deleted?); run `git worktree repair` in the main worktree", r.CommonDir, root)
+	}
+	cfg, err := readGitConfig(filepath.Join(r.CommonDir, "config"))
+	if err != nil {
+		return nil, err
+	}
+	why := r.inspect(cfg)
+	if fi, err := os.Stat(filepath.Join(r.CommonDir, "shallow")); err == nil && fi.Size() > 0 {
+		r.shallow = true
+	}
+	if why != "" {
+		if _, err := exec.LookPath("git"); err != nil {
+			return nil, fmt.Errorf("go-git cannot read the repository at %s: %s; the git binary would be used instead, but it is not installed: install git (2.36 or later) and run again", root, why)
+		}
+		r.Backend = "git"
+		r.objs = &catFile{repo: r}
+		r.notes = append(r.notes, fmt.Sprintf("go-git cannot read this repository (%s); read it with the git binary instead", why))
+		return r, nil
+	}
+	if err := r.openGoGit(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// inspect reads the format and extensions of the repository config and
+// returns why go-git cannot read the repository, or "".
+func (r *Repo) inspect(cfg *formatcfg.Config) string {
+	core := cfg.Section("core")
+	version := strings.TrimSpace(core.Options.Get("repositoryformatversion"))
+	ext := cfg.Section("extensions")
+	var unknown []string
+	for _, o := range ext.Options {
+		key := strings.ToLower(o.Key)
+		switch {
+		case key == "objectformat":
+			r.Format = strings.ToLower(strings.TrimSpace(o.Value))
+		case key == "partialclone":
+			r.promisor = strings.TrimSpace(o.Value)
+		case !readableExtensions[key]:
+			unknown = append(unknown, "extensions."+o.Key)
+		}
+	}
+	if r.promisor == "" {
+		for _, s := range cfg.Section("remote").Subsections {
+			if strings.EqualFold(strings.TrimSpace(s.Options.Get("promisor")), "true") {
+				r.promisor = s.Name
+			}
+		}
+	}
+	switch version {
+	case "", "0", "1":
+	default:
+		return "core.repositoryFormatVersion = " + version
+	}
+	switch r.Format {
+	case "", "sha1":
+		r.Format = "sha1"
+	case "sha256":
+		r.hashSize = 32
+		return "it uses SHA-256 object ids (extensions.objectFormat = sha256), which go-git v5 does not read"
+	default:
+		return "extensions.objectFormat = " + r.Format
+	}
+	if len(unknown) > 0 {
+		return "it uses " + strings.Join(unknown, ", ") + ", which go-git v5 does not implement"
+	}
+	return ""
+}
+
+func readGitConfig(name string) (*formatcfg.Config, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("read Git config: %w", err)
+	}
+	cfg := formatcfg.New()
+	if err := formatcfg.NewDecoder(bytes.NewReader(b)).Decode(cfg); err != nil {
+		return nil, fmt.Errorf("read Git config %s: %w", name, err)
+	}
+	return cfg, nil
+}
+
+// extFilter hides, from go-git's repository-level check, the extensions
+// listed in readableExtensions (see there why reading is safe with them).
+type extFilter struct{ *filesystem.Storage }
+
+func (s extFilter) Config() (*gitconfig.Config, error) {
+	cfg, err := s.Storage.Config()
+	if err != nil || cfg.Raw == nil || !cfg.Raw.HasSection("extensions") {
+		return cfg, err
+	}
+	sec := cfg.Raw.Section("extensions")
+	var keep formatcfg.Options
+	for _, o := range sec.Options {
+		if !readableExtensions[strings.ToLower(o.Key)] {
+			keep = append(keep, o)
+		}
+	}
+	sec.Options = keep
+	return cfg, nil
+}
+
+func (r *Repo) openGoGit() error {
+	st, err := r.openStorage()
+	if err != nil {
+		return err
+	}
+	gg, err := git.Open(extFilter{st[0]}, nil)
+	if err != nil {
+		closeStores(st)
+		return fmt.Errorf("open repository %s with go-git: %w", r.Root, err)
+	}
+	r.Backend = "go-git"
+	r.gg = gg
+	r.stores = st
+	r.objs = &goGitObjects{stores: st, hashSize: r.hashSize}
+	return nil
+}
+
+// Notes returns what the run should tell the user about how the repository
+// was read (a fall-back to the git binary).
+func (r *Repo) Notes() []string { return r.notes }
+
+// Shallow reports whether the repository is a shallow clone.
+func (r *Repo) Shallow() bool { return r.shallow }
+
+// Promisor returns the promisor remote of a partial clone, "" otherwise.
+func (r *Repo) Promisor() string { return r.promisor }
+
+// Close releases open files and the git processes of the fall-back.
+func (r *Repo) Close() error {
+	var err error
+	if r.objs != nil {
+		err = r.objs.close()
+	}
+	closeStores(r.stores)
+	return err
+}
+
+// Head returns the commit HEAD points to; ok is false when HEAD is unborn
+// (a repository without commits, or an orphan branch). A detached HEAD is
+// its commit.
+func (r *Repo) Head() (c Hash, ok bool, err error) {
+	if r.gg == nil {
+		out, err := r.git(nil, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+		if err != nil {
+			if _, serr := r.git(nil, "symbolic-ref", "--quiet", "HEAD"); serr == nil {
+				return Hash{}, false, nil
+			}
+			return Hash{}, false, fmt.Errorf("resolve HEAD: %w", err)
+		}
+		h, ok := ParseHash(strings.TrimSpace(string(out)))
+		if !ok {
+			return Hash{}, false, fmt.Errorf("resolve HEAD: git rev-parse printed %q", out)
+		}
+		return h, true, nil
+	}
+	ref, err := r.gg.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return Hash{}, false, fmt.Errorf("read HEAD: %w", err)
+	}
+	if ref.Type() == plumbing.SymbolicReference {
+		ref, err = r.gg.Reference(plumbing.HEAD, true)
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			return Hash{}, false, nil
+		}
+		if err != nil {
+			return Hash{}, false, fmt.Errorf("resolve HEAD: %w", err)
+		}
+	}
+	rh := ref.Hash()
+	h := HashOf(rh[:])
+	if _, err := r.CommitTree(h); err != nil {
+		return Hash{}, false, err
+	}
+	return h, true, nil
+}
+
+// ResolveCommit turns a revision (a commit id, branch, tag, HEAD~2, …) into
+// a commit id. what names the revision's role in messages ("--base").
+// A commit that is not in the repository is an error that names the fix,
+// shallow clones in particular (§6).
+func (r *Repo) ResolveCommit(rev, what string) (Hash, error) {
+	if rev == "" || strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
+		return Hash{}, fmt.Errorf("%s %q is not a revision", what, rev)
+	}
+	if h, ok := ParseHash(rev); ok && (h.n == uint8(r.hashSize)) {
+		if _, err := r.CommitTree(h); err != nil {
+			return Hash{}, r.revError(rev, what, err)
+		}
+		return h, nil
+	}
+	if r.gg != nil && goGitRevision(rev) {
+		ph, err := r.gg.ResolveRevision(plumbing.Revision(rev))
+		if err == nil {
+			h := HashOf(ph[:])
+			if _, err := r.CommitTree(h); err != nil {
+				return Hash{}, r.revError(rev, what, err)
+			}
+			return h, nil
+		}
+		// go-git knows fewer revision forms than Git (@{u}, main@{1}, :/text):
+		// ask the git binary, when there is one, and say so.
+		if _, lerr := exec.LookPath("git"); lerr != nil {
+			return Hash{}, r.revError(rev, what, err)
+		}
+	}
+	out, err := r.git(nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return Hash{}, r.revError(rev, what, fmt.Errorf("unknown revision"))
+	}
+	h, ok := ParseHash(strings.TrimSpace(string(out)))
+	if !ok {
+		return Hash{}, r.revError(rev, what, fmt.Errorf("git rev-parse printed %q", out))
+	}
+	if _, err := r.CommitTree(h); err != nil {
+		return Hash{}, r.revError(rev, what, err)
+	}
+	if r.gg != nil {
+		r.notes = append(r.notes, fmt.Sprintf("go-git cannot parse the revision %q; resolved it with the git binary (%s)", rev, h.Short()))
+	}
+	return h, nil
+}
+
+// goGitRevision reports whether go-git resolves rev correctly: its
+// ResolveRevision implements names, ids and the ~, ^ and ^{/text} suffixes,
+// and silently ignores the rest (@{1}, @{u}, ^{tree}, :path…), which would
+// give a wrong commit. Only simple forms go to go-git; the others to the
+// git binary.
+func goGitRevision(rev string) bool {
+	return simpleRevision.MatchString(rev)
+}
+
+// simpleRevision is a name or id followed by ~N and ^N steps.
+var simpleRevision = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*([~^][0-9]*)*$`)
+
+// revError explains a revision that cannot be used.
+func (r *Repo) revError(rev, what string, cause error) error {
+	if r.shallow {
+		return &MissingCommitError{Rev: rev, What: what, Shallow: true, Cause: cause}
+	}
+	var me *MissingObjectError
+	if errors.As(cause, &me) {
+		return &MissingCommitError{Rev: rev, What: what, Cause: cause}
+	}
+	return fmt.Errorf("%s %s: %v: not a commit in this repository (check the name, or fetch it: git fetch origin %s)", what, rev, cause, rev)
+}
+
+// MissingCommitError is a revision whose commit is not in the repository.
+type MissingCommitError struct {
+	Rev, What string
+	Shallow   bool
+	Cause     error
+}
+
+func (e *MissingCommitError) Error() string {
+	if e.Shallow {
+		return fmt.Sprintf("%s %s is not in this shallow clone (%v): a clone made with --depth, such as actions/checkout's default fetch-depth: 1, holds only the newest commits. "+
+			"Fix: fetch that commit with `git fetch --depth=1 origin %s`, or fetch the whole history (actions/checkout with `fetch-depth: 0`)", e.What, e.Rev, e.Cause, e.Rev)
+	}
+	return fmt.Sprintf("%s %s: the commit is not in this repository (%v). Fix: fetch it with `git fetch origin %s`", e.What, e.Rev, e.Cause, e.Rev)
+}
+
+func (e *MissingCommitError) Unwrap() error { return e.Cause }
+
+// CommitTree returns the tree of commit c.
+func (r *Repo) CommitTree(c Hash) (Hash, error) {
+	data, _, err := r.objs.read(c, objCommit, 4096)
+	if err != nil {
+		return Hash{}, r.objectError(err, c, "")
+	}
+	line, _, _ := bytes.Cut(data, []byte{'\n'})
+	hexID, ok := bytes.CutPrefix(line, []byte("tree "))
+	if !ok {
+		return Hash{}, fmt.Errorf("commit %s is corrupt: no tree line", c.Short())
+	}
+	t, ok := ParseHash(string(hexID))
+	if !ok || int(t.n) != r.hashSize {
+		return Hash{}, fmt.Errorf("commit %s is corrupt: bad tree id %q", c.Short(), hexID)
+	}
+	return t, nil
+}
+
+// maxTreeBytes caps one tree object; Git's largest real trees are a few MiB.
+const maxTreeBytes = 256 << 20
+
+// treeEntries returns the parsed entries of tree h (none for the zero
+// Hash), sorted in Git's order. dir names the tree in messages.
+func (r *Repo) treeEntries(h Hash, dir string) ([]TreeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	if ents, ok := r.trees[h]; ok {
+		return ents, nil
+	}
+	r.treeLoads++
+	data, size, err := r.objs.read(h, objTree, maxTreeBytes)
+	if err != nil {
+		return nil, r.objectError(err, h, dir+"/")
+	}
+	if size > maxTreeBytes {
+		return nil, fmt.Errorf("tree %s (%s/) is %d bytes, over the limit of %d", h.Short(), dir, size, maxTreeBytes)
+	}
+	ents, err := parseTree(data, r.hashSize)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s (%s/): %w", h.Short(), dir, err)
+	}
+	sortGit(ents)
+	r.trees[h] = ents
+	return ents, nil
+}
+
+// objectError explains an object that cannot be read: a missing object
+// names the kind of repository that explains it and the fix (§10).
+func (r *Repo) objectError(err error, h Hash, p string) error {
+	var me *MissingObjectError
+	if !errors.As(err, &me) {
+		if p != "" {
+			return fmt.Errorf("read object %s (%s): %w", h.Short(), p, err)
+		}
+		return err
+	}
+	me.Path = p
+	me.Root = r.Root
+	me.Promisor = r.promisor
+	me.Shallow = r.shallow
+	return me
+}
+
+// MissingObjectError is an object the repository does not hold. It is
+// always an error (exit 2), never a shorter diff or a skipped file.
+type MissingObjectError struct {
+	Hash     Hash
+	Path     string // what it is, when known
+	Root     string
+	Promisor string // partial clone
+	Shallow  bool
+}
+
+func (e *MissingObjectError) Error() string {
+	what := "object " + e.Hash.String()
+	if e.Path != "" {
+		what += " (" + e.Path + ")"
+	}
+	switch {
+	case e.Promisor != "":
+		return fmt.Sprintf("%s is missing: this is a partial clone (promisor remote %q) and rivumi-lint never fetches. "+
+			"Fix: clone without --filter (actions/checkout: leave `filter` unset), or fetch the missing objects first: "+
+			"`git -C %s fetch --refetch --no-filter %s` (all of them), or `git -C %s cat-file -e %s` (this one)", what, e.Promisor, e.Root, e.Promisor, e.Root, e.Hash)
+	case e.Shallow:
+		return fmt.Sprintf("%s is missing from this shallow clone. Fix: fetch the commits the check needs (`git fetch --depth=1 origin <sha>`), or the whole history (actions/checkout with `fetch-depth: 0`)", what)
+	}
+	return fmt.Sprintf("%s is missing: the repository is incomplete or corrupt. Fix: run `git fsck` and fetch or restore the missing objects", what)
+}
+
+// git runs the git binary in the worktree and returns its standard output.
+// stdin may be nil.
+func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
+	cmd := r.gitCommand(args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg != "" {
+			return out, fmt.Errorf("git %s: %v: %s", args[0], err, msg)
+		}
+		return out, fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return out, nil
+}
+
+// gitCommand prepares git ARGS for this repository: run in the worktree,
+// with no variable of a surrounding hook redirecting it elsewhere
+// (GIT_INDEX_FILE stays: a pre-commit hook names the index being committed
+// there), never fetching missing objects or prompting.
+func (r *Repo) gitCommand(args ...string) *exec.Cmd {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.Root
+	env := make([]string, 0, len(os.Environ())+4)
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_NO_LAZY_FETCH", "GIT_TERMINAL_PROMPT":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.Root, "GIT_NO_LAZY_FETCH=1", "GIT_TERMINAL_PROMPT=0")
+	if p := indexFileEnv(); p != "" {
+		env = append(env, "GIT_INDEX_FILE="+p)
+	}
+	cmd.Env = env
+	return cmd
+}
+
+// indexFileEnv returns $GIT_INDEX_FILE made absolute, or "". Git sets it
+// for hooks when the commit is made from another index than .git/index
+// (`git commit -a`, `git commit PATH`): that index is what gets committed.
+func indexFileEnv() string {
+	p := os.Getenv("GIT_INDEX_FILE")
+	if p == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}

@@ -1,0 +1,111 @@
+package repo
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+)
+
+// indexFile builds a version 2 index with the given paths (all regular
+// files) and optional extension data.
+func indexFile(paths []string, ext []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString("DIRC")
+	binary.Write(&b, binary.BigEndian, uint32(2))
+	binary.Write(&b, binary.BigEndian, uint32(len(paths)))
+	for _, p := range paths {
+		start := b.Len()
+		b.Write(make([]byte, 24))
+		binary.Write(&b, binary.BigEndian, uint32(0o100644))
+		b.Write(make([]byte, 12))
+		b.Write(bytes.Repeat([]byte{0xab}, 20))
+		binary.Write(&b, binary.BigEndian, uint16(len(p)))
+		b.WriteString(p)
+		n := b.Len() - start
+		b.Write(make([]byte, (n+8)&^7-n))
+	}
+	b.Write(ext)
+	b.Write(make([]byte, 20)) // checksum (not verified, as Git does not)
+	return b.Bytes()
+}
+
+func TestParseIndexCacheTree(t *testing.T) {
+	// Root valid with 2 subtrees: "a" invalid (-1) with one valid subtree
+	// "b", and "c" valid.
+	h := bytes.Repeat([]byte{1}, 20)
+	var tree bytes.Buffer
+	tree.WriteString("\x003 2\n")
+	tree.Write(h)
+	tree.WriteString("a\x00-1 1\n")
+	tree.WriteString("b\x001 0\n")
+	tree.Write(h)
+	tree.WriteString("c\x001 0\n")
+	tree.Write(h)
+	var ext bytes.Buffer
+	ext.WriteString("TREE")
+	binary.Write(&ext, binary.BigEndian, uint32(tree.Len()))
+	ext.Write(tree.Bytes())
+	ents, trees, err := parseIndex(indexFile([]string{"a/b/x", "c/y", "z"}, ext.Bytes()), 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 3 || ents[0].Path != "a/b/x" {
+		t.Fatalf("entries %+v", ents)
+	}
+	if _, ok := trees["a"]; ok || len(trees) != 3 {
+		t.Fatalf("cache-tree %v, want \"\", a/b and c (a is invalid)", trees)
+	}
+	for _, d := range []string{"", "a/b", "c"} {
+		if _, ok := trees[d]; !ok {
+			t.Errorf("no cache-tree for %q", d)
+		}
+	}
+	// A required extension this package does not know: unreadable, not corrupt.
+	var link bytes.Buffer
+	link.WriteString("link")
+	binary.Write(&link, binary.BigEndian, uint32(0))
+	_, _, err = parseIndex(indexFile([]string{"x"}, link.Bytes()), 20)
+	if _, ok := err.(*unreadableIndexError); !ok {
+		t.Fatalf("link extension: %v", err)
+	}
+}
+
+// FuzzParseIndex: any bytes give entries or an error, never a panic or an
+// allocation beyond what the input can describe (§10).
+func FuzzParseIndex(f *testing.F) {
+	f.Add(indexFile([]string{"AGENTS.md", "a/AGENTS.md"}, nil), false)
+	f.Add(indexFile(nil, []byte("TREE\x00\x00\x00\x07\x000 0\n")), false)
+	f.Add(indexFile([]string{"x"}, []byte("sdir\x00\x00\x00\x00")), true)
+	v4 := indexFile([]string{"abc"}, nil)
+	binary.BigEndian.PutUint32(v4[4:], 4)
+	f.Add(v4, false)
+	f.Fuzz(func(t *testing.T, data []byte, sha256 bool) {
+		size := 20
+		if sha256 {
+			size = 32
+		}
+		ents, _, err := parseIndex(data, size)
+		if err == nil && len(ents) > len(data) {
+			t.Fatalf("%d entries from %d bytes", len(ents), len(data))
+		}
+	})
+}
+
+// FuzzParseTree: tree objects are parsed without panics, and what parses
+// has sane names.
+func FuzzParseTree(f *testing.F) {
+	f.Add([]byte("100644 AGENTS.md\x00" + string(bytes.Repeat([]byte{1}, 20)) + "40000 a\x00" + string(bytes.Repeat([]byte{2}, 20))))
+	f.Add([]byte("120000 l\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ents, err := parseTree(data, 20)
+		if err != nil {
+			return
+		}
+		sortGit(ents)
+		for _, e := range ents {
+			if e.Name == "" || bytes.ContainsAny([]byte(e.Name), "/\x00") {
+				t.Fatalf("bad name %q", e.Name)
+			}
+		}
+	})
+}

@@ -1,0 +1,534 @@
+package repo
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/resolve"
+)
+
+// Hash is a Git object id: 20 bytes in a SHA-1 repository, 32 in a SHA-256
+// one. The zero Hash stands for "no object"; as a tree it is the empty tree.
+// Hash is comparable, so it can be a map key without allocating.
+type Hash struct {
+	b [32]byte
+	n uint8
+}
+
+// HashOf returns the Hash with the given raw bytes (20 or 32 of them).
+func HashOf(raw []byte) Hash {
+	var h Hash
+	h.n = uint8(copy(h.b[:], raw))
+	return h
+}
+
+// ParseHash parses a full hexadecimal object id of 40 (SHA-1) or 64
+// (SHA-256) digits.
+func ParseHash(s string) (Hash, bool) {
+	if len(s) != 40 && len(s) != 64 {
+		return Hash{}, false
+	}
+	var h Hash
+	if _, err := hex.Decode(h.b[:len(s)/2], []byte(s)); err != nil {
+		return Hash{}, false
+	}
+	h.n = uint8(len(s) / 2)
+	return h, true
+}
+
+// Bytes returns the raw id.
+func (h Hash) Bytes() []byte { return h.b[:h.n] }
+
+// IsZero reports whether h is the zero Hash (no object).
+func (h Hash) IsZero() bool { return h.n == 0 }
+
+// String returns the full hexadecimal id ("" for the zero Hash).
+func (h Hash) String() string { return hex.EncodeToString(h.b[:h.n]) }
+
+// Short returns the first 12 hexadecimal digits, for messages.
+func (h Hash) Short() string {
+	s := h.String()
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+// Git tree entry modes, canonical forms (as git's canon_mode makes them).
+const (
+	ModeTree       uint32 = 0o040000
+	ModeRegular    uint32 = 0o100644
+	ModeExecutable uint32 = 0o100755
+	ModeSymlink    uint32 = 0o120000
+	ModeGitlink    uint32 = 0o160000
+)
+
+// CanonMode maps a raw mode to the form Git compares: a regular file is
+// 100644 or 100755 whatever other permission bits were recorded (old Git
+// wrote 100664).
+func CanonMode(m uint32) uint32 {
+	switch m & 0o170000 {
+	case 0o100000:
+		if m&0o100 != 0 {
+			return ModeExecutable
+		}
+		return ModeRegular
+	case 0o040000:
+		return ModeTree
+	case 0o120000:
+		return ModeSymlink
+	case 0o160000:
+		return ModeGitlink
+	}
+	return m
+}
+
+// KindOfMode is how the engine sees a tree or index entry of mode m (R6, C1,
+// C2): 120000 is a symbolic link and 160000 a submodule, whatever a checkout
+// of it holds.
+func KindOfMode(m uint32) (resolve.Kind, string) {
+	switch CanonMode(m) {
+	case ModeRegular, ModeExecutable:
+		return resolve.Regular, ""
+	case ModeTree:
+		return resolve.Dir, ""
+	case ModeSymlink:
+		return resolve.Symlink, ""
+	case ModeGitlink:
+		return resolve.Submodule, ""
+	}
+	return resolve.Special, fmt.Sprintf("Git entry of unknown mode %06o", m)
+}
+
+// TreeEntry is one entry of a tree object.
+type TreeEntry struct {
+	Name string
+	Mode uint32 // canonical (CanonMode)
+	Hash Hash
+}
+
+// IsTree reports whether the entry is a subtree.
+func (e *TreeEntry) IsTree() bool { return e.Mode == ModeTree }
+
+// parseTree decodes a tree object: repeated "MODE SP NAME NUL HASH". The
+// entries keep the object's order, which Git writes sorted (see gitLess).
+func parseTree(data []byte, hashSize int) ([]TreeEntry, error) {
+	n := bytes.Count(data, []byte{0})
+	out := make([]TreeEntry, 0, n)
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		if sp <= 0 || sp > 7 {
+			return nil, errors.New("corrupt tree object: bad mode")
+		}
+		var mode uint32
+		for _, c := range data[:sp] {
+			if c < '0' || c > '7' {
+				return nil, errors.New("corrupt tree object: bad mode")
+			}
+			mode = mode<<3 | uint32(c-'0')
+		}
+		data = data[sp+1:]
+		nul := bytes.IndexByte(data, 0)
+		if nul <= 0 || len(data) < nul+1+hashSize {
+			return nil, errors.New("corrupt tree object: bad entry name or truncated id")
+		}
+		name := string(data[:nul])
+		if name == "." || name == ".." || strings.IndexByte(name, '/') >= 0 {
+			return nil, fmt.Errorf("corrupt tree object: entry name %q", name)
+		}
+		h := HashOf(data[nul+1 : nul+1+hashSize])
+		data = data[nul+1+hashSize:]
+		out = append(out, TreeEntry{Name: name, Mode: CanonMode(mode), Hash: h})
+	}
+	return out, nil
+}
+
+// gitCompare orders tree entries as Git does: by name, a subtree's name
+// compared as if it ended in "/". Full paths sorted bytewise (the index
+// order) follow the same order.
+func gitCompare(aName string, aTree bool, bName string, bTree bool) int {
+	n := min(len(aName), len(bName))
+	if c := strings.Compare(aName[:n], bName[:n]); c != 0 {
+		return c
+	}
+	ca, cb := nextByte(aName, n, aTree), nextByte(bName, n, bTree)
+	switch {
+	case ca < cb:
+		return -1
+	case ca > cb:
+		return 1
+	}
+	if len(aName) == len(bName) {
+		return 0 // same name and same "treeness"
+	}
+	// One name is a prefix of the other and the next bytes matched ('/').
+	if len(aName) < len(bName) {
+		return -1
+	}
+	return 1
+}
+
+func nextByte(name string, i int, tree bool) int {
+	if i < len(name) {
+		return int(name[i])
+	}
+	if tree {
+		return '/'
+	}
+	return 0
+}
+
+// findEntry returns the entry called name in a git-ordered tree, or nil.
+// A name may have at most one entry, a file or a subtree; both are looked
+// for, as the two sort in different places.
+func findEntry(ents []TreeEntry, name string) *TreeEntry {
+	for _, tree := range [2]bool{false, true} {
+		i := sort.Search(len(ents), func(i int) bool {
+			return gitCompare(ents[i].Name, ents[i].IsTree(), name, tree) >= 0
+		})
+		if i < len(ents) && ents[i].Name == name {
+			return &ents[i]
+		}
+	}
+	// A tree written out of order (not by Git): look at every entry.
+	for i := range ents {
+		if ents[i].Name == name {
+			return &ents[i]
+		}
+	}
+	return nil
+}
+
+// maxLinkTarget caps what LinkTarget reads of a symlink blob (PATH_MAX).
+const maxLinkTarget = 4096
+
+// Tree is a commit's tree as a resolve.Source (R6). Entry kinds come from the
+// tree's modes: 120000 is a symbolic link and 160000 a submodule (C1, C2).
+// Blob content comes from the object store; the size is taken from the
+// object's header before anything is read, and never more than limit+1
+// bytes are read (C3).
+//
+// A missing object is not a property of one file: it makes the answer
+// unknowable, so it is recorded and returned by Err, and the run must stop
+// (exit 2) rather than report a rejected file.
+type Tree struct {
+	repo  *Repo
+	root  Hash // zero: the empty tree
+	label string
+	dirs  map[string]*treeDir
+	err   error
+}
+
+type treeDir struct {
+	ents []TreeEntry
+	err  error
+}
+
+// Tree returns the tree with id root (the zero Hash: the empty tree) as a
+// source; label names it in messages ("HEAD", "base abc123…").
+func (r *Repo) Tree(root Hash, label string) *Tree {
+	return &Tree{repo: r, root: root, label: label, dirs: map[string]*treeDir{}}
+}
+
+// Root returns the tree's id (zero for the empty tree).
+func (t *Tree) Root() Hash { return t.root }
+
+// Label names the tree in messages.
+func (t *Tree) Label() string { return t.label }
+
+func (t *Tree) Name() string { return "tree" }
+
+// Err returns the first missing-object or corruption error met while
+// serving the engine; a run must fail when it is not nil.
+func (t *Tree) Err() error { return t.err }
+
+func (t *Tree) fatal(err error) error {
+	if t.err == nil {
+		t.err = err
+	}
+	return err
+}
+
+// dir returns the entries of directory dir: fs.ErrNotExist when a
+// component is missing or not a directory, *resolve.LinkedDirError when a
+// component is a symbolic link.
+func (t *Tree) dir(dir string) ([]TreeEntry, error) {
+	if d, ok := t.dirs[dir]; ok {
+		return d.ents, d.err
+	}
+	d := &treeDir{}
+	if dir == "" {
+		d.ents, d.err = t.repo.treeEntries(t.root, "")
+		if d.err != nil {
+			t.fatal(d.err)
+		}
+	} else {
+		parent, err := t.dir(parentDir(dir))
+		if err != nil {
+			d.err = err
+		} else {
+			e := findEntry(parent, path.Base(dir))
+			switch {
+			case e == nil:
+				d.err = fs.ErrNotExist
+			case e.Mode == ModeSymlink:
+				d.err = &resolve.LinkedDirError{Dir: dir}
+			case !e.IsTree():
+				d.err = fs.ErrNotExist
+			default:
+				d.ents, d.err = t.repo.treeEntries(e.Hash, dir)
+				if d.err != nil {
+					t.fatal(d.err)
+				}
+			}
+		}
+	}
+	t.dirs[dir] = d
+	return d.ents, d.err
+}
+
+// List implements resolve.Source.
+func (t *Tree) List(dir string) ([]resolve.Entry, error) {
+	ents, err := t.dir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]resolve.Entry, 0, len(ents))
+	for _, e := range ents {
+		k, note := KindOfMode(e.Mode)
+		out = append(out, resolve.Entry{Name: e.Name, Kind: k, Size: -1, Note: note})
+	}
+	return out, nil
+}
+
+// entry returns the tree entry at p, or nil when there is none (also when a
+// directory on the way is a link or a file).
+func (t *Tree) entry(p string) (*TreeEntry, error) {
+	ents, err := t.dir(parentDir(p))
+	if err != nil {
+		if isAbsent(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return findEntry(ents, path.Base(p)), nil
+}
+
+// Lstat implements resolve.Source. The engine asks it only about
+// candidates below a symbolic link, to report them (C1): like lstat(2) on
+// a checkout, it follows links on the way to p, by their target text inside
+// the tree (an absolute target, or one leading out of the tree, is unknown:
+// Missing), and never the last component.
+func (t *Tree) Lstat(p string) (resolve.Entry, error) {
+	mode, ok, err := lstatPath(p, t.lookup, t.LinkTarget)
+	if err != nil || !ok {
+		return resolve.Entry{Name: path.Base(p), Kind: resolve.Missing, Size: -1}, err
+	}
+	k, note := KindOfMode(mode)
+	return resolve.Entry{Name: path.Base(p), Kind: k, Size: -1, Note: note}, nil
+}
+
+// lookup returns the mode of the entry at p, without following links.
+func (t *Tree) lookup(p string) (uint32, bool, error) {
+	if p == "" {
+		return ModeTree, true, nil
+	}
+	e, err := t.entry(p)
+	if err != nil || e == nil {
+		return 0, false, err
+	}
+	return e.Mode, true, nil
+}
+
+// maxLinkHops bounds the links followed on the way to one path (Linux
+// gives up after 40).
+const maxLinkHops = 40
+
+// lstatPath finds the entry at p as lstat(2) would in a checkout: links in
+// the directories on the way are followed by their target text, the last
+// component is not. lookup gives an entry's mode without following links;
+// target gives a link's text.
+func lstatPath(p string, lookup func(string) (uint32, bool, error), target func(string) string) (uint32, bool, error) {
+	cur, ok, err := walkDir(parentDir(p), lookup, target)
+	if err != nil || !ok {
+		return 0, false, err
+	}
+	return lookup(join(cur, path.Base(p)))
+}
+
+// walkDir resolves the directory dir as opening it in a checkout would:
+// every link on the way, dir itself included, is followed by its target
+// text (never opened). It returns the directory's real path in the tree;
+// ok is false when it is not a directory there, or a link leads out of the
+// tree (absolute, or above the root), or there are too many links.
+func walkDir(dir string, lookup func(string) (uint32, bool, error), target func(string) string) (string, bool, error) {
+	cur := ""
+	hops := 0
+	var comps []string
+	if dir != "" {
+		comps = strings.Split(dir, "/")
+	}
+	for len(comps) > 0 {
+		next := join(cur, comps[0])
+		comps = comps[1:]
+		mode, ok, err := lookup(next)
+		if err != nil || !ok {
+			return "", false, err
+		}
+		switch mode {
+		case ModeTree:
+			cur = next
+		case ModeSymlink:
+			hops++
+			t := target(next)
+			if hops > maxLinkHops || t == "" || strings.HasPrefix(t, "/") {
+				return "", false, nil
+			}
+			resolved := path.Join(cur, t)
+			if resolved == ".." || strings.HasPrefix(resolved, "../") {
+				return "", false, nil // outside the tree: unknown here
+			}
+			// Walk the target's components from the root again.
+			var rest []string
+			if resolved != "." && resolved != "" {
+				rest = strings.Split(resolved, "/")
+			}
+			comps = append(rest, comps...)
+			cur = ""
+		default:
+			return "", false, nil
+		}
+	}
+	return cur, true, nil
+}
+
+// DirLink reports whether p is a symbolic link that leads to a directory of
+// the tree. Like a whole-worktree check, a change lists such a link as a
+// directory of its own, so that candidates behind it are reported (C1).
+func (t *Tree) DirLink(p string) bool {
+	mode, ok, err := t.lookup(p)
+	if err != nil || !ok || mode != ModeSymlink {
+		return false
+	}
+	_, ok, _ = walkDir(p, t.lookup, t.LinkTarget)
+	return ok
+}
+
+// Read implements resolve.Source.
+func (t *Tree) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error) {
+	e, err := t.entry(p)
+	if err != nil {
+		return nil, resolve.Missing, -1, err
+	}
+	if e == nil {
+		return nil, resolve.Missing, -1, fs.ErrNotExist
+	}
+	return t.repo.readBlobEntry(e.Mode, e.Hash, p, limit, t.fatal)
+}
+
+// LinkTarget implements resolve.Source: the text of the symlink blob.
+func (t *Tree) LinkTarget(p string) string {
+	e, err := t.entry(p)
+	if err != nil || e == nil || e.Mode != ModeSymlink {
+		return ""
+	}
+	return t.repo.linkTarget(e.Hash, p, t.fatal)
+}
+
+// DirsBelow returns dir and every directory below it, sorted, as slash
+// paths. It does not descend into symbolic links or submodules; a link to
+// a directory of the tree is listed itself, as a whole-worktree check lists
+// it (C1). A dir that does not exist gives none.
+func (t *Tree) DirsBelow(dir string) ([]string, error) {
+	if _, err := t.dir(dir); err != nil {
+		if isAbsent(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []string
+	var walk func(d string) error
+	walk = func(d string) error {
+		ents, err := t.dir(d)
+		if err != nil {
+			return err
+		}
+		out = append(out, d)
+		for _, e := range ents {
+			switch {
+			case e.IsTree():
+				if err := walk(path.Join(d, e.Name)); err != nil {
+					return err
+				}
+			case e.Mode == ModeSymlink && t.DirLink(path.Join(d, e.Name)):
+				out = append(out, path.Join(d, e.Name)) // listed, never descended into
+			}
+		}
+		return t.err
+	}
+	if err := walk(dir); err != nil {
+		return nil, err
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// isAbsent reports an error that says a path does not exist as a directory
+// of a source: missing, a file, or behind a symbolic link.
+func isAbsent(err error) bool {
+	var le *resolve.LinkedDirError
+	return errors.Is(err, fs.ErrNotExist) || errors.As(err, &le)
+}
+
+// readBlobEntry is Read for an entry of mode m and id h, shared by the tree
+// and index sources. fatal records a missing object.
+func (r *Repo) readBlobEntry(m uint32, h Hash, p string, limit int64, fatal func(error) error) ([]byte, resolve.Kind, int64, error) {
+	k, _ := KindOfMode(m)
+	if k != resolve.Regular {
+		return nil, k, -1, nil
+	}
+	// C3: the size from the object's header decides before anything is read.
+	size, err := r.objs.size(h)
+	if err != nil {
+		return nil, resolve.Regular, -1, fatal(r.objectError(err, h, p))
+	}
+	if size > limit {
+		return nil, resolve.Regular, size, nil
+	}
+	data, size, err := r.objs.read(h, objBlob, limit)
+	if err != nil {
+		return nil, resolve.Regular, -1, fatal(r.objectError(err, h, p))
+	}
+	if size > limit {
+		return nil, resolve.Regular, size, nil
+	}
+	return data, resolve.Regular, int64(len(data)), nil
+}
+
+func (r *Repo) linkTarget(h Hash, p string, fatal func(error) error) string {
+	data, size, err := r.objs.read(h, objBlob, maxLinkTarget)
+	if err != nil {
+		fatal(r.objectError(err, h, p))
+		return ""
+	}
+	if size > maxLinkTarget || len(data) > maxLinkTarget {
+		if len(data) > maxLinkTarget {
+			data = data[:maxLinkTarget]
+		}
+		return string(data) + "…"
+	}
+	return string(data)
+}
+
+func parentDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
