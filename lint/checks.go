@@ -16,6 +16,7 @@ type pass struct {
 	res          *resolve.Resolution
 	limits       Limits
 	instructions []byte // the rendered instructions section (P2), made once per resolution
+	skills       []byte // the rendered skills section (P4b), the same for every resolution
 	emit         func(Finding)
 }
 
@@ -83,7 +84,7 @@ func checkBudget(p *pass) {
 	if len(active) == 0 {
 		return
 	}
-	rendered := len(p.instructions)
+	rendered := len(p.instructions) + len(p.skills)
 	total := int64(rendered) + p.limits.ReservedBytes
 	var sev Severity
 	switch {
@@ -98,17 +99,22 @@ func checkBudget(p *pass) {
 	for _, l := range active {
 		parts = append(parts, fmt.Sprintf("%s %d", l.Path, len(render.Layer(l.Scope, l.Path, l.Content))))
 	}
+	sizes := fmt.Sprintf("instructions %d", len(p.instructions))
+	if len(p.skills) > 0 {
+		parts = append(parts, fmt.Sprintf("skills section %d", len(p.skills)))
+		sizes += fmt.Sprintf(" + skills %d", len(p.skills))
+	}
 	deepest := active[len(active)-1]
 	dir := displayDir(p.res.Dir)
 	if sev == Error {
 		p.report(deepest.Path, noPos, sev,
-			"Rivumi's dynamic context from %s would be %d bytes (instructions %d + reserved %d), over limits.max_dynamic_bytes %d by %d bytes; layers (rendered bytes): %s",
-			dir, total, rendered, p.limits.ReservedBytes, p.limits.MaxDynamicBytes, total-p.limits.MaxDynamicBytes, strings.Join(parts, ", "))
+			"Rivumi's dynamic context from %s would be %d bytes (%s + reserved %d), over limits.max_dynamic_bytes %d by %d bytes; layers (rendered bytes): %s",
+			dir, total, sizes, p.limits.ReservedBytes, p.limits.MaxDynamicBytes, total-p.limits.MaxDynamicBytes, strings.Join(parts, ", "))
 		return
 	}
 	p.report(deepest.Path, noPos, sev,
-		"Rivumi's dynamic context from %s would be %d bytes (instructions %d + reserved %d), %.0f%% of limits.max_dynamic_bytes %d (warn_ratio %g); layers (rendered bytes): %s",
-		dir, total, rendered, p.limits.ReservedBytes, 100*float64(total)/float64(p.limits.MaxDynamicBytes), p.limits.MaxDynamicBytes, p.limits.WarnRatio, strings.Join(parts, ", "))
+		"Rivumi's dynamic context from %s would be %d bytes (%s + reserved %d), %.0f%% of limits.max_dynamic_bytes %d (warn_ratio %g); layers (rendered bytes): %s",
+		dir, total, sizes, p.limits.ReservedBytes, 100*float64(total)/float64(p.limits.MaxDynamicBytes), p.limits.MaxDynamicBytes, p.limits.WarnRatio, strings.Join(parts, ", "))
 }
 
 func checkShadowed(p *pass) {

@@ -17,9 +17,11 @@ type Limits struct {
 }
 
 // Run applies every enabled rule to every resolution and returns the result.
+// skills is the rendered skills section (nil when there are no skills): it
+// is the same for every directory and counts toward the budget (P3).
 // A finding that several directories share (a rejected root file, say) is
 // reported once, with all of those directories.
-func Run(resolutions []*resolve.Resolution, cfg *config.Config) *Result {
+func Run(resolutions []*resolve.Resolution, cfg *config.Config, skills []byte) *Result {
 	lim := Limits{cfg.Limits.MaxFileBytes, cfg.Limits.MaxDynamicBytes, cfg.Limits.ReservedBytes, cfg.Limits.WarnRatio}
 	res := &Result{Findings: []Finding{}, Directories: []Directory{}, Drift: []Drift{}}
 	index := map[findingKey]int{}
@@ -34,7 +36,7 @@ func Run(resolutions []*resolve.Resolution, cfg *config.Config) *Result {
 			if !on {
 				continue
 			}
-			p := &pass{res: r, limits: lim, instructions: instructions, emit: func(f Finding) {
+			p := &pass{res: r, limits: lim, instructions: instructions, skills: skills, emit: func(f Finding) {
 				if cfg.Ignored(f.Path) {
 					return
 				}
@@ -44,7 +46,7 @@ func Run(resolutions []*resolve.Resolution, cfg *config.Config) *Result {
 			}}
 			rule.check(p)
 		}
-		res.Directories = append(res.Directories, directoryOf(r, len(instructions), lim))
+		res.Directories = append(res.Directories, directoryOf(r, len(instructions)+len(skills), lim))
 	}
 	Sort(res.Findings)
 	return res

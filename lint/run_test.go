@@ -37,7 +37,7 @@ func runTree(t *testing.T, cfg *config.Config, files map[string]string, dirs ...
 		}
 		rs = append(rs, r)
 	}
-	return Run(rs, cfg)
+	return Run(rs, cfg, nil)
 }
 
 func rulesOf(r *Result) string {

@@ -315,7 +315,7 @@ func memoryKey(path string) string {
 
 func (in *inputs) build() (*Preview, error) {
 	p, o := in.p, in.o
-	res := lint.Run([]*resolve.Resolution{in.res}, p.Config)
+	res := lint.Run([]*resolve.Resolution{in.res}, p.Config, skills.Render(in.skills))
 	pv := &Preview{
 		Version:     Version,
 		Directory:   displayDir(in.res.Dir),

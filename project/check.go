@@ -8,6 +8,7 @@ import (
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/resolve"
 	"github.com/rivumi/rivumi-lint/scope"
+	"github.com/rivumi/rivumi-lint/skills"
 )
 
 // Check resolves the directories of args (command-line paths; none means the
@@ -35,7 +36,22 @@ func (p *Project) Check(args []string) (*lint.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lint.Run(res, p.Config), nil
+	sk, err := p.SkillsSection()
+	if err != nil {
+		return nil, err
+	}
+	return lint.Run(res, p.Config, sk), nil
+}
+
+// SkillsSection renders the project's skills (P4b) from the engine's source,
+// under the same read constraints as instruction files; nil when there are
+// none. check counts it toward the budget (P3).
+func (p *Project) SkillsSection() ([]byte, error) {
+	sk, _, err := skills.Read(p.Engine.Source(), p.Config.Limits.MaxFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("read skills: %w", err)
+	}
+	return skills.Render(sk), nil
 }
 
 // Resolve resolves each directory not ignored by the config; a directory

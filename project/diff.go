@@ -257,7 +257,7 @@ func (x *Diff) Close() error { return x.Repo.Close() }
 // base (R9) and RL014 when the config itself changed.
 func (x *Diff) Check() (*lint.Result, error) {
 	if x.opts.Deleted {
-		return lint.Run(nil, x.Config), nil
+		return lint.Run(nil, x.Config, nil), nil
 	}
 	var changes []repo.Change
 	var err error
@@ -303,7 +303,11 @@ func (x *Diff) Check() (*lint.Result, error) {
 	if err := x.head.Err(); err != nil {
 		return nil, err
 	}
-	result := lint.Run(res, x.Config)
+	sk, err := x.SkillsSection()
+	if err != nil {
+		return nil, err
+	}
+	result := lint.Run(res, x.Config, sk)
 	if x.base != nil {
 		baseEngine := resolve.New(x.base, x.engineOpt)
 		groups, err := drift.Compare(baseEngine, res)

@@ -12,14 +12,17 @@ import (
 const maxListedDirs = 5
 
 // Text writes one line per finding, `path:line:col: severity: message [RL00N]`
-// (`path: severity: …` for a finding about a whole file), then the
+// (`path:line:` for a whole line, `path:` for a whole file), then the
 // directories it affects and a summary line.
 func Text(w io.Writer, r *lint.Result, o Options) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range r.Findings {
 		loc := safe(f.Path)
 		if f.Line > 0 {
-			loc = fmt.Sprintf("%s:%d:%d", loc, f.Line, f.Column)
+			loc = fmt.Sprintf("%s:%d", loc, f.Line)
+			if f.Column > 0 {
+				loc = fmt.Sprintf("%s:%d", loc, f.Column)
+			}
 		}
 		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", loc, paint(o, f.Severity), safe(f.Message), f.Rule)
 		if n := len(f.Directories); n > 0 {

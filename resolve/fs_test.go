@@ -135,7 +135,7 @@ func wantRejected(t *testing.T, l resolve.Layer, rule string) {
 // outputs runs the rules and the text and JSON reports over the resolutions.
 func outputs(t *testing.T, rs ...*resolve.Resolution) (*lint.Result, string) {
 	t.Helper()
-	res := lint.Run(rs, config.Default())
+	res := lint.Run(rs, config.Default(), nil)
 	var b bytes.Buffer
 	for _, w := range []report.Writer{report.Text, report.JSON} {
 		if err := w(&b, res, report.Options{ToolVersion: "test"}); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/project"
 	"github.com/rivumi/rivumi-lint/report"
 )
@@ -26,6 +27,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		staged  = fs.Bool("staged", false, "check what is staged: the index against HEAD, content from the index")
 		base    = fs.String("base", "", "check the change from base `REV` to --head: content from the head, drift from the base")
 		head    = fs.String("head", "", "the revision `REV` --base compares with (default HEAD)")
+		memFile = fs.String("memory", "", "also report corrupt lines (RL013) of the explicit memory `FILE`")
 	)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: rivumi-lint check [flags] [PATH...]\n\nFlags:\n")
@@ -53,9 +55,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	opts := project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user}
 	var res *lint.Result
 	if diff.Enabled() {
-		res, err = checkDiff(opts, diff, stderr)
+		res, err = checkDiff(opts, diff, *memFile, stderr)
 	} else {
-		res, err = checkPaths(opts, paths, stderr)
+		res, err = checkPaths(opts, paths, *memFile, stderr)
 	}
 	if err != nil {
 		return fail(stderr, err)
@@ -108,17 +110,21 @@ func diffScope(paths []string, staged bool, base, head string, getenv func(strin
 	return d, nil
 }
 
-func checkPaths(opts project.Options, paths []string, stderr io.Writer) (*lint.Result, error) {
+func checkPaths(opts project.Options, paths []string, memFile string, stderr io.Writer) (*lint.Result, error) {
 	p, err := project.Open(opts)
 	if err != nil {
 		return nil, err
 	}
 	defer p.Close()
 	printNotes(stderr, p.Notes)
-	return p.Check(paths)
+	res, err := p.Check(paths)
+	if err == nil && memFile != "" {
+		err = preview.AddMemoryFindings(res, p, memFile)
+	}
+	return res, err
 }
 
-func checkDiff(opts project.Options, d project.DiffOptions, stderr io.Writer) (*lint.Result, error) {
+func checkDiff(opts project.Options, d project.DiffOptions, memFile string, stderr io.Writer) (*lint.Result, error) {
 	if d.Source != "" {
 		printNotes(stderr, []string{d.Describe()})
 	}
@@ -131,6 +137,9 @@ func checkDiff(opts project.Options, d project.DiffOptions, stderr io.Writer) (*
 	printNotes(stderr, x.Notes)
 	res, err := x.Check()
 	printNotes(stderr, x.Notes[printed:])
+	if err == nil && memFile != "" {
+		err = preview.AddMemoryFindings(res, x.Project, memFile)
+	}
 	return res, err
 }
 
