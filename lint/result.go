@@ -32,7 +32,8 @@ type Layer struct {
 }
 
 // Drift is one group of directories whose resolution changed identically
-// between base and head (R9).
+// between base and head (R9). Base and Head are the fingerprints when every
+// directory of the group has the same chain on that side, else "".
 type Drift struct {
 	Directories []string      `json:"directories"`
 	Base        string        `json:"base_fingerprint"`
@@ -43,7 +44,8 @@ type Drift struct {
 // LayerChange is one change of one layer between base and head.
 type LayerChange struct {
 	Path string `json:"path"`
-	// Change is added, removed, modified, suppressed, unsuppressed or rejected.
+	// Change is added, removed, modified, suppressed, unsuppressed, shadowed,
+	// unshadowed or rejected.
 	Change string `json:"change"`
 	Detail string `json:"detail,omitempty"`
 }

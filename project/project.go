@@ -122,8 +122,13 @@ func underPrefix(kinds map[string]resolve.Kind, prefix string) map[string]resolv
 	return out
 }
 
-// Close releases the worktree.
-func (p *Project) Close() error { return p.wt.Close() }
+// Close releases the worktree, if one was opened.
+func (p *Project) Close() error {
+	if p.wt == nil {
+		return nil
+	}
+	return p.wt.Close()
+}
 
 func loadConfig(root, explicit string) (*config.Config, error) {
 	if explicit != "" {
