@@ -132,22 +132,24 @@ func Sort(fs []Finding) {
 		sort.Strings(fs[i].Directories)
 		fs[i].Directories = compact(fs[i].Directories)
 	}
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
-	})
+	sort.SliceStable(fs, func(i, j int) bool { return Less(fs[i], fs[j]) })
+}
+
+// Less orders findings by path, line, column, rule and message.
+func Less(a, b Finding) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Column != b.Column {
+		return a.Column < b.Column
+	}
+	if a.Rule != b.Rule {
+		return a.Rule < b.Rule
+	}
+	return a.Message < b.Message
 }
 
 func compact(s []string) []string {

@@ -12,6 +12,7 @@ import (
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/memory"
 	"github.com/rivumi/rivumi-lint/project"
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 // Memory is what the preview knows about the explicit memory file (P4).
@@ -51,17 +52,11 @@ func openMemory(path string) (*os.File, error) {
 }
 
 func describeMode(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
+	if m.IsDir() {
 		return "a directory"
+	}
+	if n := resolve.ModeNote(m); n != "" {
+		return "a " + n
 	}
 	return "a special file"
 }

@@ -145,19 +145,7 @@ func orderFindings(r *lint.Result) []lint.Finding {
 		if a.Severity != b.Severity {
 			return a.Severity > b.Severity
 		}
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
+		return lint.Less(a, b)
 	})
 	return fs
 }

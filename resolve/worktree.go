@@ -99,7 +99,7 @@ func (w *Worktree) List(dir string) ([]Entry, error) {
 	for _, de := range des {
 		e := Entry{Name: de.Name(), Size: -1, Kind: kindOfFileMode(de.Type())}
 		if e.Kind == Special {
-			e.Note = noteOfFileMode(de.Type())
+			e.Note = ModeNote(de.Type())
 		}
 		w.overlay(path.Join(dir, e.Name), &e)
 		out = append(out, e)
@@ -180,7 +180,9 @@ func kindOfFileMode(m fs.FileMode) Kind {
 	return Special
 }
 
-func noteOfFileMode(m fs.FileMode) string {
+// ModeNote names a file mode that is neither a regular file, a directory
+// nor a link: "FIFO", "socket", "character device", "block device"; "" else.
+func ModeNote(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "FIFO"
