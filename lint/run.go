@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/render"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -24,93 +25,31 @@ func Run(resolutions []*resolve.Resolution, cfg *config.Config, skills []byte) *
 	lim := Limits{cfg.Limits.MaxFileBytes, cfg.Limits.MaxDynamicBytes, cfg.Limits.ReservedBytes, cfg.Limits.WarnRatio}
 	res := &Result{Findings: []Finding{}, Directories: []Directory{}, Drift: []Drift{}}
 	index := map[findingKey]int{}
-	// Directories whose chains are the same (a directory without
-	// instruction files has its parent's) share one rendering and one run
-	// of the rules: a whole-worktree check renders each distinct chain
-	// once, not each of its directories. Only the budget rule, whose
-	// message names the directory, runs per directory.
-	type memo struct {
-		instructions int // rendered bytes
-		findings     []Finding
-		layers       []Layer // the directories' layer table, shared
-	}
-	memos := map[*resolve.DirInfo]*memo{}
-	facts := factCache{}
 	for _, r := range resolutions {
 		dir := displayDir(r.Dir)
-		key := contributor(r)
-		m, ok := memos[key]
-		if !ok {
-			m = &memo{instructions: facts.instructionsLen(r)}
-			for _, rule := range table {
-				if rule.check == nil || rule.ID == budgetRule {
-					continue
-				}
-				runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts}, func(f Finding) {
-					m.findings = append(m.findings, f)
-				})
+		instructions := render.Instructions(r)
+		for _, rule := range table {
+			if rule.check == nil {
+				continue
 			}
-			memos[key] = m
-		}
-		for _, f := range m.findings {
-			add(res, index, f, dir)
-		}
-		if budgetMayFire(m.instructions+len(skills), lim) {
-			for _, rule := range table {
-				if rule.ID == budgetRule {
-					runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts}, func(f Finding) {
-						add(res, index, f, dir)
-					})
-				}
+			sev, on := severityFor(rule, cfg)
+			if !on {
+				continue
 			}
+			p := &pass{res: r, limits: lim, instructions: instructions, skills: skills, emit: func(f Finding) {
+				if cfg.Ignored(f.Path) {
+					return
+				}
+				f.Rule, f.Name = rule.ID, rule.Name
+				f.Severity = effective(rule, sev, f.Severity)
+				add(res, index, f, dir)
+			}}
+			rule.check(p)
 		}
-		d := directoryOf(r, m.instructions+len(skills), lim, m.layers)
-		m.layers = d.Layers
-		res.Directories = append(res.Directories, d)
+		res.Directories = append(res.Directories, directoryOf(r, len(instructions)+len(skills), lim))
 	}
 	Sort(res.Findings)
 	return res
-}
-
-// budgetRule is the one rule whose findings depend on the directory, not
-// only on its chain.
-const budgetRule = "RL006"
-
-// budgetMayFire is checkBudget's threshold: below it the rule reports
-// nothing, and most directories of a check are below it.
-func budgetMayFire(rendered int, lim Limits) bool {
-	total := int64(rendered) + lim.ReservedBytes
-	return total > lim.MaxDynamicBytes || float64(total) > lim.WarnRatio*float64(lim.MaxDynamicBytes)
-}
-
-// runRule runs one enabled rule over a pass; out receives its findings
-// with rule, name and severity set, those on ignored paths dropped.
-func runRule(rule Rule, cfg *config.Config, p *pass, out func(Finding)) {
-	sev, on := severityFor(rule, cfg)
-	if !on {
-		return
-	}
-	p.emit = func(f Finding) {
-		if cfg.Ignored(f.Path) {
-			return
-		}
-		f.Rule, f.Name = rule.ID, rule.Name
-		f.Severity = effective(rule, sev, f.Severity)
-		out(f)
-	}
-	rule.check(p)
-}
-
-// contributor is the deepest directory of r's chain that has candidates or
-// near misses: two resolutions with the same contributor have the same
-// layers and the same findings (nil: none has any).
-func contributor(r *resolve.Resolution) *resolve.DirInfo {
-	for i := len(r.Dirs) - 1; i >= 0; i-- {
-		if d := r.Dirs[i]; len(d.Files) > 0 || len(d.NearMisses) > 0 {
-			return d
-		}
-	}
-	return nil
 }
 
 // Add merges findings made outside the rule table (memory, config changes)
@@ -223,15 +162,9 @@ func compact(s []string) []string {
 	return out
 }
 
-// directoryOf is r's row of the directory table. layers, when not nil, is
-// the table of an identical chain, shared.
-func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer) Directory {
-	d := Directory{Path: displayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
+func directoryOf(r *resolve.Resolution, rendered int, lim Limits) Directory {
+	d := Directory{Path: displayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: []Layer{},
 		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes)}
-	if layers != nil {
-		return d
-	}
-	d.Layers = []Layer{}
 	for _, l := range r.Layers {
 		var n int64
 		switch {

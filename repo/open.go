@@ -8,20 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	git "github.com/go-git/go-git/v5"
 	gitconfig "github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
-
-	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 // Repo is an opened Git repository, read-only (R10): it serves commits'
@@ -47,8 +40,7 @@ type Repo struct {
 	shallow  bool
 	promisor string // partial clone: the promisor remote, "" otherwise
 	notes    []string
-	trees    map[Hash]*treeObj    // the tree objects read, by id
-	blobs    map[blobKey]blobRead // readBlobEntry's answers
+	trees    map[Hash][]TreeEntry
 	// treeLoads counts tree objects read, for tests of the hash-pruned walk.
 	treeLoads int
 }
@@ -76,8 +68,7 @@ func Open(root string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir, Format: "sha1", hashSize: 20, trees: map[Hash]*treeObj{},
-		blobs: map[blobKey]blobRead{}}
+	r := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir, Format: "sha1", hashSize: 20, trees: map[Hash][]TreeEntry{}}
 	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
 		c := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(c) {
@@ -198,15 +189,10 @@ func (r *Repo) openGoGit() error {
 		closeStores(st)
 		return fmt.Errorf("open repository %s with go-git: %w", r.Root, err)
 	}
-	objs, err := newNativeObjects(r.objectDirs(), r.hashSize)
-	if err != nil {
-		closeStores(st)
-		return fmt.Errorf("open repository %s: %w", r.Root, err)
-	}
 	r.Backend = "go-git"
 	r.gg = gg
 	r.stores = st
-	r.objs = objs
+	r.objs = &goGitObjects{stores: st, hashSize: r.hashSize}
 	return nil
 }
 
@@ -283,20 +269,19 @@ func (r *Repo) ResolveCommit(rev, what string) (Hash, error) {
 		}
 		return h, nil
 	}
-	if r.gg != nil && simpleRevision.MatchString(rev) {
-		h, ok, err := r.resolveSimple(rev)
-		if err != nil {
-			return Hash{}, r.revError(rev, what, err)
-		}
-		if ok {
+	if r.gg != nil && goGitRevision(rev) {
+		ph, err := r.gg.ResolveRevision(plumbing.Revision(rev))
+		if err == nil {
+			h := HashOf(ph[:])
 			if _, err := r.CommitTree(h); err != nil {
 				return Hash{}, r.revError(rev, what, err)
 			}
 			return h, nil
 		}
-		// Not a reference: an abbreviated id, or a form only Git knows.
+		// go-git knows fewer revision forms than Git (@{u}, main@{1}, :/text):
+		// ask the git binary, when there is one, and say so.
 		if _, lerr := exec.LookPath("git"); lerr != nil {
-			return Hash{}, r.revError(rev, what, fmt.Errorf("unknown revision"))
+			return Hash{}, r.revError(rev, what, err)
 		}
 	}
 	out, err := r.git(nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
@@ -311,129 +296,22 @@ func (r *Repo) ResolveCommit(rev, what string) (Hash, error) {
 		return Hash{}, r.revError(rev, what, err)
 	}
 	if r.gg != nil {
-		r.notes = append(r.notes, fmt.Sprintf("resolved the revision %q with the git binary (%s)", rev, h.Short()))
+		r.notes = append(r.notes, fmt.Sprintf("go-git cannot parse the revision %q; resolved it with the git binary (%s)", rev, h.Short()))
 	}
 	return h, nil
 }
 
-// simpleRevision is a name followed by ~N and ^N steps: resolveSimple's
-// forms. Every other form (@{u}, main@{1}, :/text, abbreviated ids, A...B)
-// goes to the git binary.
+// goGitRevision reports whether go-git resolves rev correctly: its
+// ResolveRevision implements names, ids and the ~, ^ and ^{/text} suffixes,
+// and silently ignores the rest (@{1}, @{u}, ^{tree}, :path…), which would
+// give a wrong commit. Only simple forms go to go-git; the others to the
+// git binary.
+func goGitRevision(rev string) bool {
+	return simpleRevision.MatchString(rev)
+}
+
+// simpleRevision is a name or id followed by ~N and ^N steps.
 var simpleRevision = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*([~^][0-9]*)*$`)
-
-// revParseRules are Git's rules for a short reference name, in order
-// (git-rev-parse(1), "SPECIFYING REVISIONS"): the first that exists wins.
-var revParseRules = []string{"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD"}
-
-// resolveSimple resolves NAME~N^M… when NAME is a reference: ok is false
-// when it is not (the caller asks the git binary). Tags are peeled to
-// their commit; ~N follows first parents, ^N takes the N-th parent.
-// Objects are read with the object store, never through go-git's object
-// storage (which would map every pack index: see nativeObjects).
-func (r *Repo) resolveSimple(rev string) (Hash, bool, error) {
-	name, steps := rev, ""
-	if i := strings.IndexAny(rev, "~^"); i >= 0 {
-		name, steps = rev[:i], rev[i:]
-	}
-	var h Hash
-	found := false
-	for i, rule := range revParseRules {
-		if i == 0 && strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
-			continue // only HEAD, ORIG_HEAD, FETCH_HEAD… live at the top
-		}
-		ref, err := storer.ResolveReference(r.gg.Storer, plumbing.ReferenceName(fmt.Sprintf(rule, name)))
-		if errors.Is(err, plumbing.ErrReferenceNotFound) {
-			continue
-		}
-		if err != nil || ref.Type() != plumbing.HashReference {
-			return Hash{}, false, nil // let Git read what go-git cannot
-		}
-		rh := ref.Hash()
-		h, found = HashOf(rh[:]), true
-		break
-	}
-	if !found {
-		return Hash{}, false, nil
-	}
-	c, err := r.peelCommit(h)
-	if err != nil {
-		return Hash{}, false, err
-	}
-	for len(steps) > 0 {
-		op := steps[0]
-		j := 1
-		for j < len(steps) && steps[j] >= '0' && steps[j] <= '9' {
-			j++
-		}
-		n := 1
-		if j > 1 {
-			if n, err = strconv.Atoi(steps[1:j]); err != nil || n > 1<<20 {
-				return Hash{}, false, fmt.Errorf("unknown revision")
-			}
-		}
-		steps = steps[j:]
-		if op == '~' {
-			for ; n > 0; n-- {
-				if c, err = r.parent(c, 1); err != nil {
-					return Hash{}, false, err
-				}
-			}
-		} else if n > 0 {
-			if c, err = r.parent(c, n); err != nil {
-				return Hash{}, false, err
-			}
-		}
-	}
-	return c, true, nil
-}
-
-// peelCommit follows annotated tags to the commit they name.
-func (r *Repo) peelCommit(h Hash) (Hash, error) {
-	for range 16 {
-		data, _, err := r.objs.read(h, objCommit, 0)
-		var wt *wrongTypeError
-		if !errors.As(err, &wt) {
-			return h, err
-		}
-		if wt.got != "tag" {
-			return Hash{}, fmt.Errorf("%s is a %s, not a commit", h.Short(), wt.got)
-		}
-		if data, _, err = r.objs.read(h, objTag, 1<<20); err != nil {
-			return Hash{}, err
-		}
-		line, _, _ := bytes.Cut(data, []byte{'\n'})
-		id, ok := bytes.CutPrefix(line, []byte("object "))
-		next, okh := ParseHash(string(id))
-		if !ok || !okh {
-			return Hash{}, fmt.Errorf("tag %s is corrupt: no object line", h.Short())
-		}
-		h = next
-	}
-	return Hash{}, fmt.Errorf("tag %s: too many nested tags", h.Short())
-}
-
-// parent returns the n-th parent (1-based) of commit c.
-func (r *Repo) parent(c Hash, n int) (Hash, error) {
-	data, _, err := r.objs.read(c, objCommit, 1<<20)
-	if err != nil {
-		return Hash{}, r.objectError(err, c, "")
-	}
-	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		if len(line) == 0 {
-			break // the end of the header
-		}
-		if id, ok := bytes.CutPrefix(line, []byte("parent ")); ok {
-			if n--; n == 0 {
-				p, ok := ParseHash(string(id))
-				if !ok {
-					return Hash{}, fmt.Errorf("commit %s is corrupt: bad parent %q", c.Short(), id)
-				}
-				return p, nil
-			}
-		}
-	}
-	return Hash{}, fmt.Errorf("unknown revision: commit %s has no such parent", c.Short())
-}
 
 // revError explains a revision that cannot be used.
 func (r *Repo) revError(rev, what string, cause error) error {
@@ -485,154 +363,30 @@ func (r *Repo) CommitTree(c Hash) (Hash, error) {
 // maxTreeBytes caps one tree object; Git's largest real trees are a few MiB.
 const maxTreeBytes = 256 << 20
 
-// treeObj is one tree object as far as it was needed: its content, its
-// parsed entries, its listing for the engine. One map holds them all.
-type treeObj struct {
-	raw    []byte
-	ents   []TreeEntry
-	parsed bool
-	listed []resolve.Entry
-}
-
 // treeEntries returns the parsed entries of tree h (none for the zero
 // Hash), sorted in Git's order. dir names the tree in messages.
 func (r *Repo) treeEntries(h Hash, dir string) ([]TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	o, err := r.tree(h, dir)
-	if err != nil {
-		return nil, err
+	if ents, ok := r.trees[h]; ok {
+		return ents, nil
 	}
-	if !o.parsed {
-		ents, err := parseTree(o.raw, r.hashSize)
-		if err != nil {
-			return nil, fmt.Errorf("tree %s (%s/): %w", h.Short(), dir, err)
-		}
-		sortGit(ents)
-		o.ents, o.parsed = ents, true
-	}
-	return o.ents, nil
-}
-
-// tree returns tree h (not the zero Hash), read once per run.
-func (r *Repo) tree(h Hash, dir string) (*treeObj, error) {
-	if o, ok := r.trees[h]; ok {
-		return o, nil
-	}
-	data, err := r.readTree(h, dir, nil)
-	if err != nil {
-		return nil, err
-	}
-	o := &treeObj{raw: data}
-	r.trees[h] = o
-	return o, nil
-}
-
-func (r *Repo) readTree(h Hash, dir string, dst []byte) ([]byte, error) {
 	r.treeLoads++
-	var data []byte
-	var size int64
-	var err error
-	if ir, ok := r.objs.(intoReader); ok {
-		data, size, err = ir.readInto(h, objTree, maxTreeBytes, dst)
-	} else {
-		data, size, err = r.objs.read(h, objTree, maxTreeBytes)
-	}
+	data, size, err := r.objs.read(h, objTree, maxTreeBytes)
 	if err != nil {
 		return nil, r.objectError(err, h, dir+"/")
 	}
 	if size > maxTreeBytes {
 		return nil, fmt.Errorf("tree %s (%s/) is %d bytes, over the limit of %d", h.Short(), dir, size, maxTreeBytes)
 	}
-	return data, nil
-}
-
-// parallelism is how many goroutines read objects at once (tests set 1 or
-// more to exercise both paths).
-var parallelism = runtime.GOMAXPROCS(0)
-
-// loadTrees reads and parses, on several goroutines, the trees of hs that
-// are not read yet, and caches them. A tree that cannot be read is left
-// for the reader that needs it, which reports the error with its path: the
-// results never depend on this prefetch.
-func (r *Repo) loadTrees(hs []Hash) {
-	objs, ok := r.objs.(*nativeObjects)
-	if !ok || parallelism < 2 {
-		return
+	ents, err := parseTree(data, r.hashSize)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s (%s/): %w", h.Short(), dir, err)
 	}
-	todo := make([]Hash, 0, len(hs))
-	seen := make(map[Hash]bool, len(hs))
-	for _, h := range hs {
-		if h.IsZero() || seen[h] {
-			continue
-		}
-		seen[h] = true
-		if _, ok := r.trees[h]; !ok {
-			todo = append(todo, h)
-		}
-	}
-	if len(todo) < 4 {
-		return // not worth the goroutines
-	}
-	objsOut := make([]*treeObj, len(todo))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(parallelism, len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(todo) {
-					return
-				}
-				data, size, err := objs.read(todo[i], objTree, maxTreeBytes)
-				if err != nil || size > maxTreeBytes {
-					continue
-				}
-				ents, err := parseTree(data, r.hashSize)
-				if err != nil {
-					continue
-				}
-				sortGit(ents)
-				objsOut[i] = &treeObj{raw: data, ents: ents, parsed: true}
-			}
-		}()
-	}
-	wg.Wait()
-	for i, h := range todo {
-		if objsOut[i] != nil {
-			r.trees[h] = objsOut[i]
-			r.treeLoads++
-		}
-	}
-}
-
-// treeScratch is the content of tree h for a walk that scans many trees
-// once: read into dst's storage when it is not cached (valid only until
-// the caller reuses dst). keepTree caches it.
-func (r *Repo) treeScratch(h Hash, dir string, dst []byte) ([]byte, error) {
-	if o, ok := r.trees[h]; ok {
-		return o.raw, nil
-	}
-	return r.readTree(h, dir, dst)
-}
-
-// cachedRaw is the content of tree h when it is cached (read-only; the
-// parallel walks call it while the map is not written).
-func (r *Repo) cachedRaw(h Hash) ([]byte, error) {
-	if o, ok := r.trees[h]; ok {
-		return o.raw, nil
-	}
-	return nil, nil
-}
-
-// keepTree caches the content of tree h that treeScratch returned.
-func (r *Repo) keepTree(h Hash, data []byte) {
-	if _, ok := r.trees[h]; !ok {
-		r.trees[h] = &treeObj{raw: bytes.Clone(data)}
-	}
+	sortGit(ents)
+	r.trees[h] = ents
+	return ents, nil
 }
 
 // objectError explains an object that cannot be read: a missing object
