@@ -13,12 +13,66 @@ type checkFunc func(p *pass)
 
 // pass is what one rule sees while it runs over one resolution.
 type pass struct {
-	res          *resolve.Resolution
-	limits       Limits
-	instructions []byte // the rendered instructions section (P2), made once per resolution
+	res    *resolve.Resolution
+	limits Limits
+	// instructions is the byte length of the rendered instructions section
+	// (P2) of the resolution.
+	instructions int
 	skills       []byte // the rendered skills section (P4b), the same for every resolution
+	facts        factCache
 	emit         func(Finding)
 }
+
+// fileFacts is what the content rules and the budget need from one
+// accepted file, computed once per run however many chains hold it.
+type fileFacts struct {
+	rendered  int // bytes of its rendered layer (render.Layer)
+	markers   int
+	marker    content.Pos
+	hidden    int
+	firstHide content.Hidden
+	empty     bool // no text after normalisation
+}
+
+type factCache map[*resolve.File]*fileFacts
+
+func (c factCache) of(l resolve.Layer) *fileFacts {
+	if f, ok := c[l.File]; ok {
+		return f
+	}
+	f := &fileFacts{rendered: len(render.Layer(l.Scope, l.Path, l.Content))}
+	var first []content.Pos
+	first, f.markers = content.Markers(l.Content, 1)
+	if f.markers > 0 {
+		f.marker = first[0]
+	}
+	var hid []content.Hidden
+	hid, f.hidden = content.HiddenChars(l.Content, 1)
+	if f.hidden > 0 {
+		f.firstHide = hid[0]
+	}
+	f.empty = len(content.Normalize(l.Content)) == 0
+	c[l.File] = f
+	return f
+}
+
+// instructionsLen is len(render.Instructions(r)), from the cached layer
+// lengths: no section is built.
+func (c factCache) instructionsLen(r *resolve.Resolution) int {
+	n := 0
+	for _, l := range r.Layers {
+		if l.State == resolve.Active {
+			n += c.of(l).rendered
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return n + sectionOverhead
+}
+
+// sectionOverhead is what the section element adds around its body.
+var sectionOverhead = len(render.Section("instructions", nil))
 
 // report emits a finding on path for the resolution's directory.
 func (p *pass) report(path string, pos content.Pos, sev Severity, format string, args ...any) {
@@ -84,7 +138,7 @@ func checkBudget(p *pass) {
 	if len(active) == 0 {
 		return
 	}
-	rendered := len(p.instructions) + len(p.skills)
+	rendered := p.instructions + len(p.skills)
 	total := int64(rendered) + p.limits.ReservedBytes
 	var sev Severity
 	switch {
@@ -97,9 +151,9 @@ func checkBudget(p *pass) {
 	}
 	var parts []string
 	for _, l := range active {
-		parts = append(parts, fmt.Sprintf("%s %d", l.Path, len(render.Layer(l.Scope, l.Path, l.Content))))
+		parts = append(parts, fmt.Sprintf("%s %d", l.Path, p.facts.of(l).rendered))
 	}
-	sizes := fmt.Sprintf("instructions %d", len(p.instructions))
+	sizes := fmt.Sprintf("instructions %d", p.instructions)
 	if len(p.skills) > 0 {
 		parts = append(parts, fmt.Sprintf("skills section %d", len(p.skills)))
 		sizes += fmt.Sprintf(" + skills %d", len(p.skills))
@@ -127,17 +181,17 @@ func checkShadowed(p *pass) {
 
 func checkMarkers(p *pass) {
 	for _, l := range p.res.Active() {
-		first, total := content.Markers(l.Content, 1)
-		if total == 0 {
+		f := p.facts.of(l)
+		if f.markers == 0 {
 			continue
 		}
-		p.report(l.Path, first[0], 0, "Rivumi will load this text inside a <rivumi:layer> element, and it contains %d section marker(s) (<rivumi: or </rivumi:) that could close the layer or forge a section", total)
+		p.report(l.Path, f.marker, 0, "Rivumi will load this text inside a <rivumi:layer> element, and it contains %d section marker(s) (<rivumi: or </rivumi:) that could close the layer or forge a section", f.markers)
 	}
 }
 
 func checkEmpty(p *pass) {
 	for _, l := range p.res.Active() {
-		if len(content.Normalize(l.Content)) != 0 {
+		if !p.facts.of(l).empty {
 			continue
 		}
 		if l.Override && l.Scope == resolve.ScopeProject {
@@ -150,11 +204,11 @@ func checkEmpty(p *pass) {
 
 func checkHidden(p *pass) {
 	for _, l := range p.res.Active() {
-		first, total := content.HiddenChars(l.Content, 1)
-		if total == 0 {
+		f := p.facts.of(l)
+		if f.hidden == 0 {
 			continue
 		}
-		p.report(l.Path, first[0].Pos, 0, "Rivumi will pass %d character(s) a reviewer cannot see to the model; the first is %s", total, first[0].Name)
+		p.report(l.Path, f.firstHide.Pos, 0, "Rivumi will pass %d character(s) a reviewer cannot see to the model; the first is %s", f.hidden, f.firstHide.Name)
 	}
 }
 

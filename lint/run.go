@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"github.com/rivumi/rivumi-lint/config"
-	"github.com/rivumi/rivumi-lint/render"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -25,31 +24,93 @@ func Run(resolutions []*resolve.Resolution, cfg *config.Config, skills []byte) *
 	lim := Limits{cfg.Limits.MaxFileBytes, cfg.Limits.MaxDynamicBytes, cfg.Limits.ReservedBytes, cfg.Limits.WarnRatio}
 	res := &Result{Findings: []Finding{}, Directories: []Directory{}, Drift: []Drift{}}
 	index := map[findingKey]int{}
+	// Directories whose chains are the same (a directory without
+	// instruction files has its parent's) share one rendering and one run
+	// of the rules: a whole-worktree check renders each distinct chain
+	// once, not each of its directories. Only the budget rule, whose
+	// message names the directory, runs per directory.
+	type memo struct {
+		instructions int     // rendered bytes
+		findings     []int   // positions in res.Findings
+		layers       []Layer // the directories' layer table, shared
+	}
+	memos := map[*resolve.DirInfo]*memo{}
+	facts := factCache{}
 	for _, r := range resolutions {
 		dir := displayDir(r.Dir)
-		instructions := render.Instructions(r)
-		for _, rule := range table {
-			if rule.check == nil {
-				continue
-			}
-			sev, on := severityFor(rule, cfg)
-			if !on {
-				continue
-			}
-			p := &pass{res: r, limits: lim, instructions: instructions, skills: skills, emit: func(f Finding) {
-				if cfg.Ignored(f.Path) {
-					return
+		key := contributor(r)
+		m, ok := memos[key]
+		if !ok {
+			m = &memo{instructions: facts.instructionsLen(r)}
+			for _, rule := range table {
+				if rule.check == nil || rule.ID == budgetRule {
+					continue
 				}
-				f.Rule, f.Name = rule.ID, rule.Name
-				f.Severity = effective(rule, sev, f.Severity)
-				add(res, index, f, dir)
-			}}
-			rule.check(p)
+				runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts}, func(f Finding) {
+					m.findings = append(m.findings, add(res, index, f, ""))
+				})
+			}
+			memos[key] = m
 		}
-		res.Directories = append(res.Directories, directoryOf(r, len(instructions)+len(skills), lim))
+		for _, i := range m.findings {
+			addDir(res, i, dir)
+		}
+		if budgetMayFire(m.instructions+len(skills), lim) {
+			for _, rule := range table {
+				if rule.ID == budgetRule {
+					runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts}, func(f Finding) {
+						add(res, index, f, dir)
+					})
+				}
+			}
+		}
+		d := directoryOf(r, m.instructions+len(skills), lim, m.layers)
+		m.layers = d.Layers
+		res.Directories = append(res.Directories, d)
 	}
 	Sort(res.Findings)
 	return res
+}
+
+// budgetRule is the one rule whose findings depend on the directory, not
+// only on its chain.
+const budgetRule = "RL006"
+
+// budgetMayFire is checkBudget's threshold: below it the rule reports
+// nothing, and most directories of a check are below it.
+func budgetMayFire(rendered int, lim Limits) bool {
+	total := int64(rendered) + lim.ReservedBytes
+	return total > lim.MaxDynamicBytes || float64(total) > lim.WarnRatio*float64(lim.MaxDynamicBytes)
+}
+
+// runRule runs one enabled rule over a pass; out receives its findings
+// with rule, name and severity set, those on ignored paths dropped.
+func runRule(rule Rule, cfg *config.Config, p *pass, out func(Finding)) {
+	sev, on := severityFor(rule, cfg)
+	if !on {
+		return
+	}
+	p.emit = func(f Finding) {
+		if cfg.Ignored(f.Path) {
+			return
+		}
+		f.Rule, f.Name = rule.ID, rule.Name
+		f.Severity = effective(rule, sev, f.Severity)
+		out(f)
+	}
+	rule.check(p)
+}
+
+// contributor is the deepest directory of r's chain that has candidates or
+// near misses: two resolutions with the same contributor have the same
+// layers and the same findings (nil: none has any).
+func contributor(r *resolve.Resolution) *resolve.DirInfo {
+	for i := len(r.Dirs) - 1; i >= 0; i-- {
+		if d := r.Dirs[i]; len(d.Files) > 0 || len(d.NearMisses) > 0 {
+			return d
+		}
+	}
+	return nil
 }
 
 // Add merges findings made outside the rule table (memory, config changes)
@@ -105,7 +166,9 @@ type findingKey struct {
 
 func keyOf(f Finding) findingKey { return findingKey{f.Rule, f.Path, f.Message, f.Line, f.Column} }
 
-func add(res *Result, index map[findingKey]int, f Finding, dir string) {
+// add merges f into res (a finding met before gains dir) and returns its
+// position in res.Findings.
+func add(res *Result, index map[findingKey]int, f Finding, dir string) int {
 	k := keyOf(f)
 	i, ok := index[k]
 	if !ok {
@@ -116,9 +179,15 @@ func add(res *Result, index map[findingKey]int, f Finding, dir string) {
 		res.Findings = append(res.Findings, f)
 		i = len(res.Findings) - 1
 		if dir == "" {
-			return
+			return i
 		}
 	}
+	addDir(res, i, dir)
+	return i
+}
+
+// addDir records that the finding at position i affects dir.
+func addDir(res *Result, i int, dir string) {
 	dirs := res.Findings[i].Directories
 	if dir != "" && (len(dirs) == 0 || dirs[len(dirs)-1] != dir) {
 		res.Findings[i].Directories = append(dirs, dir)
@@ -129,7 +198,9 @@ func add(res *Result, index map[findingKey]int, f Finding, dir string) {
 // finding's directories by name.
 func Sort(fs []Finding) {
 	for i := range fs {
-		sort.Strings(fs[i].Directories)
+		if !sort.StringsAreSorted(fs[i].Directories) {
+			sort.Strings(fs[i].Directories)
+		}
 		fs[i].Directories = compact(fs[i].Directories)
 	}
 	sort.SliceStable(fs, func(i, j int) bool { return Less(fs[i], fs[j]) })
@@ -162,9 +233,15 @@ func compact(s []string) []string {
 	return out
 }
 
-func directoryOf(r *resolve.Resolution, rendered int, lim Limits) Directory {
-	d := Directory{Path: displayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: []Layer{},
+// directoryOf is r's row of the directory table. layers, when not nil, is
+// the table of an identical chain, shared.
+func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer) Directory {
+	d := Directory{Path: displayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
 		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes)}
+	if layers != nil {
+		return d
+	}
+	d.Layers = []Layer{}
 	for _, l := range r.Layers {
 		var n int64
 		switch {

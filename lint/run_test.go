@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/render"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -107,5 +108,54 @@ func TestIgnoredFindingDropped(t *testing.T) {
 	r := runTree(t, cfg, map[string]string{"vendor/AGENTS.md": "", "AGENTS.md": "ok"}, "", "vendor")
 	if len(r.Findings) != 0 {
 		t.Errorf("findings %+v, want none", r.Findings)
+	}
+}
+
+// TestRenderedBytesMatchRender: Run sums cached layer lengths instead of
+// rendering each chain; the figure must be len(render.Instructions) for
+// chains with CRLF, a BOM, attribute escaping, suppressed and shadowed
+// layers, and no active layer at all.
+func TestRenderedBytesMatchRender(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"AGENTS.md":                "\ufeffroot\r\nline two  \n\n",
+		"a&b/AGENTS.md":            "amp <dir>\n",
+		"a&b/RIVUMI.md":            "shadowing\n",
+		"a&b/c/AGENTS.override.md": "override\n",
+		"a&b/c/d/e/AGENTS.md":      "deep\t\n",
+		"q/AGENTS.override.md":     "",
+		"q/r/x.txt":                "",
+		"plain/sub/x.txt":          "",
+	}
+	for p, c := range files {
+		abs := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wt, err := resolve.OpenWorktree(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wt.Close()
+	cfg := config.Default()
+	e := resolve.New(wt, resolve.Options{Overrides: cfg.Filenames.Override, Normals: cfg.Filenames.Normal, MaxFileBytes: cfg.Limits.MaxFileBytes})
+	var rs []*resolve.Resolution
+	for _, d := range []string{"", "a&b", "a&b/c", "a&b/c/d", "a&b/c/d/e", "q", "q/r", "plain", "plain/sub"} {
+		r, err := e.Chain(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	res := Run(rs, cfg, []byte("skills"))
+	for i, r := range rs {
+		want := len(render.Instructions(r)) + len("skills")
+		if got := res.Directories[i].RenderedBytes; got != want {
+			t.Errorf("%q: rendered_bytes %d, want %d", r.Dir, got, want)
+		}
 	}
 }

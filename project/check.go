@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
+	"runtime"
 
+	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/resolve"
 	"github.com/rivumi/rivumi-lint/scope"
@@ -27,11 +30,18 @@ func (p *Project) Check(args []string) (*lint.Result, error) {
 			}
 			rels = append(rels, rel)
 		}
-		dirs, err = scope.PathDirs(p.Root, p.Engine, rels, p.worktreeDirs)
+		dirs, err = scope.PathDirs(p.Root, p.Engine, rels, p.walker().DirsBelow)
+		if err == nil {
+			// The chains of these directories need every directory from the
+			// root down: list them (and read their layer files) in parallel
+			// before the engine walks them one by one.
+			p.wt.Prefetch(withAncestors(dirs))
+		}
 	}
 	if err != nil {
 		return nil, err
 	}
+	trace.Mark("scope")
 	res, err := p.Resolve(dirs)
 	if err != nil {
 		return nil, err
@@ -40,7 +50,10 @@ func (p *Project) Check(args []string) (*lint.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lint.Run(res, p.Config, sk), nil
+	trace.Mark("resolve")
+	out := lint.Run(res, p.Config, sk)
+	trace.Mark("render")
+	return out, nil
 }
 
 // SkillsSection renders the project's skills (P4b) from the engine's source,
@@ -76,13 +89,43 @@ func (p *Project) Resolve(dirs []string) ([]*resolve.Resolution, error) {
 
 func (p *Project) worktreeDirs() ([]string, error) {
 	if p.allDirs == nil {
-		dirs, err := scope.WorktreeDirs(p.GitTop, p.GitDir, p.Prefix, p.Config.Ignored)
+		dirs, err := p.walker().WorktreeDirs()
 		if err != nil {
 			return nil, err
 		}
 		p.allDirs = dirs
 	}
 	return p.allDirs, nil
+}
+
+// walker lists the worktree's directories through the engine's source,
+// which keeps each listing for the resolution that follows.
+func (p *Project) walker() *scope.Walker {
+	return &scope.Walker{Top: p.GitTop, GitDir: p.GitDir, Prefix: p.Prefix, Tracked: p.tracked,
+		Skip: p.Config.Ignored, List: p.wt.ListKeep, Workers: runtime.GOMAXPROCS(0)}
+}
+
+// withAncestors returns dirs and every directory above them, once each.
+func withAncestors(dirs []string) []string {
+	seen := make(map[string]bool, 2*len(dirs))
+	var out []string
+	for _, d := range dirs {
+		for {
+			if seen[d] {
+				break
+			}
+			seen[d] = true
+			out = append(out, d)
+			if d == "" {
+				break
+			}
+			d = path.Dir(d)
+			if d == "." {
+				d = ""
+			}
+		}
+	}
+	return out
 }
 
 func displayDir(d string) string {

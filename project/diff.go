@@ -13,6 +13,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/drift"
+	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/repo"
 	"github.com/rivumi/rivumi-lint/resolve"
@@ -48,6 +49,8 @@ func (o DiffOptions) Enabled() bool { return o.Staged || o.Base != "" || o.All |
 type headSource interface {
 	resolve.Source
 	DirsBelow(dir string) ([]string, error)
+	CandidateDirsBelow(dir string, names []string) ([]string, error)
+	PrefetchLayers(dirs, names []string, limit int64)
 	DirLink(p string) bool
 	Err() error
 }
@@ -278,7 +281,9 @@ func (x *Diff) Check() (*lint.Result, error) {
 		for i, c := range changes {
 			paths[i] = c.Path
 		}
-		dirs, err = scope.Affected(x.Engine, paths, x.head.DirsBelow)
+		dirs, err = scope.Affected(x.Engine, paths, func(p string) ([]string, error) {
+			return x.head.CandidateDirsBelow(p, x.Engine.Candidates())
+		})
 		// A new or changed link to a directory is resolved itself, as a
 		// whole-worktree check does, so the candidates behind it are
 		// reported (C1).
@@ -296,6 +301,13 @@ func (x *Diff) Check() (*lint.Result, error) {
 	if err := x.head.Err(); err != nil {
 		return nil, err
 	}
+	// Read the layer files of the chains to resolve, head and base, on
+	// several goroutines; the engines then find them read.
+	x.head.PrefetchLayers(dirs, x.Engine.Candidates(), x.engineOpt.MaxFileBytes)
+	if x.base != nil {
+		x.base.PrefetchLayers(dirs, x.Engine.Candidates(), x.engineOpt.MaxFileBytes)
+	}
+	trace.Mark("diff")
 	res, err := x.Resolve(dirs)
 	if err != nil {
 		return nil, err
@@ -307,7 +319,9 @@ func (x *Diff) Check() (*lint.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	trace.Mark("resolve")
 	result := lint.Run(res, x.Config, sk)
+	trace.Mark("render")
 	if x.base != nil {
 		baseEngine := resolve.New(x.base, x.engineOpt)
 		groups, err := drift.Compare(baseEngine, res)
@@ -318,6 +332,7 @@ func (x *Diff) Check() (*lint.Result, error) {
 			return nil, err
 		}
 		result.Drift = groups
+		trace.Mark("drift")
 	}
 	// RL014: the root config changed, or the --config file when it lies
 	// inside the repository.

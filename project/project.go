@@ -40,6 +40,8 @@ type Project struct {
 	Notes   []string
 	wt      *resolve.Worktree
 	allDirs []string
+	tracked map[string]bool // directories with tracked paths, relative to GitTop
+	wd      string          // the working directory, once asked for
 }
 
 // Open finds the root, loads the config and opens the worktree source.
@@ -79,15 +81,15 @@ func Open(o Options) (*Project, error) {
 	}
 	var recorded map[string]resolve.Kind
 	if p.GitDir != "" {
-		var note string
-		recorded, note, err = repo.IndexKinds(p.GitTop)
+		scan, err := repo.ScanIndex(p.GitTop)
 		if err != nil {
 			return nil, fmt.Errorf("read Git index of %s: %w", p.GitTop, err)
 		}
-		if note != "" {
-			p.Notes = append(p.Notes, note)
+		if scan.Note != "" {
+			p.Notes = append(p.Notes, scan.Note)
 		}
-		recorded = underPrefix(recorded, p.Prefix)
+		recorded = underPrefix(scan.Kinds, p.Prefix)
+		p.tracked = scan.Tracked
 	}
 	if p.wt, err = resolve.OpenWorktree(p.Root, recorded); err != nil {
 		return nil, err
@@ -180,7 +182,7 @@ func (p *Project) Rel(arg string) (string, error) {
 			return "", fmt.Errorf("path %q: \"..\" is not allowed; pass paths inside the project root %s", arg, p.Root)
 		}
 	}
-	abs, err := filepath.Abs(arg)
+	abs, err := p.abs(arg)
 	if err != nil {
 		return "", fmt.Errorf("path %q: %w", arg, err)
 	}
@@ -197,6 +199,22 @@ func (p *Project) Rel(arg string) (string, error) {
 		return "", fmt.Errorf("path %q is outside the project root %s", arg, p.Root)
 	}
 	return cleanRel(rel), nil
+}
+
+// abs is filepath.Abs with the working directory asked for once (a
+// pre-commit hook passes a thousand paths).
+func (p *Project) abs(arg string) (string, error) {
+	if filepath.IsAbs(arg) {
+		return filepath.Clean(arg), nil
+	}
+	if p.wd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		p.wd = wd
+	}
+	return filepath.Join(p.wd, arg), nil
 }
 
 func cleanRel(rel string) string {

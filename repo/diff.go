@@ -3,6 +3,8 @@ package repo
 import (
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // ChangeKind says how a path changed.
@@ -46,11 +48,191 @@ type Change struct {
 // shorter diff (§10; go-git's object.DiffTree treats a missing subtree as
 // empty and is not used).
 func (r *Repo) DiffTrees(a, b Hash) ([]Change, error) {
+	r.prefetchDiff(a, b)
 	var out []Change
 	if err := r.diffTree("", a, b, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// prefetchDiff loads, level by level and on several goroutines, the trees
+// the walk of DiffTrees(a, b) will read: those that differ on the two
+// sides, and all of an added or deleted subtree. The walk then finds them
+// in the cache, in the same order and with the same errors as without it.
+func (r *Repo) prefetchDiff(a, b Hash) {
+	if parallelism < 2 {
+		return
+	}
+	type pair struct{ a, b Hash }
+	level := []pair{{a, b}}
+	for len(level) > 0 {
+		hs := make([]Hash, 0, 2*len(level))
+		for _, p := range level {
+			if p.a != p.b {
+				hs = append(hs, p.a, p.b)
+			}
+		}
+		r.loadTrees(hs)
+		var next []pair
+		for _, p := range level {
+			if p.a == p.b {
+				continue
+			}
+			ea, eb := r.cachedEntries(p.a), r.cachedEntries(p.b)
+			if ea == nil && !p.a.IsZero() || eb == nil && !p.b.IsZero() {
+				continue // not read: the walk will say why
+			}
+			i, j := 0, 0
+			for i < len(ea) || j < len(eb) {
+				var c int
+				switch {
+				case i == len(ea):
+					c = 1
+				case j == len(eb):
+					c = -1
+				default:
+					c = gitCompare(ea[i].Name, ea[i].IsTree(), eb[j].Name, eb[j].IsTree())
+				}
+				switch {
+				case c < 0:
+					if ea[i].IsTree() {
+						next = append(next, pair{ea[i].Hash, Hash{}})
+					}
+					i++
+				case c > 0:
+					if eb[j].IsTree() {
+						next = append(next, pair{Hash{}, eb[j].Hash})
+					}
+					j++
+				default:
+					if ea[i].IsTree() && ea[i].Hash != eb[j].Hash {
+						next = append(next, pair{ea[i].Hash, eb[j].Hash})
+					}
+					i++
+					j++
+				}
+			}
+		}
+		level = next
+	}
+}
+
+// prefetchIndexDiff loads, level by level and on several goroutines, the
+// trees of head that DiffIndex will read: every subtree whose cache-tree
+// entry does not vouch for it (see prefetchDiff).
+func (r *Repo) prefetchIndexDiff(head Hash, x *Index) {
+	if parallelism < 2 || head.IsZero() {
+		return
+	}
+	type node struct {
+		dir string
+		h   Hash
+	}
+	level := []node{{"", head}}
+	for len(level) > 0 {
+		var hs []Hash
+		var todo []node
+		for _, n := range level {
+			if c, ok := x.trees[n.dir]; ok && c == n.h {
+				continue
+			}
+			hs = append(hs, n.h)
+			todo = append(todo, n)
+		}
+		r.loadTrees(hs)
+		var next []node
+		for _, n := range todo {
+			for _, e := range r.cachedEntries(n.h) {
+				if e.IsTree() {
+					next = append(next, node{join(n.dir, e.Name), e.Hash})
+				}
+			}
+		}
+		level = next
+	}
+}
+
+// prefetchBlobs reads, on several goroutines, the blobs of hs (regular
+// files of an instruction source) that readBlobEntry has not read yet,
+// each at most limit+1 bytes after a size check, and caches them.
+// Failures are left for readBlobEntry to meet and report.
+func (r *Repo) prefetchBlobs(hs []Hash, limit int64) {
+	objs, ok := r.objs.(*nativeObjects)
+	if !ok || parallelism < 2 {
+		return
+	}
+	var todo []Hash
+	seen := map[Hash]bool{}
+	for _, h := range hs {
+		if _, ok := r.blobs[blobKey{h, limit}]; ok || seen[h] || h.IsZero() {
+			continue
+		}
+		seen[h] = true
+		todo = append(todo, h)
+	}
+	if len(todo) < 4 {
+		return
+	}
+	got := make([]*blobRead, len(todo))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(parallelism, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(todo) {
+					return
+				}
+				size, err := objs.size(todo[i])
+				if err != nil {
+					continue
+				}
+				if size > limit {
+					got[i] = &blobRead{nil, size}
+					continue
+				}
+				data, size, err := objs.read(todo[i], objBlob, limit)
+				if err != nil {
+					continue
+				}
+				if size > limit {
+					got[i] = &blobRead{nil, size}
+					continue
+				}
+				got[i] = &blobRead{data, int64(len(data))}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, h := range todo {
+		if got[i] != nil {
+			r.blobs[blobKey{h, limit}] = *got[i]
+		}
+	}
+}
+
+// cachedEntries is the parsed entries of tree h when it is cached, else
+// nil (and nil for the empty tree).
+func (r *Repo) cachedEntries(h Hash) []TreeEntry {
+	if h.IsZero() {
+		return nil
+	}
+	o, ok := r.trees[h]
+	if !ok {
+		return nil
+	}
+	if !o.parsed {
+		ents, err := parseTree(o.raw, r.hashSize)
+		if err != nil {
+			return nil
+		}
+		sortGit(ents)
+		o.ents, o.parsed = ents, true
+	}
+	return o.ents
 }
 
 func join(dir, name string) string {
@@ -146,6 +328,7 @@ func (r *Repo) oneSide(p string, e TreeEntry, k ChangeKind, out *[]Change) error
 // the HEAD subtree's id, without loading it. Directories the last `git add`
 // touched have no valid cache-tree and are compared entry by entry.
 func (r *Repo) DiffIndex(head Hash, x *Index) ([]Change, error) {
+	r.prefetchIndexDiff(head, x)
 	var out []Change
 	if err := r.diffIndex("", head, x, 0, len(x.ents), &out); err != nil {
 		return nil, err

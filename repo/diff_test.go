@@ -73,6 +73,23 @@ func history(t *testing.T, g *gittest.Repo) []string {
 func TestDiffTreesMatchesGit(t *testing.T) {
 	g := gittest.New(t)
 	revs := history(t, g)
+	for _, n := range []int{1, 4} {
+		withParallelism(t, n)
+		r := open(t, g.Dir) // a fresh cache each time
+		for i := range revs {
+			for j := range revs {
+				a, b := commitHash(t, r, revs[i]), commitHash(t, r, revs[j])
+				cs, err := r.DiffTrees(a, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, want := strings.Join(paths(cs), "\n"), strings.Join(gitDiffNames(g, revs[i], revs[j]), "\n")
+				if got != want {
+					t.Errorf("parallelism %d: diff %d..%d:\n got %q\nwant %q", n, i, j, got, want)
+				}
+			}
+		}
+	}
 	r := open(t, g.Dir)
 	for i := range revs {
 		for j := range revs {
@@ -104,6 +121,13 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 	if got, want := len(cs), len(gittest.Nul(g.Git("ls-tree", "-r", "-z", "--name-only", revs[3]))); got != want {
 		t.Errorf("empty..HEAD gave %d paths, want %d", got, want)
 	}
+}
+
+// withParallelism sets how many goroutines read objects, for one test.
+func withParallelism(t *testing.T, n int) {
+	old := parallelism
+	parallelism = n
+	t.Cleanup(func() { parallelism = old })
 }
 
 // deepRepo has 8 top directories of 4 levels each, 3 files per directory.

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/rivumi/rivumi-lint/resolve"
 )
@@ -56,7 +56,10 @@ func (r *Repo) Index() (*Index, error) {
 		name = filepath.Join(r.GitDir, "index")
 	}
 	x := &Index{repo: r, file: name}
-	data, err := os.ReadFile(name)
+	// Mapped, not read: no copy of a 10 MiB index, and the entries' paths
+	// point into the mapping, which stays for the life of the process (Git
+	// replaces an index by renaming a new file over it, never in place).
+	data, err := mapFile(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return x, nil
@@ -89,7 +92,7 @@ func (r *Repo) Index() (*Index, error) {
 // stage 0, or for an unmerged path "ours" (stage 2), else theirs, else the
 // base, marked with its stage.
 func mergeStages(ents []IndexEntry) []IndexEntry {
-	out := make([]IndexEntry, 0, len(ents))
+	out := ents[:0] // in place: an entry is written at or before where it was read
 	// Git writes the index sorted by path; sort only one that is not.
 	for i := 1; i < len(ents); i++ {
 		if ents[i].Path < ents[i-1].Path {
@@ -300,6 +303,106 @@ func (x *Index) DirsBelow(dir string) ([]string, error) {
 	return out, nil
 }
 
+// PrefetchLayers is Tree.PrefetchLayers for the staged content.
+func (x *Index) PrefetchLayers(dirs, names []string, limit int64) {
+	var hs []Hash
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		for {
+			if seen[d] {
+				break
+			}
+			seen[d] = true
+			if x.checkDir(d) == nil {
+				pfx := ""
+				if d != "" {
+					pfx = d + "/"
+				}
+				for _, n := range names {
+					if i := x.find(pfx + n); i >= 0 {
+						if e := x.ents[i]; e.Stage == 0 && (e.Mode == ModeRegular || e.Mode == ModeExecutable) {
+							hs = append(hs, e.Hash)
+						}
+						break
+					}
+					if lo, hi := x.span(pfx + n); lo < hi {
+						break // a directory of that name is the layer
+					}
+				}
+			}
+			if d == "" {
+				break
+			}
+			d = parentDir(d)
+		}
+	}
+	x.repo.prefetchBlobs(hs, limit)
+}
+
+// CandidateDirsBelow returns, sorted, the directories at or below dir
+// that have an entry (file or directory) called like one of names, and
+// the staged links to directories of the index: see
+// Tree.CandidateDirsBelow. A dir that is not a directory of the index
+// gives none.
+func (x *Index) CandidateDirsBelow(dir string, names []string) ([]string, error) {
+	if x.checkDir(dir) != nil {
+		return nil, nil
+	}
+	lo, hi := x.span(dir)
+	set := map[string]bool{}
+	prevDir := "\x00"
+	for k := lo; k < hi; k++ {
+		p := x.ents[k].Path
+		if x.ents[k].Mode == ModeSymlink && x.DirLink(p) {
+			set[p] = true
+		}
+		d := parentDir(p)
+		if d == prevDir {
+			if isName(p[len(p)-len(path.Base(p)):], names) {
+				set[d] = true
+			}
+			continue
+		}
+		prevDir = d
+		// A new directory: every component below dir may be named like a
+		// candidate (a directory called AGENTS.md is its parent's layer).
+		rest := p
+		base := ""
+		if dir != "" {
+			rest, base = p[len(dir)+1:], dir
+		}
+		for {
+			i := strings.IndexByte(rest, '/')
+			c := rest
+			if i >= 0 {
+				c = rest[:i]
+			}
+			if isName(c, names) {
+				set[base] = true
+			}
+			if i < 0 {
+				break
+			}
+			base, rest = join(base, c), rest[i+1:]
+		}
+	}
+	out := make([]string, 0, len(set))
+	for d := range set {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func isName(s string, names []string) bool {
+	for _, n := range names {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}
+
 // DirLink reports whether p is a staged symbolic link that leads to a
 // directory of the index (see Tree.DirLink).
 func (x *Index) DirLink(p string) bool {
@@ -338,6 +441,9 @@ func parseIndex(data []byte, hashSize int) ([]IndexEntry, map[string]Hash, error
 		return nil, nil, fmt.Errorf("corrupt index: %d entries cannot fit in %d bytes", count, len(data))
 	}
 	ents := make([]IndexEntry, 0, count)
+	// Paths of versions 2 and 3 are substrings of one string over data,
+	// which is never modified: no allocation per entry.
+	str := unsafe.String(unsafe.SliceData(data), len(data))
 	off := 12
 	noName := false
 	prev := ""
@@ -380,7 +486,7 @@ func parseIndex(data []byte, hashSize int) ([]IndexEntry, map[string]Hash, error
 			if end < 0 {
 				return nil, nil, errors.New("corrupt index: unterminated path")
 			}
-			name = string(body[off : off+end])
+			name = str[off : off+end]
 			// Entries are padded with 1-8 NULs to a multiple of 8 bytes.
 			off = start + (off-start+end+8)&^7
 			if off > len(body) {

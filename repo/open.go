@@ -8,13 +8,18 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
-	git "github.com/go-git/go-git/v5"
-	gitconfig "github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 // Repo is an opened Git repository, read-only (R10): it serves commits'
@@ -35,19 +40,20 @@ type Repo struct {
 
 	hashSize int
 	objs     objectStore
-	gg       *git.Repository // nil with the git backend
+	refs     *filesystem.Storage // references; nil with the git backend
 	stores   []*filesystem.Storage
 	shallow  bool
 	promisor string // partial clone: the promisor remote, "" otherwise
 	notes    []string
-	trees    map[Hash][]TreeEntry
+	trees    map[Hash]*treeObj    // the tree objects read, by id
+	blobs    map[blobKey]blobRead // readBlobEntry's answers
 	// treeLoads counts tree objects read, for tests of the hash-pruned walk.
 	treeLoads int
 }
 
-// extensions go-git v5 refuses (git.Open fails on any extension it does
-// not implement) but that change nothing this package reads: objects, refs
-// and the index are where go-git looks for them. worktreeConfig only moves
+// readableExtensions are the repository extensions that change nothing
+// this package reads (objects, refs, the index); any other one sends the
+// repository to the git binary. worktreeConfig only moves
 // some config settings to config.worktree (git sparse-checkout sets it);
 // partialClone only says objects may be missing (a missing object is an
 // error here, never a shorter answer, §10); preciousObjects forbids
@@ -68,7 +74,8 @@ func Open(root string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir, Format: "sha1", hashSize: 20, trees: map[Hash][]TreeEntry{}}
+	r := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir, Format: "sha1", hashSize: 20, trees: map[Hash]*treeObj{},
+		blobs: map[blobKey]blobRead{}}
 	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
 		c := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(c) {
@@ -159,40 +166,25 @@ func readGitConfig(name string) (*formatcfg.Config, error) {
 	return cfg, nil
 }
 
-// extFilter hides, from go-git's repository-level check, the extensions
-// listed in readableExtensions (see there why reading is safe with them).
-type extFilter struct{ *filesystem.Storage }
-
-func (s extFilter) Config() (*gitconfig.Config, error) {
-	cfg, err := s.Storage.Config()
-	if err != nil || cfg.Raw == nil || !cfg.Raw.HasSection("extensions") {
-		return cfg, err
-	}
-	sec := cfg.Raw.Section("extensions")
-	var keep formatcfg.Options
-	for _, o := range sec.Options {
-		if !readableExtensions[strings.ToLower(o.Key)] {
-			keep = append(keep, o)
-		}
-	}
-	sec.Options = keep
-	return cfg, nil
-}
-
+// openGoGit opens the repository for reading without the git binary:
+// references through go-git's storage (loose and packed refs, a linked
+// worktree's own HEAD), objects with nativeObjects. go-git's Repository
+// type is not used: it links its transports and checks nothing inspect
+// has not checked.
 func (r *Repo) openGoGit() error {
 	st, err := r.openStorage()
 	if err != nil {
 		return err
 	}
-	gg, err := git.Open(extFilter{st[0]}, nil)
+	objs, err := newNativeObjects(r.objectDirs(), r.hashSize)
 	if err != nil {
 		closeStores(st)
-		return fmt.Errorf("open repository %s with go-git: %w", r.Root, err)
+		return fmt.Errorf("open repository %s: %w", r.Root, err)
 	}
 	r.Backend = "go-git"
-	r.gg = gg
+	r.refs = st[0]
 	r.stores = st
-	r.objs = &goGitObjects{stores: st, hashSize: r.hashSize}
+	r.objs = objs
 	return nil
 }
 
@@ -220,7 +212,7 @@ func (r *Repo) Close() error {
 // (a repository without commits, or an orphan branch). A detached HEAD is
 // its commit.
 func (r *Repo) Head() (c Hash, ok bool, err error) {
-	if r.gg == nil {
+	if r.refs == nil {
 		out, err := r.git(nil, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
 		if err != nil {
 			if _, serr := r.git(nil, "symbolic-ref", "--quiet", "HEAD"); serr == nil {
@@ -234,12 +226,12 @@ func (r *Repo) Head() (c Hash, ok bool, err error) {
 		}
 		return h, true, nil
 	}
-	ref, err := r.gg.Storer.Reference(plumbing.HEAD)
+	ref, err := r.refs.Reference(plumbing.HEAD)
 	if err != nil {
 		return Hash{}, false, fmt.Errorf("read HEAD: %w", err)
 	}
 	if ref.Type() == plumbing.SymbolicReference {
-		ref, err = r.gg.Reference(plumbing.HEAD, true)
+		ref, err = storer.ResolveReference(r.refs, plumbing.HEAD)
 		if errors.Is(err, plumbing.ErrReferenceNotFound) {
 			return Hash{}, false, nil
 		}
@@ -269,19 +261,20 @@ func (r *Repo) ResolveCommit(rev, what string) (Hash, error) {
 		}
 		return h, nil
 	}
-	if r.gg != nil && goGitRevision(rev) {
-		ph, err := r.gg.ResolveRevision(plumbing.Revision(rev))
-		if err == nil {
-			h := HashOf(ph[:])
+	if r.refs != nil && simpleRevision.MatchString(rev) {
+		h, ok, err := r.resolveSimple(rev)
+		if err != nil {
+			return Hash{}, r.revError(rev, what, err)
+		}
+		if ok {
 			if _, err := r.CommitTree(h); err != nil {
 				return Hash{}, r.revError(rev, what, err)
 			}
 			return h, nil
 		}
-		// go-git knows fewer revision forms than Git (@{u}, main@{1}, :/text):
-		// ask the git binary, when there is one, and say so.
+		// Not a reference: an abbreviated id, or a form only Git knows.
 		if _, lerr := exec.LookPath("git"); lerr != nil {
-			return Hash{}, r.revError(rev, what, err)
+			return Hash{}, r.revError(rev, what, fmt.Errorf("unknown revision"))
 		}
 	}
 	out, err := r.git(nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
@@ -295,23 +288,130 @@ func (r *Repo) ResolveCommit(rev, what string) (Hash, error) {
 	if _, err := r.CommitTree(h); err != nil {
 		return Hash{}, r.revError(rev, what, err)
 	}
-	if r.gg != nil {
-		r.notes = append(r.notes, fmt.Sprintf("go-git cannot parse the revision %q; resolved it with the git binary (%s)", rev, h.Short()))
+	if r.refs != nil {
+		r.notes = append(r.notes, fmt.Sprintf("resolved the revision %q with the git binary (%s)", rev, h.Short()))
 	}
 	return h, nil
 }
 
-// goGitRevision reports whether go-git resolves rev correctly: its
-// ResolveRevision implements names, ids and the ~, ^ and ^{/text} suffixes,
-// and silently ignores the rest (@{1}, @{u}, ^{tree}, :path…), which would
-// give a wrong commit. Only simple forms go to go-git; the others to the
-// git binary.
-func goGitRevision(rev string) bool {
-	return simpleRevision.MatchString(rev)
+// simpleRevision is a name followed by ~N and ^N steps: resolveSimple's
+// forms. Every other form (@{u}, main@{1}, :/text, abbreviated ids, A...B)
+// goes to the git binary.
+var simpleRevision = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*([~^][0-9]*)*$`)
+
+// revParseRules are Git's rules for a short reference name, in order
+// (git-rev-parse(1), "SPECIFYING REVISIONS"): the first that exists wins.
+var revParseRules = []string{"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD"}
+
+// resolveSimple resolves NAME~N^M… when NAME is a reference: ok is false
+// when it is not (the caller asks the git binary). Tags are peeled to
+// their commit; ~N follows first parents, ^N takes the N-th parent.
+// Objects are read with the object store, never through go-git's object
+// storage (which would map every pack index: see nativeObjects).
+func (r *Repo) resolveSimple(rev string) (Hash, bool, error) {
+	name, steps := rev, ""
+	if i := strings.IndexAny(rev, "~^"); i >= 0 {
+		name, steps = rev[:i], rev[i:]
+	}
+	var h Hash
+	found := false
+	for i, rule := range revParseRules {
+		if i == 0 && strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
+			continue // only HEAD, ORIG_HEAD, FETCH_HEAD… live at the top
+		}
+		ref, err := storer.ResolveReference(r.refs, plumbing.ReferenceName(fmt.Sprintf(rule, name)))
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			continue
+		}
+		if err != nil || ref.Type() != plumbing.HashReference {
+			return Hash{}, false, nil // let Git read what go-git cannot
+		}
+		rh := ref.Hash()
+		h, found = HashOf(rh[:]), true
+		break
+	}
+	if !found {
+		return Hash{}, false, nil
+	}
+	c, err := r.peelCommit(h)
+	if err != nil {
+		return Hash{}, false, err
+	}
+	for len(steps) > 0 {
+		op := steps[0]
+		j := 1
+		for j < len(steps) && steps[j] >= '0' && steps[j] <= '9' {
+			j++
+		}
+		n := 1
+		if j > 1 {
+			if n, err = strconv.Atoi(steps[1:j]); err != nil || n > 1<<20 {
+				return Hash{}, false, fmt.Errorf("unknown revision")
+			}
+		}
+		steps = steps[j:]
+		if op == '~' {
+			for ; n > 0; n-- {
+				if c, err = r.parent(c, 1); err != nil {
+					return Hash{}, false, err
+				}
+			}
+		} else if n > 0 {
+			if c, err = r.parent(c, n); err != nil {
+				return Hash{}, false, err
+			}
+		}
+	}
+	return c, true, nil
 }
 
-// simpleRevision is a name or id followed by ~N and ^N steps.
-var simpleRevision = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*([~^][0-9]*)*$`)
+// peelCommit follows annotated tags to the commit they name.
+func (r *Repo) peelCommit(h Hash) (Hash, error) {
+	for range 16 {
+		data, _, err := r.objs.read(h, objCommit, 0)
+		var wt *wrongTypeError
+		if !errors.As(err, &wt) {
+			return h, err
+		}
+		if wt.got != "tag" {
+			return Hash{}, fmt.Errorf("%s is a %s, not a commit", h.Short(), wt.got)
+		}
+		if data, _, err = r.objs.read(h, objTag, 1<<20); err != nil {
+			return Hash{}, err
+		}
+		line, _, _ := bytes.Cut(data, []byte{'\n'})
+		id, ok := bytes.CutPrefix(line, []byte("object "))
+		next, okh := ParseHash(string(id))
+		if !ok || !okh {
+			return Hash{}, fmt.Errorf("tag %s is corrupt: no object line", h.Short())
+		}
+		h = next
+	}
+	return Hash{}, fmt.Errorf("tag %s: too many nested tags", h.Short())
+}
+
+// parent returns the n-th parent (1-based) of commit c.
+func (r *Repo) parent(c Hash, n int) (Hash, error) {
+	data, _, err := r.objs.read(c, objCommit, 1<<20)
+	if err != nil {
+		return Hash{}, r.objectError(err, c, "")
+	}
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		if len(line) == 0 {
+			break // the end of the header
+		}
+		if id, ok := bytes.CutPrefix(line, []byte("parent ")); ok {
+			if n--; n == 0 {
+				p, ok := ParseHash(string(id))
+				if !ok {
+					return Hash{}, fmt.Errorf("commit %s is corrupt: bad parent %q", c.Short(), id)
+				}
+				return p, nil
+			}
+		}
+	}
+	return Hash{}, fmt.Errorf("unknown revision: commit %s has no such parent", c.Short())
+}
 
 // revError explains a revision that cannot be used.
 func (r *Repo) revError(rev, what string, cause error) error {
@@ -363,30 +463,154 @@ func (r *Repo) CommitTree(c Hash) (Hash, error) {
 // maxTreeBytes caps one tree object; Git's largest real trees are a few MiB.
 const maxTreeBytes = 256 << 20
 
+// treeObj is one tree object as far as it was needed: its content, its
+// parsed entries, its listing for the engine. One map holds them all.
+type treeObj struct {
+	raw    []byte
+	ents   []TreeEntry
+	parsed bool
+	listed []resolve.Entry
+}
+
 // treeEntries returns the parsed entries of tree h (none for the zero
 // Hash), sorted in Git's order. dir names the tree in messages.
 func (r *Repo) treeEntries(h Hash, dir string) ([]TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	if ents, ok := r.trees[h]; ok {
-		return ents, nil
+	o, err := r.tree(h, dir)
+	if err != nil {
+		return nil, err
 	}
+	if !o.parsed {
+		ents, err := parseTree(o.raw, r.hashSize)
+		if err != nil {
+			return nil, fmt.Errorf("tree %s (%s/): %w", h.Short(), dir, err)
+		}
+		sortGit(ents)
+		o.ents, o.parsed = ents, true
+	}
+	return o.ents, nil
+}
+
+// tree returns tree h (not the zero Hash), read once per run.
+func (r *Repo) tree(h Hash, dir string) (*treeObj, error) {
+	if o, ok := r.trees[h]; ok {
+		return o, nil
+	}
+	data, err := r.readTree(h, dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	o := &treeObj{raw: data}
+	r.trees[h] = o
+	return o, nil
+}
+
+func (r *Repo) readTree(h Hash, dir string, dst []byte) ([]byte, error) {
 	r.treeLoads++
-	data, size, err := r.objs.read(h, objTree, maxTreeBytes)
+	var data []byte
+	var size int64
+	var err error
+	if ir, ok := r.objs.(intoReader); ok {
+		data, size, err = ir.readInto(h, objTree, maxTreeBytes, dst)
+	} else {
+		data, size, err = r.objs.read(h, objTree, maxTreeBytes)
+	}
 	if err != nil {
 		return nil, r.objectError(err, h, dir+"/")
 	}
 	if size > maxTreeBytes {
 		return nil, fmt.Errorf("tree %s (%s/) is %d bytes, over the limit of %d", h.Short(), dir, size, maxTreeBytes)
 	}
-	ents, err := parseTree(data, r.hashSize)
-	if err != nil {
-		return nil, fmt.Errorf("tree %s (%s/): %w", h.Short(), dir, err)
+	return data, nil
+}
+
+// parallelism is how many goroutines read objects at once (tests set 1 or
+// more to exercise both paths).
+var parallelism = runtime.GOMAXPROCS(0)
+
+// loadTrees reads and parses, on several goroutines, the trees of hs that
+// are not read yet, and caches them. A tree that cannot be read is left
+// for the reader that needs it, which reports the error with its path: the
+// results never depend on this prefetch.
+func (r *Repo) loadTrees(hs []Hash) {
+	objs, ok := r.objs.(*nativeObjects)
+	if !ok || parallelism < 2 {
+		return
 	}
-	sortGit(ents)
-	r.trees[h] = ents
-	return ents, nil
+	todo := make([]Hash, 0, len(hs))
+	seen := make(map[Hash]bool, len(hs))
+	for _, h := range hs {
+		if h.IsZero() || seen[h] {
+			continue
+		}
+		seen[h] = true
+		if _, ok := r.trees[h]; !ok {
+			todo = append(todo, h)
+		}
+	}
+	if len(todo) < 4 {
+		return // not worth the goroutines
+	}
+	objsOut := make([]*treeObj, len(todo))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(parallelism, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(todo) {
+					return
+				}
+				data, size, err := objs.read(todo[i], objTree, maxTreeBytes)
+				if err != nil || size > maxTreeBytes {
+					continue
+				}
+				ents, err := parseTree(data, r.hashSize)
+				if err != nil {
+					continue
+				}
+				sortGit(ents)
+				objsOut[i] = &treeObj{raw: data, ents: ents, parsed: true}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, h := range todo {
+		if objsOut[i] != nil {
+			r.trees[h] = objsOut[i]
+			r.treeLoads++
+		}
+	}
+}
+
+// treeScratch is the content of tree h for a walk that scans many trees
+// once: read into dst's storage when it is not cached (valid only until
+// the caller reuses dst). keepTree caches it.
+func (r *Repo) treeScratch(h Hash, dir string, dst []byte) ([]byte, error) {
+	if o, ok := r.trees[h]; ok {
+		return o.raw, nil
+	}
+	return r.readTree(h, dir, dst)
+}
+
+// cachedRaw is the content of tree h when it is cached (read-only; the
+// parallel walks call it while the map is not written).
+func (r *Repo) cachedRaw(h Hash) ([]byte, error) {
+	if o, ok := r.trees[h]; ok {
+		return o.raw, nil
+	}
+	return nil, nil
+}
+
+// keepTree caches the content of tree h that treeScratch returned.
+func (r *Repo) keepTree(h Hash, data []byte) {
+	if _, ok := r.trees[h]; !ok {
+		r.trees[h] = &treeObj{raw: bytes.Clone(data)}
+	}
 }
 
 // objectError explains an object that cannot be read: a missing object

@@ -2,6 +2,7 @@ package repo
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -246,6 +247,10 @@ func TestSHA256(t *testing.T) {
 	if x.Via() != "" {
 		t.Fatalf("SHA-256 index read via %s", x.Via())
 	}
+	// The worktree check's scan reads 32-byte ids too.
+	if s, err := ScanIndex(g.Dir); err != nil || s.Note != "" || !s.Tracked["a"] || !s.Tracked["b"] {
+		t.Fatalf("ScanIndex = %+v, %v", s, err)
+	}
 	if data, _, _, _ := x.Read("a/AGENTS.md", 100); string(data) != "staged\n" {
 		t.Fatalf("index Read = %q", data)
 	}
@@ -381,4 +386,69 @@ func TestRevisionForms(t *testing.T) {
 			t.Errorf("%q resolved", bad)
 		}
 	}
+}
+
+// TestScanIndex: the streaming scan finds the same symbolic links,
+// submodules and tracked directories as git ls-files, for index versions
+// 2, 3 (extended flags) and 4 (compressed paths), long paths, and a split
+// index (read with git ls-files, with a note).
+func TestScanIndex(t *testing.T) {
+	g := gittest.New(t)
+	long := strings.Repeat("d", 200) + "/" + strings.Repeat("e", 250)
+	g.Write("AGENTS.md", "r\n", "a/AGENTS.md", "a\n", "a/aa/x.txt", "x\n", "a/ab/y.txt", "y\n", "b", "b\n",
+		"deep/er/still/f.go", "f\n", long+"/g.txt", "g\n")
+	g.Symlink("AGENTS.md", "l")
+	g.Symlink("../b", "a/link")
+	g.Git("add", "-A")
+	g.Git("update-index", "--add", "--cacheinfo", "160000,1111111111111111111111111111111111111111,mods/sub")
+	g.Git("commit", "-q", "-m", "c")
+	want := func() (map[string]resolve.Kind, map[string]bool) {
+		kinds := map[string]resolve.Kind{}
+		tracked := map[string]bool{}
+		for _, rec := range gittest.Nul(g.Git("ls-files", "--stage", "-z")) {
+			meta, name, _ := strings.Cut(rec, "\t")
+			switch {
+			case strings.HasPrefix(meta, "120000"):
+				kinds[name] = resolve.Symlink
+			case strings.HasPrefix(meta, "160000"):
+				kinds[name] = resolve.Submodule
+			}
+			for d := parentDir(name); d != ""; d = parentDir(d) {
+				tracked[d] = true
+			}
+		}
+		return kinds, tracked
+	}
+	check := func(layout string, wantNote bool) {
+		t.Helper()
+		defer func(w int) { scanWindow = w }(scanWindow)
+		for _, win := range []int{1 << 20, 7, 64, 100} {
+			scanWindow = win
+			s, err := ScanIndex(g.Dir)
+			if err != nil {
+				t.Fatalf("%s, window %d: %v", layout, win, err)
+			}
+			k, tr := want()
+			if fmt.Sprint(s.Kinds) != fmt.Sprint(k) || fmt.Sprint(s.Tracked) != fmt.Sprint(tr) {
+				t.Errorf("%s, window %d:\n got %v %v\nwant %v %v", layout, win, s.Kinds, s.Tracked, k, tr)
+			}
+			if (s.Note != "") != wantNote {
+				t.Errorf("%s, window %d: note %q", layout, win, s.Note)
+			}
+		}
+	}
+	for _, v := range []string{"2", "3", "4"} {
+		g.Git("update-index", "--index-version", v)
+		if v == "3" {
+			g.Git("update-index", "--skip-worktree", "b")
+			g.Write("new.txt", "n\n")
+			g.Git("add", "-N", "new.txt") // intent-to-add: extended flags too
+		}
+		check("v"+v, false)
+	}
+	g.Git("update-index", "--index-version", "2")
+	g.Git("update-index", "--split-index")
+	g.Write("a/aa/x.txt", "changed\n")
+	g.Git("add", "a/aa/x.txt")
+	check("split index", true)
 }

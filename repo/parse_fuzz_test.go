@@ -3,7 +3,10 @@ package repo
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"testing"
+
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 // indexFile builds a version 2 index with the given paths (all regular
@@ -87,6 +90,33 @@ func FuzzParseIndex(f *testing.F) {
 		ents, _, err := parseIndex(data, size)
 		if err == nil && len(ents) > len(data) {
 			t.Fatalf("%d entries from %d bytes", len(ents), len(data))
+		}
+		// The streaming scan of the worktree check agrees with the full
+		// parse on every index the parse accepts, whatever its window.
+		for _, win := range []int{1, 13, 1 << 20} {
+			s := &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}
+			serr := scanIndexWindow(bytes.NewReader(data), int64(len(data)), size, s, win)
+			if err != nil {
+				continue
+			}
+			if serr != nil {
+				t.Fatalf("window %d: parseIndex accepts, scanIndex: %v", win, serr)
+			}
+			kinds, tracked := map[string]resolve.Kind{}, map[string]bool{}
+			for _, e := range ents {
+				switch e.Mode {
+				case ModeSymlink:
+					kinds[e.Path] = resolve.Symlink
+				case ModeGitlink:
+					kinds[e.Path] = resolve.Submodule
+				}
+				for d := parentDir(e.Path); d != ""; d = parentDir(d) {
+					tracked[d] = true
+				}
+			}
+			if fmt.Sprint(kinds) != fmt.Sprint(s.Kinds) || fmt.Sprint(tracked) != fmt.Sprint(s.Tracked) {
+				t.Fatalf("window %d: scan %v %v, parse %v %v", win, s.Kinds, s.Tracked, kinds, tracked)
+			}
 		}
 	})
 }

@@ -3,17 +3,15 @@
 package repo
 
 import (
-	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/rivumi/rivumi-lint/resolve"
 )
@@ -72,48 +70,321 @@ func GitDir(root string) (string, error) {
 
 // IndexKinds returns the paths that Git's index records as symbolic links or
 // submodules. Those modes win over the checkout (C1, C2). A repository
-// without an index yet has none. When go-git cannot decode the index (a
+// without an index yet has none. When the index cannot be decoded here (a
 // split index, say) the git binary is asked instead, and note says so.
 func IndexKinds(root string) (kinds map[string]resolve.Kind, note string, err error) {
-	gitDir, err := GitDir(root)
+	s, err := ScanIndex(root)
 	if err != nil {
 		return nil, "", err
 	}
-	f, err := os.Open(filepath.Join(gitDir, "index"))
-	if errors.Is(err, os.ErrNotExist) {
-		return map[string]resolve.Kind{}, "", nil
-	}
-	if err != nil {
-		return nil, "", fmt.Errorf("open index: %w", err)
-	}
-	defer f.Close()
-	var idx index.Index
-	if derr := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); derr != nil {
-		kinds, err := indexKindsFromGit(root)
-		if err != nil {
-			return nil, "", fmt.Errorf("decode index: %v; git ls-files: %w", derr, err)
-		}
-		return kinds, fmt.Sprintf("go-git could not read the index (%v); used the git binary instead", derr), nil
-	}
-	kinds = map[string]resolve.Kind{}
-	for _, e := range idx.Entries {
-		switch e.Mode {
-		case filemode.Symlink:
-			kinds[e.Name] = resolve.Symlink
-		case filemode.Submodule:
-			kinds[e.Name] = resolve.Submodule
-		}
-	}
-	return kinds, "", nil
+	return s.Kinds, s.Note, nil
 }
 
-func indexKindsFromGit(root string) (map[string]resolve.Kind, error) {
-	cmd := exec.Command("git", "-C", root, "ls-files", "--stage", "-z")
-	out, err := cmd.Output()
+// IndexScan is what a worktree check needs from the index, gathered in one
+// streaming pass that holds no entry.
+type IndexScan struct {
+	// Kinds are the paths recorded as symbolic links or submodules.
+	Kinds map[string]resolve.Kind
+	// Tracked holds every directory that has a tracked path below it ("" is
+	// not listed). A whole-worktree check descends into such a directory
+	// even when an ignore pattern matches it: Git ignores only untracked
+	// files.
+	Tracked map[string]bool
+	// Note says the git binary read the index, when it did.
+	Note string
+}
+
+// ScanIndex reads the worktree's index (never $GIT_INDEX_FILE: the
+// worktree check describes the checkout) in one streaming pass: the 100,000
+// entries of a large monorepo cost a few milliseconds and no allocation
+// each. An index this package cannot decode (split or sparse index, an
+// unknown required extension) is read with `git ls-files --stage -z`.
+func ScanIndex(root string) (*IndexScan, error) {
+	gitDir, err := GitDir(root)
 	if err != nil {
 		return nil, err
 	}
+	f, err := os.Open(filepath.Join(gitDir, "index"))
+	if errors.Is(err, os.ErrNotExist) {
+		return &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	s := &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}
+	serr := scanIndex(f, fi.Size(), indexHashSize(gitDir), s)
+	if serr == nil {
+		return s, nil
+	}
+	// A split or sparse index, an extension this reader does not know: Git
+	// reads it. A damaged index is an error (§10 fails closed: git ls-files
+	// prints what it can of a truncated index and exits 0).
+	var ue *unreadableIndexError
+	if !errors.As(serr, &ue) {
+		return nil, fmt.Errorf("%s: %w (git status refuses it too; rebuild it with `git reset` or `rm .git/index && git reset`)", filepath.Join(gitDir, "index"), serr)
+	}
+	kinds, tracked, err := indexKindsFromGit(root)
+	if err != nil {
+		return nil, fmt.Errorf("decode index: %v; git ls-files: %w", serr, err)
+	}
+	return &IndexScan{Kinds: kinds, Tracked: tracked,
+		Note: fmt.Sprintf("could not read the index (%v); used the git binary instead", serr)}, nil
+}
+
+// indexHashSize is the object id size of the repository whose Git
+// directory is gitDir: 32 with extensions.objectFormat = sha256, else 20.
+func indexHashSize(gitDir string) int {
+	common := gitDir
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		common = c
+	}
+	cfg, err := readGitConfig(filepath.Join(common, "config"))
+	if err != nil {
+		return 20
+	}
+	if strings.EqualFold(strings.TrimSpace(cfg.Section("extensions").Options.Get("objectformat")), "sha256") {
+		return 32
+	}
+	return 20
+}
+
+// scanIndex is the streaming reader behind ScanIndex, for index versions
+// 2, 3 and 4 with ids of hashSize bytes. The file passes through one
+// window of 1 MiB (memory does not grow with the index); only entries of
+// mode 120000 and 160000 are kept, and tracked directories are added as
+// the sorted paths move from one directory to the next.
+func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan) error {
+	return scanIndexWindow(src, size, hashSize, s, scanWindow)
+}
+
+func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win int) error {
+	w := &window{src: src, buf: make([]byte, win)}
+	hdr, err := w.peek(12)
+	if err != nil || string(hdr[:4]) != "DIRC" {
+		return errors.New("not an index file (no DIRC header)")
+	}
+	version := binary.BigEndian.Uint32(hdr[4:8])
+	if version < 2 || version > 4 {
+		return &unreadableIndexError{what: fmt.Sprintf("index version %d", version), fix: "rewrite it with `git update-index --index-version 4`"}
+	}
+	count := binary.BigEndian.Uint32(hdr[8:12])
+	w.skip(12)
+	if len(s.Tracked) == 0 && count > 64 {
+		// About one directory per ten files in a source tree: sized once
+		// rather than grown step by step.
+		s.Tracked = make(map[string]bool, min(count/8, 1<<20))
+	}
+	fixed := 40 + hashSize + 2
+	var prev []byte
+	var lastDir []byte
+	truncated := errors.New("corrupt index: truncated entry")
+	for n := uint32(0); n < count; n++ {
+		e, err := w.peek(fixed)
+		if err != nil {
+			return truncated
+		}
+		mode := binary.BigEndian.Uint32(e[24:28])
+		flags := binary.BigEndian.Uint16(e[40+hashSize : fixed])
+		head := fixed
+		var ext uint16
+		if flags&0x4000 != 0 {
+			if version < 3 {
+				return errors.New("corrupt index: extended flags in a version 2 index")
+			}
+			if e, err = w.peek(fixed + 2); err != nil {
+				return truncated
+			}
+			ext = binary.BigEndian.Uint16(e[fixed : fixed+2])
+			head += 2
+		}
+		var name []byte
+		var entryLen int
+		if version == 4 {
+			e, err = w.peek(head + 1)
+			if err != nil {
+				return truncated
+			}
+			strip, m := 0, 0
+			for {
+				if e, err = w.peek(head + m + 1); err != nil {
+					return errors.New("corrupt index: bad path compression")
+				}
+				m++
+				if e[head+m-1]&0x80 == 0 {
+					break
+				}
+				if m > 9 {
+					return errors.New("corrupt index: bad path compression")
+				}
+			}
+			v, vm := varint(e[head : head+m])
+			if vm != m || v > uint64(len(prev)) {
+				return errors.New("corrupt index: bad path compression")
+			}
+			strip = int(v)
+			nul, e, err := w.find(head + m)
+			if err != nil {
+				return errors.New("corrupt index: unterminated path")
+			}
+			prev = append(prev[:len(prev)-strip], e[head+m:nul]...)
+			name = prev
+			entryLen = nul + 1
+		} else {
+			nul, e, err := w.find(head)
+			if err != nil {
+				return errors.New("corrupt index: unterminated path")
+			}
+			name = e[head:nul]
+			// Entries are padded with 1-8 NULs to a multiple of 8 bytes.
+			entryLen = (nul + 8) &^ 7
+			if _, err := w.peek(entryLen); err != nil {
+				return truncated
+			}
+		}
+		if len(name) == 0 {
+			return &unreadableIndexError{what: "a split index (entries without a path)", fix: "turn it off with `git update-index --no-split-index`"}
+		}
+		if mode == 0o040000 || ext&0x4000 != 0 && name[len(name)-1] == '/' {
+			return &unreadableIndexError{what: "a sparse index (directory entries, extension sdir)",
+				fix: "turn it off with `git sparse-checkout init --no-sparse-index`"}
+		}
+		switch CanonMode(mode) {
+		case ModeSymlink:
+			s.Kinds[string(name)] = resolve.Symlink
+		case ModeGitlink:
+			s.Kinds[string(name)] = resolve.Submodule
+		}
+		dir := name[:max(0, bytes.LastIndexByte(name, '/'))]
+		if len(dir) > 0 && !bytes.Equal(dir, lastDir) {
+			lastDir = append(lastDir[:0], dir...)
+			for d := dir; len(d) > 0 && !s.Tracked[string(d)]; d = d[:max(0, bytes.LastIndexByte(d, '/'))] {
+				s.Tracked[string(d)] = true
+			}
+		}
+		w.skip(entryLen)
+	}
+	for w.off < size-int64(hashSize) {
+		eh, err := w.peek(8)
+		if err != nil {
+			return errors.New("corrupt index: truncated extension")
+		}
+		sig := string(eh[:4])
+		n := int64(binary.BigEndian.Uint32(eh[4:8]))
+		w.skip(8)
+		if n > size-w.off {
+			return fmt.Errorf("corrupt index: extension %q overruns the file", sig)
+		}
+		switch {
+		case sig == "link":
+			return &unreadableIndexError{what: "a split index (extension link)", fix: "turn it off with `git update-index --no-split-index`"}
+		case sig == "sdir":
+			return &unreadableIndexError{what: "a sparse index (extension sdir)", fix: "turn it off with `git sparse-checkout init --no-sparse-index`"}
+		case sig[0] < 'A' || sig[0] > 'Z':
+			return &unreadableIndexError{what: fmt.Sprintf("the required extension %q", sig), fix: "rewrite the index with a Git that does not use it"}
+		}
+		if err := w.discard(n); err != nil {
+			return errors.New("corrupt index: truncated extension")
+		}
+	}
+	if w.off != size-int64(hashSize) {
+		return errors.New("corrupt index: bad length")
+	}
+	return nil
+}
+
+// scanWindow is the window's initial size (tests shrink it to exercise
+// refills and growth; the fuzz target passes its own).
+var scanWindow = 1 << 20
+
+// window is a sliding window over a reader: peek(n) makes the next n bytes
+// available in one slice, skip(n) consumes them.
+type window struct {
+	src  io.Reader
+	buf  []byte
+	r, w int
+	off  int64 // bytes consumed
+	eof  bool
+}
+
+// peek returns the unconsumed bytes, at least n of them.
+func (w *window) peek(n int) ([]byte, error) {
+	if w.w-w.r >= n {
+		return w.buf[w.r:w.w], nil
+	}
+	if w.r+n > len(w.buf) {
+		copy(w.buf, w.buf[w.r:w.w])
+		w.w -= w.r
+		w.r = 0
+		if n > len(w.buf) {
+			nb := make([]byte, max(n, 2*len(w.buf)))
+			copy(nb, w.buf[:w.w])
+			w.buf = nb
+		}
+	}
+	for w.w-w.r < n {
+		if w.eof {
+			return nil, io.ErrUnexpectedEOF
+		}
+		m, err := w.src.Read(w.buf[w.w:])
+		w.w += m
+		if err == io.EOF {
+			w.eof = true
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	return w.buf[w.r:w.w], nil
+}
+
+// find returns the offset (from the unconsumed start) of the first NUL at
+// or after from, with the bytes up to it.
+func (w *window) find(from int) (int, []byte, error) {
+	for {
+		b, err := w.peek(from + 1)
+		if err != nil {
+			return 0, nil, err
+		}
+		if i := bytes.IndexByte(b[from:], 0); i >= 0 {
+			return from + i, b, nil
+		}
+		from = len(b)
+	}
+}
+
+func (w *window) skip(n int) {
+	w.r += n
+	w.off += int64(n)
+}
+
+func (w *window) discard(n int64) error {
+	for n > 0 {
+		k := min(n, int64(len(w.buf)))
+		if _, err := w.peek(int(k)); err != nil {
+			return err
+		}
+		w.skip(int(k))
+		n -= k
+	}
+	return nil
+}
+
+func indexKindsFromGit(root string) (map[string]resolve.Kind, map[string]bool, error) {
+	cmd := exec.Command("git", "-C", root, "ls-files", "--stage", "-z")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, nil, err
+	}
 	kinds := map[string]resolve.Kind{}
+	tracked := map[string]bool{}
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		meta, name, ok := bytes.Cut(rec, []byte{'\t'})
 		if !ok {
@@ -125,6 +396,9 @@ func indexKindsFromGit(root string) (map[string]resolve.Kind, error) {
 		case bytes.HasPrefix(meta, []byte("160000 ")):
 			kinds[string(name)] = resolve.Submodule
 		}
+		for d := parentDir(string(name)); d != "" && !tracked[d]; d = parentDir(d) {
+			tracked[d] = true
+		}
 	}
-	return kinds, nil
+	return kinds, tracked, nil
 }

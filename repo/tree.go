@@ -9,7 +9,9 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unsafe"
 
+	"github.com/rivumi/rivumi-lint/internal/par"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -121,32 +123,49 @@ func (e *TreeEntry) IsTree() bool { return e.Mode == ModeTree }
 func parseTree(data []byte, hashSize int) ([]TreeEntry, error) {
 	n := bytes.Count(data, []byte{0})
 	out := make([]TreeEntry, 0, n)
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
+	// Names are substrings of one string over data, which nothing modifies
+	// after the read: no allocation per entry.
+	str := unsafe.String(unsafe.SliceData(data), len(data))
+	err := forEachEntry(data, hashSize, func(mode uint32, start, end int, id []byte) error {
+		out = append(out, TreeEntry{Name: str[start:end], Mode: CanonMode(mode), Hash: HashOf(id)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// forEachEntry calls fn for every entry of a tree object, in the object's
+// order, with the raw mode, the name as data[start:end] and the id.
+func forEachEntry(data []byte, hashSize int, fn func(mode uint32, start, end int, id []byte) error) error {
+	for i := 0; i < len(data); {
+		sp := bytes.IndexByte(data[i:], ' ')
 		if sp <= 0 || sp > 7 {
-			return nil, errors.New("corrupt tree object: bad mode")
+			return errors.New("corrupt tree object: bad mode")
 		}
 		var mode uint32
-		for _, c := range data[:sp] {
+		for _, c := range data[i : i+sp] {
 			if c < '0' || c > '7' {
-				return nil, errors.New("corrupt tree object: bad mode")
+				return errors.New("corrupt tree object: bad mode")
 			}
 			mode = mode<<3 | uint32(c-'0')
 		}
-		data = data[sp+1:]
-		nul := bytes.IndexByte(data, 0)
-		if nul <= 0 || len(data) < nul+1+hashSize {
-			return nil, errors.New("corrupt tree object: bad entry name or truncated id")
+		i += sp + 1
+		nul := bytes.IndexByte(data[i:], 0)
+		if nul <= 0 || len(data)-i < nul+1+hashSize {
+			return errors.New("corrupt tree object: bad entry name or truncated id")
 		}
-		name := string(data[:nul])
-		if name == "." || name == ".." || strings.IndexByte(name, '/') >= 0 {
-			return nil, fmt.Errorf("corrupt tree object: entry name %q", name)
+		name := data[i : i+nul]
+		if len(name) <= 2 && (string(name) == "." || string(name) == "..") || bytes.IndexByte(name, '/') >= 0 {
+			return fmt.Errorf("corrupt tree object: entry name %q", name)
 		}
-		h := HashOf(data[nul+1 : nul+1+hashSize])
-		data = data[nul+1+hashSize:]
-		out = append(out, TreeEntry{Name: name, Mode: CanonMode(mode), Hash: h})
+		if err := fn(mode, i, i+nul, data[i+nul+1:i+nul+1+hashSize]); err != nil {
+			return err
+		}
+		i += nul + 1 + hashSize
 	}
-	return out, nil
+	return nil
 }
 
 // gitCompare orders tree entries as Git does: by name, a subtree's name
@@ -227,6 +246,7 @@ type Tree struct {
 
 type treeDir struct {
 	ents []TreeEntry
+	hash Hash // the tree object's id
 	err  error
 }
 
@@ -264,6 +284,7 @@ func (t *Tree) dir(dir string) ([]TreeEntry, error) {
 	}
 	d := &treeDir{}
 	if dir == "" {
+		d.hash = t.root
 		d.ents, d.err = t.repo.treeEntries(t.root, "")
 		if d.err != nil {
 			t.fatal(d.err)
@@ -282,6 +303,7 @@ func (t *Tree) dir(dir string) ([]TreeEntry, error) {
 			case !e.IsTree():
 				d.err = fs.ErrNotExist
 			default:
+				d.hash = e.Hash
 				d.ents, d.err = t.repo.treeEntries(e.Hash, dir)
 				if d.err != nil {
 					t.fatal(d.err)
@@ -293,16 +315,28 @@ func (t *Tree) dir(dir string) ([]TreeEntry, error) {
 	return d.ents, d.err
 }
 
-// List implements resolve.Source.
+// List implements resolve.Source. The entries of a tree object are made
+// once per run and shared (read-only) by every source that lists it: the
+// base and head of a diff share most of their trees.
 func (t *Tree) List(dir string) ([]resolve.Entry, error) {
 	ents, err := t.dir(dir)
 	if err != nil {
 		return nil, err
 	}
+	h := t.dirs[dir].hash
+	var o *treeObj
+	if !h.IsZero() {
+		if o = t.repo.trees[h]; o != nil && o.listed != nil {
+			return o.listed, nil
+		}
+	}
 	out := make([]resolve.Entry, 0, len(ents))
 	for _, e := range ents {
 		k, note := KindOfMode(e.Mode)
 		out = append(out, resolve.Entry{Name: e.Name, Kind: k, Size: -1, Note: note})
+	}
+	if o != nil {
+		o.listed = out
 	}
 	return out, nil
 }
@@ -479,6 +513,225 @@ func (t *Tree) DirsBelow(dir string) ([]string, error) {
 	return out, nil
 }
 
+// CandidateDirsBelow returns, sorted, the directories at or below dir that
+// have an entry called like one of names, and the links to directories of
+// the tree (whose candidates the engine finds by lstat): a superset of the
+// directories below dir that hold an instruction candidate (R7), found by
+// scanning each tree object once without building its entries. A dir that
+// does not exist gives none.
+func (t *Tree) CandidateDirsBelow(dir string, names []string) ([]string, error) {
+	if _, err := t.dir(dir); err != nil {
+		if isAbsent(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if out, ok := t.candidateDirsParallel(dir, names); ok {
+		return out, nil
+	}
+	var out []string
+	// One buffer per level: a tree's content stays valid while its
+	// subtrees are scanned. Only the trees on the way to a hit are kept;
+	// the engine reads those next.
+	var bufs [][]byte
+	var walk func(d string, h Hash, depth int) (bool, error)
+	walk = func(d string, h Hash, depth int) (bool, error) {
+		if h.IsZero() {
+			return false, nil // the empty tree
+		}
+		if depth >= len(bufs) {
+			bufs = append(bufs, nil)
+		}
+		data, err := t.repo.treeScratch(h, d, bufs[depth])
+		if err != nil {
+			return false, t.fatal(err)
+		}
+		if cap(data) > cap(bufs[depth]) {
+			bufs[depth] = data[:0]
+		}
+		hit, below := false, false
+		err = forEachEntry(data, t.repo.hashSize, func(mode uint32, start, end int, id []byte) error {
+			name := data[start:end]
+			if !hit {
+				for _, n := range names {
+					if string(name) == n {
+						hit = true
+						out = append(out, d)
+						break
+					}
+				}
+			}
+			switch CanonMode(mode) {
+			case ModeTree:
+				b, err := walk(join(d, string(name)), HashOf(id), depth+1)
+				below = below || b
+				return err
+			case ModeSymlink:
+				if p := join(d, string(name)); t.DirLink(p) {
+					out = append(out, p) // listed, never descended into
+					below = true
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			if t.err != nil {
+				return false, t.err // a subtree's, recorded already
+			}
+			return false, t.fatal(fmt.Errorf("tree %s (%s/): %w", h.Short(), d, err))
+		}
+		if hit || below {
+			t.repo.keepTree(h, data)
+		}
+		return hit || below, nil
+	}
+	if _, err := walk(dir, t.dirs[dir].hash, 0); err != nil {
+		return nil, err
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// candidateDirsParallel is CandidateDirsBelow on several goroutines: each
+// takes a subtree from a shared queue, scans it and queues its subtrees.
+// ok is false when it cannot answer (one reader, the git backend, an object
+// that cannot be read): the serial walk then runs and reports any error
+// with its path, so the answer never depends on this path.
+func (t *Tree) candidateDirsParallel(dir string, names []string) (out []string, ok bool) {
+	objs, native := t.repo.objs.(*nativeObjects)
+	root := t.dirs[dir].hash
+	if !native || parallelism < 2 || root.IsZero() {
+		return nil, false
+	}
+	type task struct {
+		d string
+		h Hash
+	}
+	type seen struct {
+		d    string
+		h    Hash
+		data []byte
+	}
+	type result struct {
+		hits, links []string
+		visited     []seen
+	}
+	res := make([]result, parallelism)
+	err := par.Walk(parallelism, task{dir, root}, func(w int, tk task, next []task) ([]task, error) {
+		my := &res[w]
+		data, _ := t.repo.cachedRaw(tk.h)
+		if data == nil {
+			var size int64
+			var err error
+			data, size, err = objs.read(tk.h, objTree, maxTreeBytes)
+			if err == nil && size > maxTreeBytes {
+				err = errTooLarge
+			}
+			if err != nil {
+				return next, err
+			}
+			my.visited = append(my.visited, seen{tk.d, tk.h, data})
+		}
+		hit := false
+		err := forEachEntry(data, t.repo.hashSize, func(mode uint32, start, end int, id []byte) error {
+			name := data[start:end]
+			if !hit {
+				for _, n := range names {
+					if string(name) == n {
+						hit = true
+						my.hits = append(my.hits, tk.d)
+						break
+					}
+				}
+			}
+			switch CanonMode(mode) {
+			case ModeTree:
+				next = append(next, task{join(tk.d, string(name)), HashOf(id)})
+			case ModeSymlink:
+				my.links = append(my.links, join(tk.d, string(name)))
+			}
+			return nil
+		})
+		return next, err
+	})
+	if err != nil {
+		return nil, false
+	}
+	var hits, links []string
+	var visited []seen
+	for _, r := range res {
+		hits, links, visited = append(hits, r.hits...), append(links, r.links...), append(visited, r.visited...)
+	}
+	// Keep the trees on the way to a hit: the engine reads those next.
+	need := map[string]bool{}
+	for _, d := range hits {
+		for {
+			if need[d] {
+				break
+			}
+			need[d] = true
+			if d == "" || d == dir {
+				break
+			}
+			d = parentDir(d)
+		}
+	}
+	for _, v := range visited {
+		t.repo.treeLoads++
+		if need[v.d] {
+			if _, ok := t.repo.trees[v.h]; !ok {
+				t.repo.trees[v.h] = &treeObj{raw: v.data}
+			}
+		}
+	}
+	out = hits
+	for _, l := range links {
+		if t.DirLink(l) {
+			out = append(out, l) // listed, never descended into
+		}
+	}
+	if t.err != nil {
+		return nil, false
+	}
+	sort.Strings(out)
+	return out, true
+}
+
+var errTooLarge = errors.New("tree object too large")
+
+// PrefetchLayers reads ahead, on several goroutines, the blob each of
+// dirs (and every directory above them) will load as its layer: the first
+// of names, in priority order, that has an entry (R2), when that entry is
+// a regular file. limit is the engine's MaxFileBytes. The engine then finds
+// the bytes in the cache; nothing else changes.
+func (t *Tree) PrefetchLayers(dirs, names []string, limit int64) {
+	var hs []Hash
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		for {
+			if seen[d] {
+				break
+			}
+			seen[d] = true
+			if ents, err := t.dir(d); err == nil {
+				for _, n := range names {
+					if e := findEntry(ents, n); e != nil {
+						if k, _ := KindOfMode(e.Mode); k == resolve.Regular {
+							hs = append(hs, e.Hash)
+						}
+						break
+					}
+				}
+			}
+			if d == "" {
+				break
+			}
+			d = parentDir(d)
+		}
+	}
+	t.repo.prefetchBlobs(hs, limit)
+}
+
 // isAbsent reports an error that says a path does not exist as a directory
 // of a source: missing, a file, or behind a symbolic link.
 func isAbsent(err error) bool {
@@ -493,22 +746,47 @@ func (r *Repo) readBlobEntry(m uint32, h Hash, p string, limit int64, fatal func
 	if k != resolve.Regular {
 		return nil, k, -1, nil
 	}
+	// Each blob is read once per run: the base and the head of a diff, the
+	// index and HEAD, mostly hold the same instruction files. The bytes
+	// are shared, read-only.
+	key := blobKey{h, limit}
+	if b, ok := r.blobs[key]; ok {
+		return b.data, resolve.Regular, b.size, nil
+	}
+	data, size, err := r.readBlob(h, p, limit, fatal)
+	if err == nil {
+		r.blobs[key] = blobRead{data, size}
+	}
+	return data, resolve.Regular, size, err
+}
+
+type blobKey struct {
+	h     Hash
+	limit int64
+}
+
+type blobRead struct {
+	data []byte // nil when over the limit
+	size int64
+}
+
+func (r *Repo) readBlob(h Hash, p string, limit int64, fatal func(error) error) ([]byte, int64, error) {
 	// C3: the size from the object's header decides before anything is read.
 	size, err := r.objs.size(h)
 	if err != nil {
-		return nil, resolve.Regular, -1, fatal(r.objectError(err, h, p))
+		return nil, -1, fatal(r.objectError(err, h, p))
 	}
 	if size > limit {
-		return nil, resolve.Regular, size, nil
+		return nil, size, nil
 	}
 	data, size, err := r.objs.read(h, objBlob, limit)
 	if err != nil {
-		return nil, resolve.Regular, -1, fatal(r.objectError(err, h, p))
+		return nil, -1, fatal(r.objectError(err, h, p))
 	}
 	if size > limit {
-		return nil, resolve.Regular, size, nil
+		return nil, size, nil
 	}
-	return data, resolve.Regular, int64(len(data)), nil
+	return data, int64(len(data)), nil
 }
 
 func (r *Repo) linkTarget(h Hash, p string, fatal func(error) error) string {

@@ -263,3 +263,62 @@ func TestGitCompareOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidateDirsBelow: for the tree and the index, the directories the
+// engine finds holding a candidate are the same whether it looks at every
+// directory (DirsBelow) or only at those CandidateDirsBelow returns.
+func TestCandidateDirsBelow(t *testing.T) {
+	g := kindsRepo(t)
+	g.Write("a/b/RIVUMI.md", "x\n", "a/b/c/d.txt", "d\n", "a/x.txt", "x\n", "e/AGENTS.override.md", "o\n")
+	g.Git("add", "-A")
+	g.Git("commit", "-q", "-m", "more")
+	opts := resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"}, Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 1 << 15}
+	for _, n := range []int{1, 2, 4} {
+		withParallelism(t, n)
+		r := open(t, g.Dir)
+		x := mustIndex(t, r)
+		checkCandidateDirs(t, []candSource{headTree(t, r), x}, opts)
+	}
+}
+
+type candSource interface {
+	resolve.Source
+	DirsBelow(string) ([]string, error)
+	CandidateDirsBelow(string, []string) ([]string, error)
+}
+
+func checkCandidateDirs(t *testing.T, srcs []candSource, opts resolve.Options) {
+	t.Helper()
+	for _, src := range srcs {
+		e := resolve.New(src, opts)
+		holding := func(dirs []string) []string {
+			var out []string
+			for _, d := range dirs {
+				if info, err := e.Dir(d); err == nil && len(info.Files) > 0 {
+					out = append(out, d)
+				}
+			}
+			return out
+		}
+		all, err := src.DirsBelow("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range append(all, "missing", "AGENTS.md") {
+			every, err := src.DirsBelow(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cands, err := src.CandidateDirsBelow(p, e.Candidates())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := strings.Join(holding(cands), ","), strings.Join(holding(every), ","); got != want {
+				t.Errorf("%s below %q: candidates give %q, every directory %q", src.Name(), p, got, want)
+			}
+			if len(cands) > len(every) {
+				t.Errorf("%s below %q: %d candidate directories of %d", src.Name(), p, len(cands), len(every))
+			}
+		}
+	}
+}

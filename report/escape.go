@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -177,4 +179,24 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// runnerSafeJSON returns a writer for the JSON formats (json, sarif, rdjson,
+// rdjsonl) that writes "##[" as "##\u005b": the same JSON value, but no
+// "##[command]" for the GitHub Actions runner, which honours that older
+// syntax anywhere in a line of a step's log (§10). "##[" can only occur
+// inside a JSON string, where \u005b is "[". Each json.Encoder.Encode call
+// writes its whole value in one Write, so a pattern never spans two.
+func runnerSafeJSON(w io.Writer) io.Writer { return jsonRunnerWriter{w} }
+
+type jsonRunnerWriter struct{ w io.Writer }
+
+func (j jsonRunnerWriter) Write(p []byte) (int, error) {
+	if !bytes.Contains(p, []byte("##[")) {
+		return j.w.Write(p)
+	}
+	if _, err := j.w.Write(bytes.ReplaceAll(p, []byte("##["), []byte(`##\u005b`))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

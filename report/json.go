@@ -30,7 +30,7 @@ func JSON(w io.Writer, r *lint.Result, o Options) error {
 	if doc.Drift == nil {
 		doc.Drift = []lint.Drift{}
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(runnerSafeJSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)

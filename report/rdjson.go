@@ -28,7 +28,7 @@ func RDJSON(w io.Writer, r *lint.Result, o Options) error {
 	for _, f := range findings {
 		out.Diagnostics = append(out.Diagnostics, newRDJSONDiagnostic(f))
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(runnerSafeJSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -37,7 +37,7 @@ func RDJSON(w io.Writer, r *lint.Result, o Options) error {
 // RDJSONL writes r as reviewdog diagnostics, one JSON object per line
 // (§7 rdjsonl), for `reviewdog -f=rdjsonl`. No findings: no output.
 func RDJSONL(w io.Writer, r *lint.Result, o Options) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(runnerSafeJSON(w))
 	enc.SetEscapeHTML(false)
 	for _, f := range orderFindings(r) {
 		if err := enc.Encode(newRDJSONDiagnostic(f)); err != nil {

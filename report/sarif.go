@@ -130,7 +130,7 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 		Version: sarifVersion,
 		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Invocations: invocations, Results: results}},
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(runnerSafeJSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)

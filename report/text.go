@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/rivumi/rivumi-lint/lint"
 )
@@ -17,7 +18,7 @@ const maxListedDirs = 5
 func Text(w io.Writer, r *lint.Result, o Options) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range r.Findings {
-		loc := safe(f.Path)
+		loc := lineStart(safe(f.Path))
 		if f.Line > 0 {
 			loc = fmt.Sprintf("%s:%d", loc, f.Line)
 			if f.Column > 0 {
@@ -62,20 +63,36 @@ func writeDriftText(w io.Writer, drift []lint.Drift) {
 
 // safe keeps a terminal line one line: control characters in names and
 // messages (a file name may hold a newline or an escape sequence) are
-// shown as Go escapes.
+// shown as Go escapes. The "[" of "##[" is shown as \x5b too: the GitHub
+// Actions runner honours its older "##[command]" syntax anywhere in a line
+// of a step's log, so a name must not carry one into the log (§10).
 func safe(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
+	if !strings.ContainsFunc(s, isControl) && !strings.Contains(s, "##[") {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
+	for i, r := range s {
+		switch {
+		case isControl(r):
 			fmt.Fprintf(&b, "\\x%02x", r)
-			continue
+		case r == '[' && strings.HasSuffix(s[:i], "##"):
+			b.WriteString(`\x5b`)
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// lineStart keeps a path that begins a line from being read as a workflow
+// command: the runner takes a line whose text, after leading white space,
+// starts with "::" as one (§10). Such a path is written as "./PATH", which
+// names the same file.
+func lineStart(p string) string {
+	if strings.HasPrefix(strings.TrimLeftFunc(p, unicode.IsSpace), ":") {
+		return "./" + p
+	}
+	return p
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/content"
@@ -71,8 +73,23 @@ type DirInfo struct {
 	// Linked is the first directory from the root down to this one that is
 	// a symbolic link, "" when none is (C1).
 	Linked   string
-	children map[string]Kind // subdirectory-like entries: Dir, Symlink, Submodule
+	children []child // subdirectory-like entries (Dir, Symlink, Submodule), sorted by name
 	err      error
+}
+
+type child struct {
+	name string
+	kind Kind
+}
+
+// childKind is the kind of the subdirectory-like entry called name, or
+// Missing.
+func (d *DirInfo) childKind(name string) Kind {
+	i := sort.Search(len(d.children), func(i int) bool { return d.children[i].name >= name })
+	if i < len(d.children) && d.children[i].name == name {
+		return d.children[i].kind
+	}
+	return Missing
 }
 
 // NearMiss is a file whose name is close to a candidate but not one.
@@ -100,7 +117,8 @@ func (l Layer) Reason() string {
 	return ""
 }
 
-// Resolution is the chain of one directory.
+// Resolution is the chain of one directory. Resolutions are read-only: a
+// directory without candidates shares its parent's Layers.
 type Resolution struct {
 	Dir         string // "" for the root
 	Layers      []Layer
@@ -139,6 +157,7 @@ type Engine struct {
 	src        Source
 	opt        Options
 	candidates []string
+	candKeys   []string // nameKey of each candidate, for RL011
 	dirs       map[string]*DirInfo
 	chains     map[string]*Resolution
 	user       *File
@@ -148,6 +167,10 @@ type Engine struct {
 func New(src Source, opt Options) *Engine {
 	e := &Engine{src: src, opt: opt, dirs: map[string]*DirInfo{}, chains: map[string]*Resolution{}}
 	e.candidates = append(append([]string{}, opt.Overrides...), opt.Normals...)
+	e.candKeys = candidateKeys(e.candidates)
+	if w, ok := src.(*Worktree); ok {
+		w.candidates, w.limit = e.candidates, opt.MaxFileBytes
+	}
 	if opt.User != nil {
 		e.user = e.loadUser(opt.User)
 	}
@@ -194,6 +217,20 @@ func (e *Engine) Chain(dir string) (*Resolution, error) {
 	info, err := e.Dir(dir)
 	if err != nil {
 		return nil, err
+	}
+	if dir != "" && len(info.Files) == 0 {
+		// No candidate here: the chain is the parent's, layer for layer
+		// (R3), with the same fingerprint. It is shared, not rebuilt, so a
+		// whole-worktree check hashes one chain per directory that has
+		// instruction files, not one per directory.
+		pr, err := e.Chain(parentDir(dir))
+		if err != nil {
+			return nil, err
+		}
+		r := &Resolution{Dir: dir, Layers: pr.Layers[:len(pr.Layers):len(pr.Layers)],
+			Dirs: append(pr.Dirs[:len(pr.Dirs):len(pr.Dirs)], info), Fingerprint: pr.Fingerprint}
+		e.chains[dir] = r
+		return r, nil
 	}
 	var infos []*DirInfo
 	for d := info; ; {
@@ -270,7 +307,7 @@ func (e *Engine) fill(d *DirInfo) error {
 		case parent.Linked != "":
 			d.Linked = parent.Linked
 		default:
-			switch parent.children[path.Base(d.Path)] {
+			switch parent.childKind(path.Base(d.Path)) {
 			case Dir:
 			case Symlink:
 				d.Linked = d.Path
@@ -310,23 +347,29 @@ func (e *Engine) fill(d *DirInfo) error {
 		}
 		return err
 	}
-	byRank := make([]*Entry, len(e.candidates))
+	var ranks [8]*Entry
+	byRank := ranks[:0]
+	if len(e.candidates) <= len(ranks) {
+		byRank = ranks[:len(e.candidates)]
+	} else {
+		byRank = make([]*Entry, len(e.candidates))
+	}
 	for i := range ents {
 		ent := &ents[i]
 		if r := e.rank(ent.Name); r >= 0 {
 			byRank[r] = ent
 		} else if ent.Kind != Dir && ent.Kind != Submodule {
-			if like, ok := NearMissOf(ent.Name, e.candidates); ok {
+			if like, ok := nearMissKeyed(ent.Name, e.candidates, e.candKeys); ok {
 				d.NearMisses = append(d.NearMisses, NearMiss{Path: path.Join(d.Path, ent.Name), Like: like})
 			}
 		}
 		switch ent.Kind {
 		case Dir, Symlink, Submodule:
-			if d.children == nil {
-				d.children = map[string]Kind{}
-			}
-			d.children[ent.Name] = ent.Kind
+			d.children = append(d.children, child{ent.Name, ent.Kind})
 		}
+	}
+	if !slices.IsSortedFunc(d.children, byName) {
+		slices.SortFunc(d.children, byName)
 	}
 	for _, ent := range byRank {
 		if ent == nil {
@@ -438,6 +481,8 @@ func (e *Engine) loadUser(u *UserFile) *File {
 
 // User returns the user layer's file, or nil when there is none.
 func (e *Engine) User() *File { return e.user }
+
+func byName(a, b child) int { return strings.Compare(a.name, b.name) }
 
 func parentDir(p string) string {
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {

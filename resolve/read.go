@@ -25,9 +25,9 @@ func readAt(dirfd int, name string, limit int64) (data []byte, kind Kind, size i
 		}
 		return nil, Missing, -1, err
 	}
-	defer unix.Close(fd)
+	defer sysClose(fd)
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
+	if err := sysFstat(fd, &st); err != nil {
 		return nil, Missing, -1, fmt.Errorf("fstat: %w", err)
 	}
 	kind = kindOfMode(uint32(st.Mode))
@@ -44,7 +44,7 @@ func readAt(dirfd int, name string, limit int64) (data []byte, kind Kind, size i
 	}
 	n := 0
 	for n < len(buf) {
-		m, err := unix.Read(fd, buf[n:])
+		m, err := sysRead(fd, buf[n:])
 		if err == unix.EINTR {
 			continue
 		}
@@ -71,7 +71,7 @@ func readAt(dirfd int, name string, limit int64) (data []byte, kind Kind, size i
 
 func openNoFollow(dirfd int, name string, flags int) (int, error) {
 	for {
-		fd, err := unix.Openat(dirfd, name, flags, 0)
+		fd, err := sysOpenat(dirfd, name, flags)
 		if err == unix.EINTR {
 			continue
 		}

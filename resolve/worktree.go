@@ -6,7 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -18,6 +21,33 @@ type Worktree struct {
 	// recorded holds the paths whose Git index entry is a symlink or a
 	// submodule: those modes win over what the checkout holds (C1, C2).
 	recorded map[string]Kind
+	// mu guards kept and reads: ListKeep and Prefetch may run on several
+	// goroutines.
+	mu sync.Mutex
+	// kept are listings ListKeep made, each served once to List; listed
+	// holds every directory listed so far (the engine lists each once).
+	kept   map[string][]Entry
+	listed map[string]bool
+	// reads are the chosen candidates ListKeep read ahead, each served once
+	// to Read.
+	reads     map[string]readAhead
+	noOpenat2 atomic.Bool // openat2(2) is not available: open directories component by component
+	buf       []byte      // List's getdents buffer (List runs on one goroutine)
+	// candidates, once an engine is made over the worktree, let List leave
+	// out the regular files no check can act on (see relevant) and ListKeep
+	// read ahead the file a directory's layer will be (limit: the engine's
+	// MaxFileBytes).
+	candidates []string
+	limit      int64
+}
+
+// readAhead is one Read made before the engine asked for it.
+type readAhead struct {
+	data  []byte
+	kind  Kind
+	size  int64
+	err   error
+	limit int64
 }
 
 // OpenWorktree opens root for reading. recorded maps slash paths to the kind
@@ -40,15 +70,36 @@ type LinkedDirError struct{ Dir string }
 
 func (e *LinkedDirError) Error() string { return e.Dir + " is a symbolic link" }
 
-// openDir opens dir below the root, component by component, refusing to
-// cross a symbolic link (C1: nothing behind a link is opened).
+// openDir opens dir below the root, refusing to cross a symbolic link (C1:
+// nothing behind a link is opened): in one openat2(2) call with
+// RESOLVE_NO_SYMLINKS where the kernel has it, else (and to name the link
+// when there is one) component by component.
 func (w *Worktree) openDir(dir string) (int, error) {
+	if dir != "" && !w.noOpenat2.Load() {
+		fd, err := openBeneath(w.rootfd, dir)
+		switch {
+		case err == nil:
+			return fd, nil
+		case errors.Is(err, unix.ENOENT):
+			return -1, fs.ErrNotExist
+		case errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM):
+			w.noOpenat2.Store(true)
+		}
+		// ELOOP (a link on the way), ENOTDIR, …: the walk below says which.
+	}
+	return w.openDirSlow(dir)
+}
+
+func (w *Worktree) openDirSlow(dir string) (int, error) {
+	if dir == "" {
+		// A new open file description: a dup of the root descriptor would
+		// share its read offset, and a second listing of the root would
+		// find it at the end.
+		return openNoFollow(w.rootfd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
+	}
 	fd, err := unix.Dup(w.rootfd)
 	if err != nil {
 		return -1, err
-	}
-	if dir == "" {
-		return fd, nil
 	}
 	walked := ""
 	for _, c := range strings.Split(dir, "/") {
@@ -84,27 +135,156 @@ func (w *Worktree) abs(p string) string {
 	return w.root + "/" + p
 }
 
+// List implements Source. A listing ListKeep made is served from memory,
+// once.
 func (w *Worktree) List(dir string) ([]Entry, error) {
-	fd, err := w.openDir(dir)
+	w.mu.Lock()
+	ents, ok := w.kept[dir]
+	if ok {
+		delete(w.kept, dir)
+	}
+	w.markListed(dir)
+	w.mu.Unlock()
+	if ok {
+		return ents, nil
+	}
+	ents, _, err := w.list(dir, &w.buf, false)
+	return ents, err
+}
+
+// markListed records dir as listed; w.mu is held.
+func (w *Worktree) markListed(dir string) {
+	if w.listed == nil {
+		w.listed = map[string]bool{}
+	}
+	w.listed[dir] = true
+}
+
+// relevant reports whether a regular file called name can matter to a
+// check: an instruction candidate, a name RL011 may find close to one (a
+// Markdown or text extension), a skill's SKILL.md (idem), or a dot-file
+// (.gitignore, .git). List leaves the other regular files out once an
+// engine is made over the worktree: a monorepo directory holds mostly
+// source files, and naming each of them is most of a whole-worktree
+// check's allocations. Every other kind of entry is always listed.
+func (w *Worktree) relevant(name []byte) bool {
+	// Where the index records links or submodules, every name is kept for
+	// the overlay (C1 with core.symlinks=false).
+	if w.candidates == nil || len(w.recorded) > 0 || len(name) > 0 && name[0] == '.' {
+		return true
+	}
+	for _, c := range w.candidates {
+		if string(name) == c {
+			return true
+		}
+	}
+	return hasNoteExt(string(name))
+}
+
+// ListKeep lists dir as List does and keeps the answer for the next List
+// of dir: a whole-worktree walk reads every directory once, for the scope
+// and for the engine. Once an engine is made over the worktree it also
+// reads the directory's layer file (the first candidate, in priority order,
+// that has an entry, when that entry is a regular file: R2) for the
+// engine's next Read of it, through the directory descriptor it has open.
+// The caller may reorder the entries, not change them. ListKeep and
+// Prefetch may run on several goroutines at once; the other methods may
+// not run beside them.
+func (w *Worktree) ListKeep(dir string) ([]Entry, error) {
+	bp := bufPool.Get().(*[]byte)
+	ents, ra, err := w.list(dir, bp, w.candidates != nil)
+	bufPool.Put(bp)
 	if err != nil {
 		return nil, err
 	}
-	f := os.NewFile(uintptr(fd), w.abs(dir))
-	defer f.Close()
-	des, err := f.ReadDir(-1)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", w.abs(dir), err)
+	w.mu.Lock()
+	if w.kept == nil {
+		w.kept = map[string][]Entry{}
 	}
-	out := make([]Entry, 0, len(des))
-	for _, de := range des {
-		e := Entry{Name: de.Name(), Size: -1, Kind: kindOfFileMode(de.Type())}
-		if e.Kind == Special {
-			e.Note = ModeNote(de.Type())
+	w.kept[dir] = ents
+	w.markListed(dir)
+	if ra != nil {
+		if w.reads == nil {
+			w.reads = map[string]readAhead{}
 		}
-		w.overlay(path.Join(dir, e.Name), &e)
-		out = append(out, e)
+		w.reads[ra.path] = ra.readAhead
 	}
-	return out, nil
+	w.mu.Unlock()
+	return ents, nil
+}
+
+// Prefetch lists dirs with ListKeep on as many goroutines as there are
+// processors, so that the engine then resolves them from memory. A
+// directory listed before is skipped (each file is read once). Errors are
+// not kept: the engine meets them itself.
+func (w *Worktree) Prefetch(dirs []string) {
+	work := make(chan string, len(dirs))
+	w.mu.Lock()
+	for _, d := range dirs {
+		if !w.listed[d] {
+			work <- d
+		}
+	}
+	w.mu.Unlock()
+	close(work)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d := range work {
+				w.ListKeep(d)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+type pathRead struct {
+	path string
+	readAhead
+}
+
+func (w *Worktree) list(dir string, buf *[]byte, ahead bool) ([]Entry, *pathRead, error) {
+	fd, err := w.openDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sysClose(fd)
+	out, err := w.readDir(fd, buf)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list %s: %w", w.abs(dir), err)
+	}
+	if len(w.recorded) > 0 {
+		for i := range out {
+			w.overlay(path.Join(dir, out[i].Name), &out[i])
+		}
+	}
+	if !ahead {
+		return out, nil, nil
+	}
+	best, rank := -1, len(w.candidates)
+	for i := range out {
+		if out[i].Name == ".git" {
+			return out, nil, nil // the root, or a nested repository: not read ahead
+		}
+	}
+	for i := range out {
+		for r, c := range w.candidates[:rank] {
+			if out[i].Name == c {
+				best, rank = i, r
+				break
+			}
+		}
+	}
+	if best < 0 || out[best].Kind != Regular {
+		return out, nil, nil
+	}
+	ra := &pathRead{path: path.Join(dir, out[best].Name), readAhead: readAhead{limit: w.limit}}
+	ra.data, ra.kind, ra.size, ra.err = readAt(fd, out[best].Name, w.limit)
+	return out, ra, nil
 }
 
 // overlay applies what the Git index records over what the disk holds.
@@ -140,6 +320,15 @@ func (w *Worktree) Lstat(p string) (Entry, error) {
 }
 
 func (w *Worktree) Read(p string, limit int64) ([]byte, Kind, int64, error) {
+	w.mu.Lock()
+	ra, ok := w.reads[p]
+	if ok {
+		delete(w.reads, p)
+	}
+	w.mu.Unlock()
+	if ok && ra.limit == limit {
+		return ra.data, ra.kind, ra.size, ra.err
+	}
 	dir, name := path.Split(p)
 	fd, err := w.openDir(strings.TrimSuffix(dir, "/"))
 	if err != nil {
@@ -149,7 +338,7 @@ func (w *Worktree) Read(p string, limit int64) ([]byte, Kind, int64, error) {
 		}
 		return nil, Missing, -1, err
 	}
-	defer unix.Close(fd)
+	defer sysClose(fd)
 	return readAt(fd, name, limit)
 }
 

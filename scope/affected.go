@@ -15,7 +15,9 @@ import (
 //   - for every changed instruction candidate in directory P, P itself and
 //     every directory below P that holds a candidate at the checked
 //     revision, found with dirsBelow (the directories of the revision at or
-//     below P, sorted) and e, the engine over that revision. A path such as
+//     below P that may hold one, sorted: all of them will do, the Git
+//     sources give those with an entry of a candidate's name) and e, the
+//     engine over that revision, which decides. A path such as
 //     P/AGENTS.md/x counts as a change of the candidate entry P/AGENTS.md: a
 //     directory with that name is the layer of P (R2).
 //

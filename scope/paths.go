@@ -15,8 +15,10 @@ import (
 // paths relative to root, "" for the root itself): a directory is resolved
 // itself, a file from its directory. A PATH that is an instruction
 // candidate also brings every directory below its own that holds a
-// candidate (R7), found by the worktree walk all (called at most once).
-func PathDirs(root string, e *resolve.Engine, rels []string, all func() ([]string, error)) ([]string, error) {
+// candidate (R7), found by below (Walker.DirsBelow: the worktree's
+// directories at or below a directory, sorted), which walks only the
+// subtrees of those candidates, each once.
+func PathDirs(root string, e *resolve.Engine, rels []string, below func(dir string) ([]string, error)) ([]string, error) {
 	set := map[string]bool{}
 	var expand []string
 	for _, rel := range rels {
@@ -26,7 +28,7 @@ func PathDirs(root string, e *resolve.Engine, rels []string, all func() ([]strin
 			return nil, fmt.Errorf("%s: %w", rel, err)
 		}
 		switch {
-		case fi.IsDir():
+		case fi.IsDir() && !isRepo(abs):
 			set[rel] = true
 		case fi.Mode()&os.ModeSymlink != 0 && isDirBehind(abs):
 			set[rel] = true // the engine reports what is behind the link, never opens it
@@ -38,18 +40,29 @@ func PathDirs(root string, e *resolve.Engine, rels []string, all func() ([]strin
 			}
 		}
 	}
-	if len(expand) > 0 {
-		dirs, err := all()
+	sort.Strings(expand)
+	var done []string
+	for _, p := range expand {
+		if covered(done, p) {
+			continue
+		}
+		done = append(done, p)
+		dirs, err := below(p)
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range expand {
-			for _, d := range Below(e, dirs, p) {
-				set[d] = true
-			}
+		for _, d := range Below(e, dirs, p) {
+			set[d] = true
 		}
 	}
 	return sorted(set), nil
+}
+
+// isRepo reports a nested repository or submodule checkout: a PATH naming
+// one is a changed entry of its parent directory, like a file (C2, R7).
+func isRepo(abs string) bool {
+	_, err := os.Lstat(filepath.Join(abs, ".git"))
+	return err == nil
 }
 
 func isDirBehind(abs string) bool {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/project"
@@ -52,6 +53,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	trace.Mark("start") // process start, flags
 	opts := project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user}
 	var res *lint.Result
 	if diff.Enabled() {
@@ -82,6 +84,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, fmt.Errorf("--output: %w", err))
 		}
 	}
+	trace.Mark("report")
 	return exitFor(res, threshold)
 }
 
@@ -116,6 +119,7 @@ func checkPaths(opts project.Options, paths []string, memFile string, stderr io.
 		return nil, err
 	}
 	defer p.Close()
+	trace.Mark("open")
 	printNotes(stderr, p.Notes)
 	res, err := p.Check(paths)
 	if err == nil && memFile != "" {
@@ -133,6 +137,7 @@ func checkDiff(opts project.Options, d project.DiffOptions, memFile string, stde
 		return nil, err
 	}
 	defer x.Close()
+	trace.Mark("open")
 	printed := len(x.Notes)
 	printNotes(stderr, x.Notes)
 	res, err := x.Check()
@@ -147,7 +152,7 @@ func checkDiff(opts project.Options, d project.DiffOptions, memFile string, stde
 // git binary (§10: the output must say so).
 func printNotes(stderr io.Writer, notes []string) {
 	for _, n := range notes {
-		fmt.Fprintf(stderr, "rivumi-lint: note: %s\n", n)
+		fmt.Fprintf(stderr, "rivumi-lint: note: %s\n", safeLine(n))
 	}
 }
 

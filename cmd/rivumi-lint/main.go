@@ -10,6 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/internal/trace"
 )
 
 const (
@@ -29,14 +33,18 @@ Run "rivumi-lint check -h" for the flags of check.
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := trace.Profile() // RIVUMI_LINT_CPUPROFILE, RIVUMI_LINT_MEMPROFILE
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	trace.Done() // RIVUMI_LINT_TRACE: total time and peak RSS
+	os.Exit(code)
 }
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		// Never exit 0 on an internal error (§6).
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "rivumi-lint: internal error: %v\n", r)
+			fmt.Fprintf(stderr, "rivumi-lint: internal error: %s\n", safeLine(fmt.Sprint(r)))
 			code = exitError
 		}
 	}()
@@ -66,7 +74,26 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 // parseInterleaved parses flags that may come after positional arguments
 // (`check a/AGENTS.md --format json`), as users of linters expect; "--"
 // ends the flags.
+//
+// An argument that looks like a flag but names an existing file is refused
+// (exit 2): pre-commit passes the changed files' names after the flags, so a
+// file named "--fail-on=never" or "--output=AGENTS.md" in a change would
+// otherwise turn off the check or overwrite a file (§10, R10). File names
+// after "--" are never flags.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			if _, err := os.Lstat(a); err == nil {
+				msg := fmt.Sprintf("argument %s is a flag and also an existing file: put file names after \"--\" "+
+					"(rivumi-lint %s [flags] -- FILE...), or rename the file", strconv.Quote(a), fs.Name())
+				fmt.Fprintf(fs.Output(), "rivumi-lint: %s\n", safeLine(msg))
+				return nil, &usageError{msg}
+			}
+		}
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -93,9 +120,35 @@ func (e *usageError) Error() string { return e.msg }
 func fail(stderr io.Writer, err error) int {
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "rivumi-lint: %s\n", ue.msg)
+		fmt.Fprintf(stderr, "rivumi-lint: %s\n", safeLine(ue.msg))
 		return exitError
 	}
-	fmt.Fprintf(stderr, "rivumi-lint: %v\n", err)
+	fmt.Fprintf(stderr, "rivumi-lint: %s\n", safeLine(err.Error()))
 	return exitError
 }
+
+// safeLine keeps a message on standard error one line that cannot issue a
+// GitHub Actions workflow command (§7, §10): messages name files, and a file
+// name may hold a newline followed by "::error::…", or the runner's older
+// "##[command]" syntax, which it honours anywhere in a line. Control
+// characters are shown as \xNN (as the text format does) and the "[" of
+// "##[" as \x5b.
+func safeLine(s string) string {
+	if !strings.ContainsFunc(s, isControlRune) && !strings.Contains(s, "##[") {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case isControlRune(r):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case r == '[' && strings.HasSuffix(s[:i], "##"):
+			b.WriteString(`\x5b`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControlRune(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

@@ -70,6 +70,7 @@ func TestMain(m *testing.M) {
 		"rivumi-lint": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
 		"want-exit":   wantExitMain,
 		"nodac":       nodacMain,
+		"rss-probe":   rssProbeMain, // hostile_test.go
 	})
 }
 

@@ -1,0 +1,73 @@
+package monorepo
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"os"
+	"path"
+	"testing"
+)
+
+// TestGenerateShape checks the promises of Size on the small and full sizes:
+// exact counts, depth bound, commit B's counts, determinism.
+func TestGenerateShape(t *testing.T) {
+	sizes := []Size{Small}
+	if os.Getenv("MONOREPO_FULL") != "" {
+		sizes = append(sizes, Full)
+	}
+	for _, s := range sizes {
+		g := Generate(s, 1)
+		if len(g.Paths()) != s.Files {
+			t.Errorf("%d files, want %d", len(g.Paths()), s.Files)
+		}
+		dirs := map[string]bool{}
+		instr := 0
+		for _, p := range g.Paths() {
+			for d := parentDir(p); ; d = parentDir(d) {
+				dirs[d] = true
+				if d == "" {
+					break
+				}
+			}
+			if IsInstruction(p) {
+				instr++
+			}
+		}
+		if len(dirs) != s.Dirs {
+			t.Errorf("%d directories hold files, want %d", len(dirs), s.Dirs)
+		}
+		if instr != s.Instructions {
+			t.Errorf("%d instruction files, want %d", instr, s.Instructions)
+		}
+		h := g.DepthHistogram()
+		if h[s.MaxDepth] == 0 {
+			t.Errorf("no directory at depth %d: %v", s.MaxDepth, h)
+		}
+		t.Logf("%s: depth histogram %v", s, h)
+		bdirs := map[string]bool{}
+		binstr := 0
+		for _, c := range g.B {
+			bdirs[path.Dir(c.Path)] = true
+			if IsInstruction(c.Path) {
+				binstr++
+			}
+		}
+		if len(g.B) != s.ChangedFiles || len(bdirs) != s.ChangedDirs || binstr != s.ChangedInstructions {
+			t.Errorf("B touches %d files in %d directories, %d instruction files; want %d, %d, %d",
+				len(g.B), len(bdirs), binstr, s.ChangedFiles, s.ChangedDirs, s.ChangedInstructions)
+		}
+		var a, b bytes.Buffer
+		if err := g.WriteFastImport(&a); err != nil {
+			t.Fatal(err)
+		}
+		if err := Generate(s, 1).WriteFastImport(&b); err != nil {
+			t.Fatal(err)
+		}
+		if sha256.Sum256(a.Bytes()) != sha256.Sum256(b.Bytes()) {
+			t.Error("the same seed gave two different streams")
+		}
+		if os.Getenv("MONOREPO_DUMP") != "" {
+			os.WriteFile(os.Getenv("MONOREPO_DUMP"), a.Bytes(), 0o644)
+		}
+	}
+}

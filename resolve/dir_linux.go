@@ -1,0 +1,101 @@
+package resolve
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// openBeneath opens the directory dir below dirfd in one system call,
+// failing with ELOOP when any component is a symbolic link (C1) and with
+// EXDEV when the path would leave dirfd.
+func openBeneath(dirfd int, dir string) (int, error) {
+	how := unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	for {
+		fd, err := sysOpenat2(dirfd, dir, &how)
+		if err == unix.EINTR {
+			continue
+		}
+		return fd, err
+	}
+}
+
+// readDir lists the open directory fd with getdents64(2) into a reused
+// buffer: one allocation per name, none per entry beyond it. The kind
+// comes from d_type (fstatat(2) only where the file system leaves it
+// unknown).
+func (w *Worktree) readDir(fd int, buf *[]byte) ([]Entry, error) {
+	if *buf == nil {
+		*buf = make([]byte, 32<<10)
+	}
+	var out []Entry
+	for {
+		n, err := sysGetdents(fd, *buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, os.NewSyscallError("getdents64", err)
+		}
+		if n <= 0 {
+			return out, nil
+		}
+		b := (*buf)[:n]
+		for len(b) > 0 {
+			if len(b) < 19 {
+				return nil, fmt.Errorf("getdents64: short record")
+			}
+			reclen := int(b[16]) | int(b[17])<<8
+			if reclen < 19 || reclen > len(b) {
+				return nil, fmt.Errorf("getdents64: bad record length %d", reclen)
+			}
+			ino := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 | uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+			typ := b[18]
+			name := b[19:reclen]
+			for i, c := range name {
+				if c == 0 {
+					name = name[:i]
+					break
+				}
+			}
+			b = b[reclen:]
+			if ino == 0 || len(name) == 0 || name[0] == '.' && (len(name) == 1 || len(name) == 2 && name[1] == '.') {
+				continue
+			}
+			if typ == unix.DT_REG && !w.relevant(name) {
+				continue
+			}
+			e := Entry{Name: string(name), Size: -1}
+			switch typ {
+			case unix.DT_DIR:
+				e.Kind = Dir
+			case unix.DT_REG:
+				e.Kind = Regular
+			case unix.DT_LNK:
+				e.Kind = Symlink
+			case unix.DT_FIFO:
+				e.Kind, e.Note = Special, "FIFO"
+			case unix.DT_SOCK:
+				e.Kind, e.Note = Special, "socket"
+			case unix.DT_CHR:
+				e.Kind, e.Note = Special, "character device"
+			case unix.DT_BLK:
+				e.Kind, e.Note = Special, "block device"
+			default:
+				var st unix.Stat_t
+				if err := unix.Fstatat(fd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+					continue // gone meanwhile
+				}
+				e.Kind = kindOfMode(uint32(st.Mode))
+				if e.Kind == Special {
+					e.Note = specialNote(uint32(st.Mode))
+				}
+			}
+			out = append(out, e)
+		}
+	}
+}
