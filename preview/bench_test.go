@@ -13,7 +13,7 @@ import (
 
 // BenchmarkPreviewMillionLines is §9 "a memory file of 1,000,000 lines:
 // previewed in under 1 s with bounded memory" at the preview level: the
-// whole preview of the chain fixture (resolution, skills, go-git status,
+// whole preview of the chain fixture (resolution, skills, git status,
 // rendering) with a 1,000,000-line memory file of user preferences, this
 // project's and other projects' entries and some corrupt lines. Compare
 // ns/op with 1 s; B/op stays flat when the file grows (streaming, a ring of

@@ -423,8 +423,8 @@ func TestDescription(t *testing.T) {
 	}
 }
 
-// P5: branch and worktree state through go-git; "unknown" rather than a
-// failure where go-git cannot open a repository.
+// P5: branch from HEAD and worktree state from git status; "unknown" rather
+// than a failure where there is no repository.
 func TestWorkspace(t *testing.T) {
 	f := fixture(t, "-- repo/AGENTS.md --\nx\n")
 	ws := func() string {
@@ -461,7 +461,7 @@ func TestWorkspace(t *testing.T) {
 	if got := section(t, pv, preview.WorkspaceSec); got != body("unknown", "unknown") {
 		t.Errorf("no repository: %q", got)
 	}
-	if !strings.Contains(strings.Join(pv.Notes, "\n"), "go-git cannot open") {
+	if !strings.Contains(strings.Join(pv.Notes, "\n"), "no Git repository at") {
 		t.Errorf("notes %q", pv.Notes)
 	}
 

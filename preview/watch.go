@@ -46,7 +46,7 @@ type WatchOptions struct {
 //
 // Watch returns nil when ctx is done (Ctrl-C), and an error when the first
 // preview cannot be built or w fails. The workspace values (branch, dirty)
-// are read again on each render but not polled: a go-git status walks the
+// are read again on each render but not polled: a git status walks the
 // whole worktree.
 func Watch(ctx context.Context, interval time.Duration, w io.Writer, o Options, wo WatchOptions) error {
 	if interval <= 0 {

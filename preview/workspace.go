@@ -1,17 +1,16 @@
 package preview
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"syscall"
+	"strings"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/rivumi/rivumi-lint/repo"
 )
 
 // Workspace is what the workspace section shows (P5).
@@ -20,52 +19,112 @@ type Workspace struct {
 	State  string `json:"state"`  // clean, dirty or unknown
 }
 
-// workspaceOf reads the branch and whether the worktree is dirty through
-// go-git. When go-git cannot open or read the repository the values are
+// workspaceOf reads the branch from HEAD and asks the git binary whether
+// the worktree is dirty. Where either cannot be known the value is
 // "unknown" and note says why: the preview never fails on it.
+//
+// The state is git's own answer (`git status`, optional locks off so the
+// index is never refreshed): ignore rules, racily-clean entries,
+// sparse checkouts and submodules are exactly as the user sees them, and a
+// tracked file replaced by a 2 GiB one is dirty by its size, unhashed.
+// go-git's Status differs from Git on several of these and would link its
+// network transports into every run of the binary.
 func workspaceOf(root string) (ws Workspace, note string) {
 	ws = Workspace{Branch: "unknown", State: "unknown"}
-	defer func() {
-		// go-git is not hardened against every repository layout (§10):
-		// a panic in it must cost the workspace values, not the preview.
-		if r := recover(); r != nil {
-			ws = Workspace{Branch: "unknown", State: "unknown"}
-			note = fmt.Sprintf("workspace: go-git failed on the repository (%v); branch and state are unknown", r)
-		}
-	}()
-	r, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	top, err := repo.FindRoot(root)
 	if err != nil {
-		return ws, fmt.Sprintf("workspace: go-git cannot open a repository at %s (%v); branch and state are unknown", root, err)
+		return ws, fmt.Sprintf("workspace: no Git repository at %s; branch and state are unknown", root)
 	}
-	head, err := r.Storer.Reference(plumbing.HEAD)
+	gitDir, err := repo.GitDir(top)
+	if err != nil {
+		return ws, fmt.Sprintf("workspace: %v; branch and state are unknown", err)
+	}
+	branch, err := headBranch(gitDir)
+	if err != nil {
+		note = fmt.Sprintf("workspace: %v; branch unknown", err)
+	} else {
+		ws.Branch = branch
+	}
+	dirty, err := gitDirty(top, gitDir)
 	switch {
 	case err != nil:
-		note = fmt.Sprintf("workspace: cannot read HEAD (%v)", err)
-	case head.Type() == plumbing.SymbolicReference:
-		// An unborn branch (no commit yet) still has its name.
-		ws.Branch = head.Target().Short()
+		note = joinNote(note, fmt.Sprintf("workspace: %v; state unknown", err))
+	case dirty:
+		ws.State = "dirty"
 	default:
-		h := head.Hash().String()
-		ws.Branch = "(detached at " + h[:min(12, len(h))] + ")"
-	}
-	wt, err := r.Worktree()
-	if err != nil {
-		return ws, joinNote(note, fmt.Sprintf("workspace: no worktree (%v); state unknown", err))
-	}
-	if idx, err := r.Storer.Index(); err == nil && changedByStat(wt.Filesystem.Root(), idx) {
-		ws.State = "dirty"
-		return ws, note
-	}
-	st, err := wt.Status()
-	if err != nil {
-		return ws, joinNote(note, fmt.Sprintf("workspace: go-git cannot compute the status (%v); state unknown", err))
-	}
-	if st.IsClean() {
 		ws.State = "clean"
-	} else {
-		ws.State = "dirty"
 	}
 	return ws, note
+}
+
+// headBranch reads HEAD: the branch it names (also an unborn one), or
+// "(detached at 0123456789ab)".
+func headBranch(gitDir string) (string, error) {
+	f, err := os.Open(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
+	if err != nil {
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	s := strings.TrimSpace(string(b))
+	if target, ok := strings.CutPrefix(s, "ref:"); ok {
+		target = strings.TrimSpace(target)
+		if name, ok := strings.CutPrefix(target, "refs/heads/"); ok && name != "" {
+			return name, nil
+		}
+		if target != "" {
+			return target, nil
+		}
+	}
+	if (len(s) == 40 || len(s) == 64) && strings.Trim(s, "0123456789abcdef") == "" {
+		return "(detached at " + s[:12] + ")", nil
+	}
+	return "", errors.New("HEAD is neither a reference nor an object id")
+}
+
+// gitDirty reports whether git status lists anything: a staged, unstaged
+// or untracked change. Only the first byte of its output is kept.
+func gitDirty(root, gitDir string) (bool, error) {
+	cmd := repo.GitCommand(root, gitDir, "status", "--porcelain=v1", "-z", "--untracked-files=normal")
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedBuffer{buf: &stderr, max: 4096}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return false, fmt.Errorf("git status: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return false, errors.New("the git binary is not installed (install git to see the worktree state)")
+		}
+		return false, fmt.Errorf("git status: %w", err)
+	}
+	var first [1]byte
+	n, _ := io.ReadFull(out, first[:])
+	io.Copy(io.Discard, out)
+	if err := cmd.Wait(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		return false, fmt.Errorf("git status failed (%v): %s", err, msg)
+	}
+	return n > 0, nil
+}
+
+// limitedBuffer keeps the first max bytes written to it and drops the rest.
+type limitedBuffer struct {
+	buf *bytes.Buffer
+	max int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - l.buf.Len(); room > 0 {
+		l.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
 }
 
 func joinNote(a, b string) string {
@@ -73,41 +132,4 @@ func joinNote(a, b string) string {
 		return b
 	}
 	return a + "; " + b
-}
-
-// changedByStat reports whether a tracked file is plainly changed without
-// reading it: gone, of another type, or of another size than the index
-// records. go-git's Status hashes every file whose stat data differs from
-// the index, so a tracked file replaced by a 2 GiB one (§10) would cost
-// seconds of hashing to learn what its size already says. Entries whose
-// recorded size proves nothing (sparse-checkout, intent-to-add, submodules,
-// Git's racily-clean smudge of size 0) are left to Status.
-func changedByStat(root string, idx *index.Index) bool {
-	for _, e := range idx.Entries {
-		// Stage 0 is a merged entry (go-git's index.Merged constant is 1).
-		if e.SkipWorktree || e.IntentToAdd || e.Stage != 0 || e.Mode == filemode.Submodule {
-			continue
-		}
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(e.Name)))
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return true // deleted
-		}
-		if err != nil {
-			continue
-		}
-		switch e.Mode {
-		case filemode.Symlink:
-			if fi.Mode()&os.ModeSymlink == 0 {
-				return true
-			}
-		case filemode.Regular, filemode.Executable, filemode.Deprecated:
-			if !fi.Mode().IsRegular() {
-				return true
-			}
-			if e.Size != 0 && uint32(fi.Size()) != e.Size {
-				return true
-			}
-		}
-	}
-	return false
 }

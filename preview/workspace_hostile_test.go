@@ -11,8 +11,8 @@ import (
 
 // TestWorkspaceHugeTrackedFile is §10 (a 2 GiB file) and P5: a tracked
 // file replaced by a 2 GiB sparse file makes the worktree dirty, and the
-// preview says so at once, without hashing 2 GiB (go-git's Status alone
-// takes over ten seconds here).
+// preview says so at once, without hashing 2 GiB (go-git's Status, used
+// before, took over ten seconds here; git status goes by the size).
 func TestWorkspaceHugeTrackedFile(t *testing.T) {
 	g := gittest.New(t)
 	g.Write("AGENTS.md", "small\n", "a/b.txt", "x\n")
@@ -32,14 +32,14 @@ func TestWorkspaceHugeTrackedFile(t *testing.T) {
 			t.Errorf("state %q, want dirty", ws.State)
 		}
 	case <-time.After(3 * time.Second):
-		t.Fatal("§10: the workspace state of a worktree with a 2 GiB tracked file took over 3s (go-git hashes the whole file)")
+		t.Fatal("§10: the workspace state of a worktree with a 2 GiB tracked file took over 3s (is the whole file hashed?)")
 	}
 }
 
-// TestWorkspaceStateByStat: the quick stat check says dirty only where Git
-// would (a deleted, retyped or resized tracked file) and leaves the rest to
-// go-git's Status: clean stays clean (also with a sparse checkout, whose
-// skipped files are absent), same-size edits and new files are dirty.
+// TestWorkspaceStateByStat: the state is dirty exactly where git status
+// lists something (a deleted, retyped, resized or edited tracked file, an
+// untracked one); a touched file stays clean, and so does a sparse
+// checkout, whose skipped files are absent.
 func TestWorkspaceStateByStat(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -80,7 +80,7 @@ func TestWorkspaceStateByStat(t *testing.T) {
 // settle dates every file under dir an hour back, so that the index Git
 // writes next records their sizes: a file modified in the same second as
 // the index is "racily clean", and Git then records size 0 for it, which
-// proves nothing (such an entry is left to go-git's Status, which reads it).
+// proves nothing (git then reads such a file to compare it).
 func settle(t *testing.T, dir string) {
 	t.Helper()
 	past := time.Now().Add(-time.Hour)

@@ -676,23 +676,28 @@ func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// gitCommand prepares git ARGS for this repository: run in the worktree,
-// with no variable of a surrounding hook redirecting it elsewhere
-// (GIT_INDEX_FILE stays: a pre-commit hook names the index being committed
-// there), never fetching missing objects or prompting.
-func (r *Repo) gitCommand(args ...string) *exec.Cmd {
+// gitCommand prepares git ARGS for this repository (GitCommand).
+func (r *Repo) gitCommand(args ...string) *exec.Cmd { return GitCommand(r.Root, r.GitDir, args...) }
+
+// GitCommand prepares git ARGS for the repository with worktree root and
+// Git directory gitDir: run in the worktree, with no variable of a
+// surrounding hook redirecting it elsewhere (GIT_INDEX_FILE stays: a
+// pre-commit hook names the index being committed there), never fetching
+// missing objects, prompting or taking optional locks (git status would
+// otherwise refresh the index: the tool never writes to the repository).
+func GitCommand(root, gitDir string, args ...string) *exec.Cmd {
 	cmd := exec.Command("git", args...)
-	cmd.Dir = r.Root
-	env := make([]string, 0, len(os.Environ())+4)
+	cmd.Dir = root
+	env := make([]string, 0, len(os.Environ())+5)
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_NO_LAZY_FETCH", "GIT_TERMINAL_PROMPT":
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_NO_LAZY_FETCH", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS":
 			continue
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.Root, "GIT_NO_LAZY_FETCH=1", "GIT_TERMINAL_PROMPT=0")
+	env = append(env, "GIT_DIR="+gitDir, "GIT_WORK_TREE="+root, "GIT_NO_LAZY_FETCH=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
 	if p := indexFileEnv(); p != "" {
 		env = append(env, "GIT_INDEX_FILE="+p)
 	}
@@ -700,9 +705,6 @@ func (r *Repo) gitCommand(args ...string) *exec.Cmd {
 	return cmd
 }
 
-// indexFileEnv returns $GIT_INDEX_FILE made absolute, or "". Git sets it
-// for hooks when the commit is made from another index than .git/index
-// (`git commit -a`, `git commit PATH`): that index is what gets committed.
 func indexFileEnv() string {
 	p := os.Getenv("GIT_INDEX_FILE")
 	if p == "" {

@@ -1,8 +1,10 @@
 package resolve
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -45,6 +47,20 @@ func (w *Worktree) readDir(fd int, buf *[]byte) ([]Entry, error) {
 			return out, nil
 		}
 		b := (*buf)[:n]
+		// Room for the batch's kept entries at once (dot entries aside),
+		// rather than growing out step by step.
+		keep := 0
+		for r := b; len(r) >= 19; {
+			reclen := int(r[16]) | int(r[17])<<8
+			if reclen < 19 || reclen > len(r) {
+				break
+			}
+			if r[18] != unix.DT_REG || w.relevant(cstring(r[19:reclen])) {
+				keep++
+			}
+			r = r[reclen:]
+		}
+		out = slices.Grow(out, keep)
 		for len(b) > 0 {
 			if len(b) < 19 {
 				return nil, fmt.Errorf("getdents64: short record")
@@ -55,13 +71,7 @@ func (w *Worktree) readDir(fd int, buf *[]byte) ([]Entry, error) {
 			}
 			ino := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 | uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 			typ := b[18]
-			name := b[19:reclen]
-			for i, c := range name {
-				if c == 0 {
-					name = name[:i]
-					break
-				}
-			}
+			name := cstring(b[19:reclen])
 			b = b[reclen:]
 			if ino == 0 || len(name) == 0 || name[0] == '.' && (len(name) == 1 || len(name) == 2 && name[1] == '.') {
 				continue
@@ -98,4 +108,12 @@ func (w *Worktree) readDir(fd int, buf *[]byte) ([]Entry, error) {
 			out = append(out, e)
 		}
 	}
+}
+
+// cstring is b up to its first NUL.
+func cstring(b []byte) []byte {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return b[:i]
+	}
+	return b
 }

@@ -220,6 +220,14 @@ func (w *Worktree) ListKeep(dir string) ([]Entry, error) {
 func (w *Worktree) Prefetch(dirs []string) {
 	work := make(chan string, len(dirs))
 	w.mu.Lock()
+	if w.kept == nil {
+		// Sized once: growing these maps entry by entry was a tenth of a
+		// 2,000-directory pre-commit check.
+		w.kept = make(map[string][]Entry, len(dirs))
+	}
+	if w.listed == nil {
+		w.listed = make(map[string]bool, len(dirs))
+	}
 	for _, d := range dirs {
 		if !w.listed[d] {
 			work <- d
