@@ -29,6 +29,7 @@ type runner struct {
 	eventPath string
 	inputs    map[string]string
 	steps     []actionStep
+	sha       string // GITHUB_SHA, when set
 }
 
 type stepResult struct {
@@ -130,6 +131,9 @@ func (r *runner) step(name string) stepResult {
 		"GITHUB_REPOSITORY=acme/app",
 		"RUNNER_TEMP="+r.temp,
 	)
+	if r.sha != "" {
+		environ = append(environ, "GITHUB_SHA="+r.sha)
+	}
 	for k, v := range s.Env {
 		environ = append(environ, k+"="+r.eval(v))
 	}
@@ -513,5 +517,60 @@ func TestActionInputsAreNotShellCode(t *testing.T) {
 	}
 	if check.code != 2 {
 		t.Fatalf("check with a config file that does not exist: want exit 2\n%s", check)
+	}
+}
+
+// TestActionStepsOnMergeCommitCheckout is §6/§7 with what actions/checkout
+// does on a pull_request event by default: it checks out GITHUB_SHA, the
+// test merge of the head into the base branch (refs/pull/N/merge), one
+// commit deep. Here the base branch moved after the pull request branched:
+// it changed legacy/AGENTS.md, whose older version (in the head commit)
+// has an RL010 finding. The check compares the merge commit with its first
+// parent, fetched by the fetch step, so legacy/ is not in scope; comparing
+// base.sha with head.sha would report legacy/AGENTS.md.
+func TestActionStepsOnMergeCommitCheckout(t *testing.T) {
+	o := newOrigin(t)
+	writeFiles(t, o.dir, map[string]string{"legacy/AGENTS.md": "# old, cleaned\n"})
+	git(t, o.dir, "commit", "-q", "-am", "main: clean legacy")
+	baseTip := strings.TrimSpace(git(t, o.dir, "rev-parse", "HEAD"))
+	git(t, o.dir, "checkout", "-q", "--detach", baseTip)
+	git(t, o.dir, "merge", "-q", "--no-ff", "-m", "Merge feature into main", "feature")
+	merge := strings.TrimSpace(git(t, o.dir, "rev-parse", "HEAD"))
+	git(t, o.dir, "update-ref", "refs/pull/42/merge", merge)
+	git(t, o.dir, "checkout", "-q", "main")
+
+	// As actions/checkout: init, fetch the merge ref one commit deep,
+	// check it out detached.
+	ws := filepath.Join(t.TempDir(), "workspace")
+	git(t, "", "init", "-q", ws)
+	git(t, ws, "remote", "add", "origin", "file://"+o.dir)
+	git(t, ws, "fetch", "-q", "--no-tags", "--depth=1", "origin", "+refs/pull/42/merge:refs/remotes/pull/42/merge")
+	git(t, ws, "checkout", "-q", "--detach", "refs/remotes/pull/42/merge")
+	if hasCommit(t, ws, baseTip) || hasCommit(t, ws, o.head) {
+		t.Fatal("the merge checkout already has its parents; the test would prove nothing")
+	}
+
+	p := pullRequestPayload(o)
+	p["pull_request"].(map[string]any)["base"].(map[string]any)["sha"] = baseTip
+	r := newRunner(t, ws, "pull_request", p, nil)
+	r.sha = merge
+	if build := r.step("Build rivumi-lint"); build.code != 0 {
+		t.Fatalf("build step: %s", build)
+	}
+	if fetch := r.step("Fetch the commits to compare"); fetch.code != 0 || !hasCommit(t, ws, baseTip) || !hasCommit(t, ws, o.head) {
+		t.Fatalf("fetch step: the merge's parents are not both present after it:\n%s", fetch)
+	}
+	check := r.step("Check")
+	if check.code != 1 {
+		t.Fatalf("check step: want exit 1 (the RL004 error of app/AGENTS.md)\n%s", check)
+	}
+	if !hasAnnotation(parseAnnotations(check.stdout), "error", "file=app/AGENTS.md", "line=2", "col=3", "title=RL004 invalid-utf8") {
+		t.Errorf("no error annotation for app/AGENTS.md:2:3:\n%s", check)
+	}
+	if strings.Contains(check.stdout, "legacy/AGENTS.md") {
+		t.Errorf("legacy/AGENTS.md changed only on the base branch but was reported:\n%s", check)
+	}
+	if !strings.Contains(check.stdout+check.stderr, "checking instead the merge commit "+merge[:12]) {
+		t.Errorf("no note naming the merge commit:\n%s", check)
 	}
 }

@@ -39,6 +39,13 @@ type DiffOptions struct {
 	// Source says where the scope came from, for messages ("--base",
 	// "GitHub pull_request event").
 	Source string
+	// Merge is the commit a pull_request event checks out (GITHUB_SHA, the
+	// test merge of Head into the base branch). When it is present and its
+	// second parent is Head, the check compares it with its first parent:
+	// exactly what the pull request adds to the base branch as it is now,
+	// even when the base branch moved after Base was recorded. Otherwise
+	// Base..Head is compared.
+	Merge string
 }
 
 // Enabled reports whether o asks for a diff-mode check.
@@ -158,6 +165,16 @@ func (x *Diff) open(o Options) error {
 		if err != nil {
 			return err
 		}
+		baseRev := d.Base
+		if d.Merge != "" && !d.All {
+			if mc, parents, ok := x.mergeOf(d.Merge, hc); ok {
+				hc, headRev, baseRev = mc, d.Merge, parents[0].String()
+				baseWhat = "the first parent of the merge commit " + mc.Short() + " (GITHUB_SHA)"
+				x.Notes = append(x.Notes, fmt.Sprintf("%s: checking instead the merge commit %s (GITHUB_SHA) against its first parent %s: what the pull request adds to the base branch as it is now", d.Source, mc.Short(), parents[0].Short()))
+			} else {
+				x.Notes = append(x.Notes, fmt.Sprintf("%s: GITHUB_SHA %.12s is not a merge of the head commit here, so the base commit is compared directly; if the base branch moved after the pull request branched, its changes are checked too", d.Source, d.Merge))
+			}
+		}
 		if x.headTree, err = r.CommitTree(hc); err != nil {
 			return err
 		}
@@ -167,7 +184,7 @@ func (x *Diff) open(o Options) error {
 		}
 		x.head = r.Tree(x.headTree, x.headLabel)
 		if !d.All {
-			bc, err := x.commit(d.Base, baseWhat)
+			bc, err := x.commit(baseRev, baseWhat)
 			if err != nil {
 				return err
 			}
@@ -175,7 +192,7 @@ func (x *Diff) open(o Options) error {
 			if err != nil {
 				return err
 			}
-			x.base = r.Tree(bt, d.Base)
+			x.base = r.Tree(bt, baseRev)
 		}
 	}
 	cfg, err := x.loadConfig(o.Config)
@@ -202,6 +219,20 @@ func (x *Diff) open(o Options) error {
 
 // commit resolves a revision; in a repository without commits the message
 // says that --base needs one.
+// mergeOf reports whether rev names a commit present here whose parents
+// are (base branch, head): the merge commit of a pull_request event.
+func (x *Diff) mergeOf(rev string, head repo.Hash) (repo.Hash, []repo.Hash, bool) {
+	h, ok := repo.ParseHash(rev)
+	if !ok {
+		return repo.Hash{}, nil, false
+	}
+	parents, err := x.Repo.CommitParents(h) // a missing commit is an error: not a merge here
+	if err != nil || len(parents) != 2 || parents[1] != head {
+		return repo.Hash{}, nil, false
+	}
+	return h, parents, true
+}
+
 func (x *Diff) commit(rev, what string) (repo.Hash, error) {
 	h, err := x.Repo.ResolveCommit(rev, what)
 	if err == nil {
@@ -474,7 +505,13 @@ func GitHubScope(getenv func(string) string) (d DiffOptions, ok bool, err error)
 	if !isSHA(base) || !isSHA(head) {
 		return DiffOptions{}, false, fmt.Errorf("%s: %s has no valid pull_request.base.sha / pull_request.head.sha (%q, %q)", src, name, base, head)
 	}
-	return DiffOptions{Base: base, Head: head, Source: src}, true, nil
+	d = DiffOptions{Base: base, Head: head, Source: src}
+	// pull_request checks out GITHUB_SHA, the test merge into the base
+	// branch; pull_request_target checks out the base branch itself.
+	if sha := strings.TrimSpace(getenv("GITHUB_SHA")); event == "pull_request" && isSHA(sha) {
+		d.Merge = sha
+	}
+	return d, true, nil
 }
 
 func isSHA(s string) bool {

@@ -506,3 +506,60 @@ func TestGitHubPullRequest(t *testing.T) {
 		t.Fatalf("drift %q", got)
 	}
 }
+
+// TestGitHubPullRequestMovedBase is §6 for a pull request whose base branch
+// moved after it branched: GitHub checks out GITHUB_SHA, the test merge of
+// the head into the base branch, and the check compares that merge with
+// its first parent. Only what the pull request adds is in scope; the base
+// branch's own later change to docs/AGENTS.md is not (base.sha..head.sha
+// would show it, reversed, as drift in docs).
+func TestGitHubPullRequestMovedBase(t *testing.T) {
+	g := gittest.New(t)
+	g.Write("AGENTS.md", "root\n", "docs/AGENTS.md", "docs one\n")
+	g.Commit("base")
+	g.Git("branch", "-M", "main")
+	g.Git("checkout", "-q", "-b", "pr")
+	g.Write("new/AGENTS.override.md", "o\n")
+	head := g.Commit("pull request")
+	g.Git("checkout", "-q", "main")
+	g.Write("docs/AGENTS.md", "docs two\n")
+	baseTip := g.Commit("base moved")
+	g.Git("merge", "-q", "--no-ff", "-m", "merge", "pr")
+	merge := g.Rev("HEAD")
+
+	ev := filepath.Join(t.TempDir(), "event.json")
+	os.WriteFile(ev, []byte(`{"pull_request":{"base":{"sha":"`+baseTip+`"},"head":{"sha":"`+head+`"}}}`), 0o644)
+	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": ev, "GITHUB_SHA": merge}
+	scope := func() DiffOptions {
+		d, ok, err := GitHubScope(func(k string) string { return env[k] })
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		return d
+	}
+
+	res, notes := runDiff(t, g.Dir, scope())
+	if got := driftText(res); got != "[new] suppressed AGENTS.md; added new/AGENTS.override.md;\n" {
+		t.Errorf("with the merge commit: drift %q, want only new/ (notes %q)", got, notes)
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "checking instead the merge commit "+merge[:12]) {
+		t.Errorf("notes %q: want the merge commit named", notes)
+	}
+
+	// pull_request_target checks out the base branch: no merge commit, the
+	// base commit is compared directly, and a note says what that costs.
+	env["GITHUB_EVENT_NAME"] = "pull_request_target"
+	res, _ = runDiff(t, g.Dir, scope())
+	if got := driftText(res); !strings.Contains(got, "[docs]") {
+		t.Errorf("base.sha..head.sha: drift %q, want the base branch's docs change too", got)
+	}
+
+	// A GITHUB_SHA that is not a merge of the head (actions/checkout with
+	// ref: head.sha leaves it as the event's merge commit, absent here).
+	env["GITHUB_EVENT_NAME"] = "pull_request"
+	env["GITHUB_SHA"] = baseTip
+	_, notes = runDiff(t, g.Dir, scope())
+	if !strings.Contains(strings.Join(notes, "\n"), "is not a merge of the head commit here") {
+		t.Errorf("notes %q: want the fallback explained", notes)
+	}
+}

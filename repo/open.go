@@ -460,6 +460,31 @@ func (r *Repo) CommitTree(c Hash) (Hash, error) {
 	return t, nil
 }
 
+// CommitParents returns the parents of commit c, first parent first. The
+// parents' objects need not be present (a shallow clone lists them too).
+func (r *Repo) CommitParents(c Hash) ([]Hash, error) {
+	data, _, err := r.objs.read(c, objCommit, 1<<20)
+	if err != nil {
+		return nil, r.objectError(err, c, "")
+	}
+	var out []Hash
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		if len(line) == 0 {
+			break // the end of the header
+		}
+		hexID, ok := bytes.CutPrefix(line, []byte("parent "))
+		if !ok {
+			continue
+		}
+		p, ok := ParseHash(string(hexID))
+		if !ok || int(p.n) != r.hashSize {
+			return nil, fmt.Errorf("commit %s is corrupt: bad parent id %q", c.Short(), hexID)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
 // maxTreeBytes caps one tree object; Git's largest real trees are a few MiB.
 const maxTreeBytes = 256 << 20
 
