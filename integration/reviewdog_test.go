@@ -56,7 +56,8 @@ func jsonFindings(t *testing.T, dir string, args ...string) []diag {
 	sev := map[string]string{"error": "ERROR", "warning": "WARNING", "notice": "INFO"}
 	var out []diag
 	for _, f := range doc.Findings {
-		out = append(out, diag{f.Path, f.Line, f.Column, f.Message, f.Rule, sev[f.Severity]})
+		// rdjson places a whole-file finding (line 0) on line 1, as SARIF does.
+		out = append(out, diag{f.Path, max(f.Line, 1), f.Column, f.Message, f.Rule, sev[f.Severity]})
 	}
 	return sortDiags(out)
 }
@@ -176,4 +177,32 @@ func lines(ds []diag) string {
 		b.WriteString("  " + d.String() + "\n")
 	}
 	return b.String()
+}
+
+func TestReviewdogFilterModeAddedKeepsAddedFiles(t *testing.T) {
+	// A change adds a file whose finding is about the whole file (RL011, a
+	// near-miss name; RL001, a symbolic link): rdjson places it on line 1,
+	// which the change added, so -filter-mode=added keeps it. The whole-file
+	// findings of the files the change did not touch are dropped.
+	dir := reviewdogRepo(t)
+	writeFiles(t, dir, map[string]string{"added/Agents.md": "near miss\n"})
+	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "added", "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "add a near-miss name and a link")
+	got, rd := reviewdogLocal(t, dir, "rdjson", "-filter-mode=added", "-diff=git diff HEAD~1 HEAD")
+	if rd.code != 0 {
+		t.Fatalf("reviewdog: %s", rd)
+	}
+	rules := map[string]bool{}
+	for _, d := range got {
+		if d.Path != "added/Agents.md" && d.Path != "added/AGENTS.md" || d.Line != 1 {
+			t.Errorf("reviewdog -filter-mode=added kept %s; want only the added files, on line 1", d)
+		}
+		rules[d.Rule] = true
+	}
+	if !rules["RL001"] || !rules["RL011"] {
+		t.Fatalf("reviewdog -filter-mode=added reported\n%s\nwant RL001 (added/AGENTS.md) and RL011 (added/Agents.md) on line 1", lines(got))
+	}
 }

@@ -50,8 +50,10 @@ func RDJSONL(w io.Writer, r *lint.Result, o Options) error {
 var rdjsonToolSource = rdjsonSource{Name: driverName, URL: driverURI}
 
 // newRDJSONDiagnostic is one reviewdog Diagnostic: message, location (path
-// and, when the finding has a line, range.start with line and column, both
-// 1-based, columns in bytes as reviewdog counts them), severity
+// and range.start with line and column, both 1-based, columns in bytes as
+// reviewdog counts them; a finding about a whole file is placed on line 1
+// without a column, as in SARIF, so that reviewdog's -filter-mode=added
+// keeps it when the change adds the file), severity
 // ERROR/WARNING/INFO, source and code {value: rule id, url: rule docs}.
 // A user-level file (~/…) is not in the repository, so reviewdog could not
 // place it: it has no location and the path starts the message.
@@ -67,9 +69,7 @@ func newRDJSONDiagnostic(f lint.Finding) rdjsonDiagnostic {
 		return d
 	}
 	d.Location = &rdjsonLocation{Path: f.Path}
-	if f.Line > 0 {
-		d.Location.Range = &rdjsonRange{Start: rdjsonPosition{Line: f.Line, Column: f.Column}}
-	}
+	d.Location.Range = &rdjsonRange{Start: rdjsonPosition{Line: max(f.Line, 1), Column: f.Column}}
 	return d
 }
 

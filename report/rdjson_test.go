@@ -127,16 +127,13 @@ func TestRDJSONShape(t *testing.T) {
 			t.Errorf("diagnostic %d: message %q, location %+v", i, d.Message, d.Location)
 			continue
 		}
-		switch {
-		case f.Line == 0 && d.Location.Range != nil:
-			t.Errorf("diagnostic %d: whole-file finding has a range", i)
-		case f.Line > 0:
-			rg := d.Location.Range
-			if rg == nil || rg.Start == nil || rg.End != nil || rg.Start.Line == nil || *rg.Start.Line != f.Line {
-				t.Errorf("diagnostic %d: range %+v, want start line %d", i, rg, f.Line)
-			} else if (f.Column == 0) != (rg.Start.Column == nil) || (f.Column > 0 && *rg.Start.Column != f.Column) {
-				t.Errorf("diagnostic %d: column %v, want %d", i, rg.Start.Column, f.Column)
-			}
+		// A whole-file finding (line 0) is placed on line 1 without a
+		// column, as in SARIF.
+		rg := d.Location.Range
+		if rg == nil || rg.Start == nil || rg.End != nil || rg.Start.Line == nil || *rg.Start.Line != max(f.Line, 1) {
+			t.Errorf("diagnostic %d: range %+v, want start line %d", i, rg, max(f.Line, 1))
+		} else if (f.Column == 0) != (rg.Start.Column == nil) || (f.Column > 0 && *rg.Start.Column != f.Column) {
+			t.Errorf("diagnostic %d: column %v, want %d", i, rg.Start.Column, f.Column)
 		}
 	}
 }
