@@ -404,6 +404,30 @@ func (b *bench) mainJobs(dir string) {
 	b.verifyDirs(j, affectedFiles(picked, onDisk))
 	b.jobs = append(b.jobs, j)
 
+	// The same without instruction files: only the files' directories and
+	// their ancestors (no subtree walk, R7), to show what the instruction
+	// files among the 1,000 cost.
+	var plain []string
+	for _, p := range staged {
+		if !monorepo.IsInstruction(p) {
+			plain = append(plain, p)
+		}
+	}
+	n = min(1000, len(plain))
+	var pickedPlain []string
+	for i := 0; i < n; i++ {
+		pickedPlain = append(pickedPlain, plain[i*len(plain)/n])
+	}
+	j = &job{name: fmt.Sprintf("files (%d), none an instruction file", len(pickedPlain)), group: "main", dir: dir,
+		ours:     append([]string{"check"}, pickedPlain...),
+		target:   "< 50 ms, < 40 MiB",
+		maxWall:  50 * time.Millisecond,
+		maxRSS:   40 << 10,
+		wantExit: []int{0, 1},
+	}
+	b.verifyDirs(j, affectedFiles(pickedPlain, onDisk))
+	b.jobs = append(b.jobs, j)
+
 	// The whole worktree.
 	var instr []string
 	for _, p := range onDisk {
