@@ -3,8 +3,8 @@ package repo
 import (
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"github.com/rivumi/rivumi-lint/internal/par"
 )
 
 // ChangeKind says how a path changed.
@@ -175,38 +175,25 @@ func (r *Repo) prefetchBlobs(hs []Hash, limit int64) {
 		return
 	}
 	got := make([]*blobRead, len(todo))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(parallelism, len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(todo) {
-					return
-				}
-				size, err := objs.size(todo[i])
-				if err != nil {
-					continue
-				}
-				if size > limit {
-					got[i] = &blobRead{nil, size}
-					continue
-				}
-				data, size, err := objs.read(todo[i], objBlob, limit)
-				if err != nil {
-					continue
-				}
-				if size > limit {
-					got[i] = &blobRead{nil, size}
-					continue
-				}
-				got[i] = &blobRead{data, int64(len(data))}
-			}
-		}()
-	}
-	wg.Wait()
+	par.Each(parallelism, len(todo), func(i int) {
+		size, err := objs.size(todo[i])
+		if err != nil {
+			return
+		}
+		if size > limit {
+			got[i] = &blobRead{nil, size}
+			return
+		}
+		data, size, err := objs.read(todo[i], objBlob, limit)
+		if err != nil {
+			return
+		}
+		if size > limit {
+			got[i] = &blobRead{nil, size}
+			return
+		}
+		got[i] = &blobRead{data, int64(len(data))}
+	})
 	for i, h := range todo {
 		if got[i] != nil {
 			r.blobs[blobKey{h, limit}] = *got[i]

@@ -11,14 +11,13 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
+	"github.com/rivumi/rivumi-lint/internal/par"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -579,31 +578,18 @@ func (r *Repo) loadTrees(hs []Hash) {
 		return // not worth the goroutines
 	}
 	objsOut := make([]*treeObj, len(todo))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(parallelism, len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(todo) {
-					return
-				}
-				data, size, err := objs.read(todo[i], objTree, maxTreeBytes)
-				if err != nil || size > maxTreeBytes {
-					continue
-				}
-				ents, err := parseTree(data, r.hashSize)
-				if err != nil {
-					continue
-				}
-				sortGit(ents)
-				objsOut[i] = &treeObj{raw: data, ents: ents, parsed: true}
-			}
-		}()
-	}
-	wg.Wait()
+	par.Each(parallelism, len(todo), func(i int) {
+		data, size, err := objs.read(todo[i], objTree, maxTreeBytes)
+		if err != nil || size > maxTreeBytes {
+			return
+		}
+		ents, err := parseTree(data, r.hashSize)
+		if err != nil {
+			return
+		}
+		sortGit(ents)
+		objsOut[i] = &treeObj{raw: data, ents: ents, parsed: true}
+	})
 	for i, h := range todo {
 		if objsOut[i] != nil {
 			r.trees[h] = objsOut[i]

@@ -61,12 +61,16 @@ func writeDriftText(w io.Writer, drift []lint.Drift) {
 	}
 }
 
-// safe keeps a terminal line one line: control characters in names and
-// messages (a file name may hold a newline or an escape sequence) are
-// shown as Go escapes. The "[" of "##[" is shown as \x5b too: the GitHub
-// Actions runner honours its older "##[command]" syntax anywhere in a line
-// of a step's log, so a name must not carry one into the log (§10).
-func safe(s string) string {
+// safe is SafeLine, for this package's writers.
+func safe(s string) string { return SafeLine(s) }
+
+// SafeLine keeps a line of text (a finding, a message on standard error)
+// one line that cannot issue a GitHub Actions workflow command (§7, §10):
+// control characters in names and messages (a file name may hold a newline
+// followed by "::error::…", or an escape sequence) are shown as \xNN. The
+// "[" of "##[" is shown as \x5b too: the runner honours its older
+// "##[command]" syntax anywhere in a line of a step's log.
+func SafeLine(s string) string {
 	if !strings.ContainsFunc(s, isControl) && !strings.Contains(s, "##[") {
 		return s
 	}

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rivumi/rivumi-lint/internal/par"
 )
 
 // Worktree reads the files on disk below a project root.
@@ -218,7 +220,6 @@ func (w *Worktree) ListKeep(dir string) ([]Entry, error) {
 // directory listed before is skipped (each file is read once). Errors are
 // not kept: the engine meets them itself.
 func (w *Worktree) Prefetch(dirs []string) {
-	work := make(chan string, len(dirs))
 	w.mu.Lock()
 	if w.kept == nil {
 		// Sized once: growing these maps entry by entry was a tenth of a
@@ -228,24 +229,14 @@ func (w *Worktree) Prefetch(dirs []string) {
 	if w.listed == nil {
 		w.listed = make(map[string]bool, len(dirs))
 	}
+	work := make([]string, 0, len(dirs))
 	for _, d := range dirs {
 		if !w.listed[d] {
-			work <- d
+			work = append(work, d)
 		}
 	}
 	w.mu.Unlock()
-	close(work)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for d := range work {
-				w.ListKeep(d)
-			}
-		}()
-	}
-	wg.Wait()
+	par.Each(runtime.GOMAXPROCS(0), len(work), func(i int) { w.ListKeep(work[i]) })
 }
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}

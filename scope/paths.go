@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/rivumi/rivumi-lint/internal/par"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -67,18 +67,9 @@ func PathDirs(root string, e *resolve.Engine, rels []string, below func(dir stri
 func lstatAll(root string, rels []string) ([]os.FileInfo, error) {
 	infos := make([]os.FileInfo, len(rels))
 	errs := make([]error, len(rels))
-	workers := min(runtime.GOMAXPROCS(0), (len(rels)+63)/64)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(rels); i += workers {
-				infos[i], errs[i] = os.Lstat(filepath.Join(root, filepath.FromSlash(rels[i])))
-			}
-		}()
-	}
-	wg.Wait()
+	par.Each(min(runtime.GOMAXPROCS(0), (len(rels)+63)/64), len(rels), func(i int) {
+		infos[i], errs[i] = os.Lstat(filepath.Join(root, filepath.FromSlash(rels[i])))
+	})
 	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", rels[i], err)

@@ -11,9 +11,9 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/trace"
+	"github.com/rivumi/rivumi-lint/report"
 )
 
 const (
@@ -128,27 +128,5 @@ func fail(stderr io.Writer, err error) int {
 }
 
 // safeLine keeps a message on standard error one line that cannot issue a
-// GitHub Actions workflow command (§7, §10): messages name files, and a file
-// name may hold a newline followed by "::error::…", or the runner's older
-// "##[command]" syntax, which it honours anywhere in a line. Control
-// characters are shown as \xNN (as the text format does) and the "[" of
-// "##[" as \x5b.
-func safeLine(s string) string {
-	if !strings.ContainsFunc(s, isControlRune) && !strings.Contains(s, "##[") {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case isControlRune(r):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		case r == '[' && strings.HasSuffix(s[:i], "##"):
-			b.WriteString(`\x5b`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func isControlRune(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+// GitHub Actions workflow command (report.SafeLine): messages name files.
+func safeLine(s string) string { return report.SafeLine(s) }

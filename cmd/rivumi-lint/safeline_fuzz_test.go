@@ -33,3 +33,6 @@ func FuzzSafeLine(f *testing.F) {
 		}
 	})
 }
+
+// isControlRune is a C0 or C1 control character or DEL.
+func isControlRune(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

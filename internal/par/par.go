@@ -98,3 +98,33 @@ func Walk[T any](workers int, root T, visit func(worker int, t T, next []T) ([]T
 	wg.Wait()
 	return first
 }
+
+// Each calls f(i) for every i in [0, n) on up to workers goroutines, each
+// taking the next index as it finishes one (items differ in cost: a tree
+// of ten entries, a tree of ten thousand). f writes its result to slot i
+// of the caller's slice; it runs on several goroutines at once.
+func Each(workers, n int, f func(i int)) {
+	workers = min(workers, n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -48,3 +48,19 @@ func TestWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestEach: every index in [0, n) is visited exactly once, whatever the
+// number of workers (also more workers than items, and none to do).
+func TestEach(t *testing.T) {
+	for _, workers := range []int{0, 1, 2, 8} {
+		for _, n := range []int{0, 1, 3, 1000} {
+			counts := make([]atomic.Int32, n)
+			Each(workers, n, func(i int) { counts[i].Add(1) })
+			for i := range counts {
+				if c := counts[i].Load(); c != 1 {
+					t.Fatalf("workers=%d n=%d: index %d visited %d times", workers, n, i, c)
+				}
+			}
+		}
+	}
+}
