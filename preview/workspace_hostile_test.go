@@ -3,6 +3,7 @@ package preview
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,4 +94,22 @@ func settle(t *testing.T, dir string) {
 		}
 		return nil
 	})
+}
+
+// TestWorkspaceWithoutGit: P5 without the git binary on PATH. The branch
+// still comes from HEAD; the state is unknown and the note says how to get
+// it. The preview does not fail.
+func TestWorkspaceWithoutGit(t *testing.T) {
+	g := gittest.New(t)
+	g.Write("AGENTS.md", "x\n")
+	g.Commit("init")
+	g.Git("checkout", "-q", "-b", "topic")
+	t.Setenv("PATH", t.TempDir())
+	ws, note := workspaceOf(g.Dir)
+	if ws.Branch != "topic" || ws.State != "unknown" {
+		t.Errorf("workspace %+v, want branch topic, state unknown", ws)
+	}
+	if !strings.Contains(note, "git binary is not installed") {
+		t.Errorf("note %q: want the missing git binary named", note)
+	}
 }
