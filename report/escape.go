@@ -99,14 +99,17 @@ func invisibleRune(r rune) bool {
 // reference (RFC 3986): every byte outside the unreserved set
 // (ALPHA DIGIT - . _ ~) is percent-encoded, segment by segment, and '/'
 // stays the segment separator. ':' is encoded too, so a first segment can
-// never be read as a URI scheme. url.PathUnescape gives the path back.
+// never be read as a URI scheme, and so is a leading '/', so the reference
+// is never absolute ("/x") or network-path ("//host"): it stays relative
+// to %SRCROOT% (found by fuzzing: "// " gave "//%20", an authority).
+// url.PathUnescape gives the path back.
 func escapeURIPath(p string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	b.Grow(len(p))
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if c == '/' || unreservedURIByte(c) {
+		if c == '/' && i > 0 || unreservedURIByte(c) {
 			b.WriteByte(c)
 			continue
 		}

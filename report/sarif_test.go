@@ -240,7 +240,8 @@ func TestSARIFResults(t *testing.T) {
 }
 
 // §7 sarif: RFC 3986 escaping per segment, '/' kept, ':' always escaped so
-// that no first segment reads as a scheme.
+// that no first segment reads as a scheme, and a leading '/' escaped so
+// that the reference stays relative (no "//authority").
 func TestEscapeURIPath(t *testing.T) {
 	for in, want := range map[string]string{
 		"AGENTS.md":                   "AGENTS.md",
@@ -253,6 +254,9 @@ func TestEscapeURIPath(t *testing.T) {
 		"~tilde/-._":                  "~tilde/-._",
 		"bad\xffutf8":                 "bad%FFutf8",
 		"semi;colon=eq&amp+plus@at$d": "semi%3Bcolon%3Deq%26amp%2Bplus%40at%24d",
+		"// ":                         "%2F/%20",
+		"/etc/passwd":                 "%2Fetc/passwd",
+		"a//b":                        "a//b",
 	} {
 		got := escapeURIPath(in)
 		if got != want {
