@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"runtime"
 
 	"github.com/rivumi/rivumi-lint/internal/trace"
@@ -35,7 +34,7 @@ func (p *Project) Check(args []string) (*lint.Result, error) {
 			// The chains of these directories need every directory from the
 			// root down: list them (and read their layer files) in parallel
 			// before the engine walks them one by one.
-			p.wt.Prefetch(withAncestors(dirs))
+			p.wt.Prefetch(resolve.WithAncestors(dirs))
 		}
 	}
 	if err != nil {
@@ -103,29 +102,6 @@ func (p *Project) worktreeDirs() ([]string, error) {
 func (p *Project) walker() *scope.Walker {
 	return &scope.Walker{Top: p.GitTop, GitDir: p.GitDir, Prefix: p.Prefix, Tracked: p.tracked,
 		Skip: p.Config.Ignored, List: p.wt.ListKeep, Workers: runtime.GOMAXPROCS(0)}
-}
-
-// withAncestors returns dirs and every directory above them, once each.
-func withAncestors(dirs []string) []string {
-	seen := make(map[string]bool, 2*len(dirs))
-	var out []string
-	for _, d := range dirs {
-		for {
-			if seen[d] {
-				break
-			}
-			seen[d] = true
-			out = append(out, d)
-			if d == "" {
-				break
-			}
-			d = path.Dir(d)
-			if d == "." {
-				d = ""
-			}
-		}
-	}
-	return out
 }
 
 func displayDir(d string) string {

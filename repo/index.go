@@ -306,34 +306,24 @@ func (x *Index) DirsBelow(dir string) ([]string, error) {
 // PrefetchLayers is Tree.PrefetchLayers for the staged content.
 func (x *Index) PrefetchLayers(dirs, names []string, limit int64) {
 	var hs []Hash
-	seen := map[string]bool{}
-	for _, d := range dirs {
-		for {
-			if seen[d] {
+	for _, d := range resolve.WithAncestors(dirs) {
+		if x.checkDir(d) != nil {
+			continue
+		}
+		pfx := ""
+		if d != "" {
+			pfx = d + "/"
+		}
+		for _, n := range names {
+			if i := x.find(pfx + n); i >= 0 {
+				if e := x.ents[i]; e.Stage == 0 && (e.Mode == ModeRegular || e.Mode == ModeExecutable) {
+					hs = append(hs, e.Hash)
+				}
 				break
 			}
-			seen[d] = true
-			if x.checkDir(d) == nil {
-				pfx := ""
-				if d != "" {
-					pfx = d + "/"
-				}
-				for _, n := range names {
-					if i := x.find(pfx + n); i >= 0 {
-						if e := x.ents[i]; e.Stage == 0 && (e.Mode == ModeRegular || e.Mode == ModeExecutable) {
-							hs = append(hs, e.Hash)
-						}
-						break
-					}
-					if lo, hi := x.span(pfx + n); lo < hi {
-						break // a directory of that name is the layer
-					}
-				}
+			if lo, hi := x.span(pfx + n); lo < hi {
+				break // a directory of that name is the layer
 			}
-			if d == "" {
-				break
-			}
-			d = parentDir(d)
 		}
 	}
 	x.repo.prefetchBlobs(hs, limit)

@@ -706,27 +706,18 @@ var errTooLarge = errors.New("tree object too large")
 // the bytes in the cache; nothing else changes.
 func (t *Tree) PrefetchLayers(dirs, names []string, limit int64) {
 	var hs []Hash
-	seen := map[string]bool{}
-	for _, d := range dirs {
-		for {
-			if seen[d] {
-				break
-			}
-			seen[d] = true
-			if ents, err := t.dir(d); err == nil {
-				for _, n := range names {
-					if e := findEntry(ents, n); e != nil {
-						if k, _ := KindOfMode(e.Mode); k == resolve.Regular {
-							hs = append(hs, e.Hash)
-						}
-						break
-					}
+	for _, d := range resolve.WithAncestors(dirs) {
+		ents, err := t.dir(d)
+		if err != nil {
+			continue
+		}
+		for _, n := range names {
+			if e := findEntry(ents, n); e != nil {
+				if k, _ := KindOfMode(e.Mode); k == resolve.Regular {
+					hs = append(hs, e.Hash)
 				}
-			}
-			if d == "" {
 				break
 			}
-			d = parentDir(d)
 		}
 	}
 	t.repo.prefetchBlobs(hs, limit)

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"strings"
@@ -261,5 +262,15 @@ func TestNearMisses(t *testing.T) {
 		if !want[g] {
 			t.Errorf("unexpected near miss %s", g)
 		}
+	}
+}
+
+// WithAncestors (R2: a chain needs every directory from the root down)
+// lists each directory and its ancestors once, the root last of its line.
+func TestWithAncestors(t *testing.T) {
+	got := WithAncestors([]string{"a/b/c", "a/d", "", "x"})
+	want := []string{"a/b/c", "a/b", "a", "", "a/d", "x"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("WithAncestors = %q, want %q", got, want)
 	}
 }
