@@ -232,45 +232,32 @@ func (p *pack) find(h []byte) int64 {
 	if hi > p.n || lo > hi {
 		return -1
 	}
+	// Version 1 entries are (offset, id); version 2 has a table of ids,
+	// then one of 4-byte offsets, then one of 8-byte large offsets.
+	table, stride, idAt := fan+1024, hs, 0
 	if p.version == 1 {
-		base := fan + 1024
-		for lo < hi {
-			mid := int(uint(lo+hi) >> 1)
-			e := base + mid*(4+hs)
-			switch c := bytes.Compare(p.idx[e+4:e+4+hs], h); {
-			case c == 0:
-				return int64(binary.BigEndian.Uint32(p.idx[e:]))
-			case c < 0:
-				lo = mid + 1
-			default:
-				hi = mid
-			}
-		}
+		stride, idAt = 4+hs, 4
+	}
+	i := lo + sort.Search(hi-lo, func(k int) bool {
+		e := table + (lo+k)*stride + idAt
+		return bytes.Compare(p.idx[e:e+hs], h) >= 0
+	})
+	if e := table + i*stride + idAt; i == hi || !bytes.Equal(p.idx[e:e+hs], h) {
 		return -1
 	}
-	names := fan + 1024
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		e := names + mid*hs
-		switch c := bytes.Compare(p.idx[e:e+hs], h); {
-		case c == 0:
-			offs := names + p.n*(hs+4)
-			o := binary.BigEndian.Uint32(p.idx[offs+4*mid:])
-			if o&0x80000000 == 0 {
-				return int64(o)
-			}
-			large := offs + 4*p.n + 8*int(o&0x7fffffff)
-			if large+8 > len(p.idx) {
-				return -1
-			}
-			return int64(binary.BigEndian.Uint64(p.idx[large:]))
-		case c < 0:
-			lo = mid + 1
-		default:
-			hi = mid
-		}
+	if p.version == 1 {
+		return int64(binary.BigEndian.Uint32(p.idx[table+i*stride:]))
 	}
-	return -1
+	offs := table + p.n*(hs+4)
+	o := binary.BigEndian.Uint32(p.idx[offs+4*i:])
+	if o&0x80000000 == 0 {
+		return int64(o)
+	}
+	large := offs + 4*p.n + 8*int(o&0x7fffffff)
+	if large+8 > len(p.idx) {
+		return -1
+	}
+	return int64(binary.BigEndian.Uint64(p.idx[large:]))
 }
 
 // pack data, mapped on first use.
