@@ -180,8 +180,8 @@ func lines(ds []diag) string {
 }
 
 func TestReviewdogFilterModeAddedKeepsAddedFiles(t *testing.T) {
-	// A change adds a file whose finding is about the whole file (RL011, a
-	// near-miss name; RL001, a symbolic link): rdjson places it on line 1,
+	// §7 rdjson: a change adds a file whose finding is about the whole file
+	// (RL011, a near-miss name; RL001, a symbolic link): rdjson places it on line 1,
 	// which the change added, so -filter-mode=added keeps it. The whole-file
 	// findings of the files the change did not touch are dropped.
 	dir := reviewdogRepo(t)

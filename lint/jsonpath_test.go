@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// docs/json.md: "path_bytes" carries the exact bytes of a path that is not
+// §7 json, §10 (file names with invalid UTF-8), docs/json.md: "path_bytes" carries the exact bytes of a path that is not
 // valid UTF-8, and only then; the rest of the object is what encoding/json
 // would write for the plain struct, without HTML escaping.
 func TestPathBytes(t *testing.T) {
