@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/preview"
@@ -64,23 +65,23 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	out := stdout
+	var out io.Writer = stdout
 	color := false
+	var file *outfile.File
 	if *output != "" {
-		f, err := os.Create(*output)
-		if err != nil {
+		if file, err = outfile.Create(*output); err != nil {
 			return fail(stderr, fmt.Errorf("--output: %w", err))
 		}
-		defer f.Close()
-		out = f
+		defer file.Abort()
+		out = file
 	} else {
 		color = !*noColor && os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
 	}
 	if err := write(out, res, report.Options{ToolVersion: version(), Color: color}); err != nil {
 		return fail(stderr, fmt.Errorf("write report: %w", err))
 	}
-	if c, ok := out.(*os.File); ok && c != os.Stdout {
-		if err := c.Close(); err != nil {
+	if file != nil {
+		if err := file.Commit(); err != nil {
 			return fail(stderr, fmt.Errorf("--output: %w", err))
 		}
 	}

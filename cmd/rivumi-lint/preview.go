@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/preview"
 )
 
@@ -93,7 +94,7 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 		defer stop()
 		err = preview.Watch(ctx, time.Duration(interval), out, o,
 			preview.WatchOptions{Format: f, Write: wo, Clear: tty && f.Name == "text"})
-		if cerr := closeOut(); err == nil && cerr != nil {
+		if cerr := closeOut(err == nil); err == nil && cerr != nil {
 			err = fmt.Errorf("--output: %w", cerr)
 		}
 		if err != nil {
@@ -117,8 +118,8 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 	} else {
 		err = f.Write(out, pv, wo)
 	}
-	if cerr := closeOut(); err == nil && cerr != nil {
-		err = cerr
+	if cerr := closeOut(err == nil); err == nil && cerr != nil {
+		err = fmt.Errorf("--output: %w", cerr)
 	}
 	if err != nil {
 		return fail(stderr, fmt.Errorf("write preview: %w", err))
@@ -146,16 +147,24 @@ func checkSection(name string) error {
 	return &usageError{fmt.Sprintf("unknown --section %q (want one of %s)", name, strings.Join(dynamicSections(), ", "))}
 }
 
-// openOutput returns the writer of --output FILE, or stdout.
-func openOutput(name string, stdout io.Writer) (io.Writer, func() error, error) {
+// openOutput returns the writer of --output FILE, or stdout, and the
+// function that finishes it: with ok it puts the complete file in place
+// (F8), without it leaves the target as it was.
+func openOutput(name string, stdout io.Writer) (io.Writer, func(ok bool) error, error) {
 	if name == "" {
-		return stdout, func() error { return nil }, nil
+		return stdout, func(bool) error { return nil }, nil
 	}
-	f, err := os.Create(name)
+	f, err := outfile.Create(name)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--output: %w", err)
 	}
-	return f, f.Close, nil
+	return f, func(ok bool) error {
+		if !ok {
+			f.Abort()
+			return nil
+		}
+		return f.Commit()
+	}, nil
 }
 
 // intervalFlag is --interval: a Go duration, or a number of milliseconds.

@@ -1,0 +1,137 @@
+// Package outfile writes a report to the file --output names (F8): never
+// through a symbolic link, never into a FIFO or device, never inside a Git
+// directory, and never half: the report goes to a temporary file beside
+// the target, which is renamed into place only when it is complete.
+package outfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// File is a report being written. Commit puts it in place; Abort (or a
+// failed Commit) removes it and leaves the target as it was.
+type File struct {
+	*os.File
+	target string
+	mode   fs.FileMode
+	done   bool
+}
+
+// Create checks name and opens a temporary file beside it. Every refusal
+// is an error that names the cause and the fix.
+func Create(name string) (*File, error) {
+	if name == "" {
+		return nil, errors.New("empty file name")
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	mode := fs.FileMode(0o644)
+	fi, err := os.Lstat(abs)
+	switch {
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("%s is a symbolic link; rivumi-lint never writes through a link (it could point into .git or anywhere else): remove the link or choose another file", name)
+	case err == nil && fi.IsDir():
+		return nil, fmt.Errorf("%s is a directory; name a file", name)
+	case err == nil && !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (%s); rivumi-lint writes reports only to regular files: choose another file", name, kind(fi.Mode()))
+	case err == nil:
+		mode = fi.Mode().Perm()
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	dir := filepath.Dir(abs)
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("directory of %s: %w", name, err)
+	}
+	if g := gitDirAbove(real); g != "" {
+		return nil, fmt.Errorf("%s is inside the Git directory %s; a report there could overwrite Git's own files: write it in the worktree or elsewhere", name, g)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return &File{File: tmp, target: abs, mode: mode}, nil
+}
+
+// Commit flushes and closes the temporary file and renames it over the
+// target. A rename replaces a link or file that appeared meanwhile without
+// following it.
+func (f *File) Commit() error {
+	if f.done {
+		return nil
+	}
+	f.done = true
+	err := f.File.Sync()
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.File.Name(), f.mode)
+	}
+	if err == nil {
+		err = os.Rename(f.File.Name(), f.target)
+	}
+	if err != nil {
+		os.Remove(f.File.Name())
+		return err
+	}
+	return nil
+}
+
+// Abort removes the temporary file; the target is untouched. It is safe
+// after Commit.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.File.Close()
+	os.Remove(f.File.Name())
+}
+
+// gitDirAbove returns the first of dir and its ancestors that is a Git
+// directory (named .git, or holding HEAD, objects/ and refs/ as a bare or
+// separate Git directory does), "" when there is none.
+func gitDirAbove(dir string) string {
+	for d := dir; ; {
+		if filepath.Base(d) == ".git" || isGitDir(d) {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
+}
+
+func isGitDir(d string) bool {
+	if fi, err := os.Lstat(filepath.Join(d, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(d, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
