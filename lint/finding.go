@@ -16,4 +16,11 @@ type Finding struct {
 	Message string `json:"message"`
 	// Directories are the resolved directories whose chain the finding affects.
 	Directories []string `json:"directories"`
+	// User is true for a finding about a user-level file outside the
+	// project root: Path is not a repository path, so the github, SARIF and
+	// rdjson outputs give it no file location (F10).
+	User bool `json:"user,omitempty"`
+	// fromUser marks a finding about the user-level file made on its
+	// repository path, for Run to merge into the project layer's (F10).
+	fromUser bool
 }

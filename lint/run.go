@@ -68,8 +68,54 @@ func Run(resolutions []*resolve.Resolution, cfg *config.Config, skills []byte) *
 		m.layers = d.Layers
 		res.Directories = append(res.Directories, d)
 	}
+	res.Findings = mergeUserFindings(res.Findings)
 	Sort(res.Findings)
 	return res
+}
+
+// userFile is the user layer of r, nil when there is none.
+func userFile(r *resolve.Resolution) *resolve.File {
+	for _, l := range r.Layers {
+		if l.Scope == resolve.ScopeUser {
+			return l.File
+		}
+	}
+	return nil
+}
+
+// mergeUserFindings reports a file that is both the user-level file and a
+// project layer once (F10): a finding about it as the user layer is dropped
+// when the same rule reports the same place as a project layer, and its
+// directories go to that finding.
+func mergeUserFindings(fs []Finding) []Finding {
+	type place struct {
+		rule, path   string
+		line, column int
+	}
+	project := map[place]int{}
+	merged := false
+	for i, f := range fs {
+		if !f.fromUser {
+			project[place{f.Rule, f.Path, f.Line, f.Column}] = i
+		}
+	}
+	drop := make([]bool, len(fs))
+	for j, f := range fs {
+		if i, ok := project[place{f.Rule, f.Path, f.Line, f.Column}]; ok && f.fromUser {
+			fs[i].Directories = append(fs[i].Directories, f.Directories...)
+			drop[j], merged = true, true
+		}
+	}
+	if !merged {
+		return fs
+	}
+	out := make([]Finding, 0, len(fs))
+	for j, f := range fs {
+		if !drop[j] {
+			out = append(out, f)
+		}
+	}
+	return out // Sort orders and compacts the merged directories
 }
 
 // budgetRule is the one rule whose findings depend on the directory, not
@@ -90,7 +136,17 @@ func runRule(rule Rule, cfg *config.Config, p *pass, out func(Finding)) {
 	if !on {
 		return
 	}
+	user := userFile(p.res)
 	p.emit = func(f Finding) {
+		if user != nil && f.Path == user.Path {
+			// F10: the user-level file by its repository path when it
+			// lies inside the root, else flagged as having none.
+			if user.Location != "" {
+				f.Path, f.fromUser = user.Location, true
+			} else {
+				f.User = true
+			}
+		}
 		if cfg.Ignored(f.Path) {
 			return
 		}

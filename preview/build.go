@@ -164,6 +164,7 @@ type inputs struct {
 	userNote   string
 	memPath    string // OS path; "" = none
 	memDisplay string
+	memInRoot  bool // the memory file lies inside the project root (F10)
 	memNote    string
 	key        watchKey
 }
@@ -237,7 +238,8 @@ func gather(o Options) (*inputs, error) {
 		if _, err := os.Stat(o.Memory); err != nil {
 			return nil, fmt.Errorf("memory file: %w", err)
 		}
-		in.memPath, in.memDisplay = o.Memory, displayPath(o.Memory, p.Root)
+		in.memDisplay, in.memInRoot = displayPath(o.Memory, p.Root)
+		in.memPath = o.Memory
 	case o.NoMemory:
 		in.memNote = "no memory: --no-memory"
 	case home != "":
@@ -351,7 +353,7 @@ func (in *inputs) build() (*Preview, error) {
 		pv.Memory.Lines, pv.Memory.Selected, pv.Memory.Rendered = sel.Lines, sel.Selected, len(sel.Entries)
 		pv.Memory.Corrupt = len(sel.Problems) + sel.MoreProblems
 		memText = memory.Render(sel.Entries)
-		res.Add(p.Config, memoryFindings(sel, in.memDisplay)...)
+		res.Add(p.Config, memoryFindings(sel, in.memDisplay, in.memInRoot)...)
 	}
 
 	// runtime and workspace (P5)

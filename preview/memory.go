@@ -79,14 +79,14 @@ func selectMemory(path, project string) (memory.Selection, error) {
 // memoryFindings turns the corrupt lines of a selection into RL013
 // findings on the file shown as display. Lines beyond memory.MaxProblems
 // are counted in one more finding on the whole file.
-func memoryFindings(sel memory.Selection, display string) []lint.Finding {
+func memoryFindings(sel memory.Selection, display string, inRoot bool) []lint.Finding {
 	out := make([]lint.Finding, 0, len(sel.Problems)+1)
 	for _, p := range sel.Problems {
-		out = append(out, lint.Finding{Rule: "RL013", Path: display, Line: p.Line,
+		out = append(out, lint.Finding{Rule: "RL013", Path: display, Line: p.Line, User: !inRoot,
 			Message: "Rivumi will skip this memory line: " + p.Reason})
 	}
 	if sel.MoreProblems > 0 {
-		out = append(out, lint.Finding{Rule: "RL013", Path: display,
+		out = append(out, lint.Finding{Rule: "RL013", Path: display, User: !inRoot,
 			Message: fmt.Sprintf("Rivumi will skip %d more corrupt memory line(s), not listed one by one (only the first %d are)", sel.MoreProblems, memory.MaxProblems)})
 	}
 	return out
@@ -104,7 +104,8 @@ func MemoryFindings(path, project string) ([]lint.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	return memoryFindings(sel, displayPath(path, "")), nil
+	d, in := displayPath(path, "")
+	return memoryFindings(sel, d, in), nil
 }
 
 // AddMemoryFindings adds the RL013 findings of the memory file at path to
@@ -117,7 +118,8 @@ func AddMemoryFindings(res *lint.Result, p *project.Project, path string) error 
 	if err != nil {
 		return err
 	}
-	res.Add(p.Config, memoryFindings(sel, displayPath(path, p.Root))...)
+	d, in := displayPath(path, p.Root)
+	res.Add(p.Config, memoryFindings(sel, d, in)...)
 	return nil
 }
 
@@ -133,23 +135,24 @@ func ProjectKey(flag string, p *project.Project) string {
 	return p.Root
 }
 
-// displayPath shows a local file: ~/… under the home directory, relative
-// to root (forward slashes) when inside it, else absolute (or as given
-// when root is "" and the path is relative).
-func displayPath(path, root string) string {
+// displayPath shows a local file: relative to root (forward slashes) when
+// inside it (inRoot: a repository location), else ~/… under the home
+// directory, else absolute (or as given when root is "" and the path is
+// relative).
+func displayPath(path, root string) (display string, inRoot bool) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return filepath.ToSlash(path)
+		return filepath.ToSlash(path), false
 	}
 	if root != "" {
 		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(rel)
+			return filepath.ToSlash(rel), true
 		}
 	}
 	if t := project.Tilde(abs); strings.HasPrefix(t, "~/") || root != "" || filepath.IsAbs(path) {
-		return t
+		return t, false
 	}
-	return filepath.ToSlash(filepath.Clean(path))
+	return filepath.ToSlash(filepath.Clean(path)), false
 }
 
 // exists reports whether path has a directory entry; an error other than

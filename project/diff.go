@@ -211,6 +211,7 @@ func (x *Diff) open(o Options) error {
 		if err != nil {
 			return err
 		}
+		u.Location = Location(x.Root, u.Path)
 		x.engineOpt.User = u
 	}
 	x.Engine = resolve.New(x.head, x.engineOpt)

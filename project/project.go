@@ -104,6 +104,7 @@ func Open(o Options) (*Project, error) {
 		if err != nil {
 			return nil, err
 		}
+		u.Location = Location(p.Root, u.Path)
 		opt.User = u
 	}
 	p.Engine = resolve.New(p.wt, opt)
@@ -160,6 +161,17 @@ func UserFile(name string) (*resolve.UserFile, error) {
 		return nil, fmt.Errorf("user instructions: %w", err)
 	}
 	return &resolve.UserFile{Path: abs, Display: Tilde(abs)}, nil
+}
+
+// Location is abs as a slash path relative to root when it lies inside
+// the root, "" otherwise: the repository location of a user-level file
+// given on the command line (F10).
+func Location(root, abs string) string {
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // Tilde shows a path under the home directory as ~/… (P2).

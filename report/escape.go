@@ -125,11 +125,6 @@ func unreservedURIByte(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-// isUserLevelPath reports a user-level file (P2: shown as ~/…). It lives outside
-// the repository, so the repository-bound formats (SARIF locations, GitHub
-// annotations, reviewdog locations) cannot point at it: they name it in the
-// message instead.
-func isUserLevelPath(p string) bool { return p == "~" || strings.HasPrefix(p, "~/") }
 
 // withPath is the message of a finding whose file cannot be a location.
 func withPath(path, msg string) string { return path + ": " + msg }

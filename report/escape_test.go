@@ -179,3 +179,7 @@ func TestOrderFindings(t *testing.T) {
 		t.Error("orderFindings modified the result")
 	}
 }
+
+// isUserLevelPath is how these tests choose which fuzzed paths stand for a
+// user-level file (P2: shown as ~/…); the writers read Finding.User (F10).
+func isUserLevelPath(p string) bool { return p == "~" || strings.HasPrefix(p, "~/") }

@@ -91,7 +91,7 @@ func annotate(a *githubactions.Action, f lint.Finding) {
 	props := map[string]string{"title": f.Rule + " " + f.Name}
 	msg := f.Message
 	switch {
-	case isUserLevelPath(f.Path):
+	case f.User:
 		msg = withPath(f.Path, f.Message)
 	case f.Path != "":
 		props["file"] = f.Path

@@ -175,7 +175,7 @@ func checkAnnotation(t testing.TB, c runnerCommand, f lint.Finding) {
 	}
 	want := map[string]string{"title": f.Rule + " " + f.Name}
 	wantMsg := f.Message
-	if isUserLevelPath(f.Path) {
+	if f.User {
 		wantMsg = f.Path + ": " + f.Message
 	} else if f.Path != "" {
 		want["file"] = f.Path
@@ -381,7 +381,7 @@ func FuzzGitHubAnnotation(f *testing.F) {
 	f.Add("=", "=")
 	f.Add(" x ", "%s%d")
 	f.Fuzz(func(t *testing.T, file, message string) {
-		fd := lint.Finding{Rule: "RL010", Name: "hidden-unicode", Severity: lint.Error, Path: file, Line: 1, Column: 1, Message: message}
+		fd := lint.Finding{Rule: "RL010", Name: "hidden-unicode", Severity: lint.Error, Path: file, Line: 1, Column: 1, Message: message, User: isUserLevelPath(file)}
 		out := writeGitHubOut(t, &lint.Result{Findings: []lint.Finding{fd}}, nil)
 		lines := runnerLines(out)
 		if len(lines) != 1 || !strings.HasPrefix(lines[0], "::error ") {

@@ -77,7 +77,7 @@ func fixtureResult() *lint.Result {
 			{Rule: "RL005", Name: "override", Severity: lint.Notice, Path: "services/AGENTS.override.md",
 				Message:     "services/AGENTS.override.md suppresses AGENTS.md in 2 directories",
 				Directories: []string{"services", "services/api"}},
-			{Rule: "RL009", Name: "empty", Severity: lint.Warning, Path: pathUser,
+			{Rule: "RL009", Name: "empty", Severity: lint.Warning, Path: pathUser, User: true,
 				Message:     "the user layer has no text: it adds nothing",
 				Directories: []string{"."}},
 			{Rule: "RL001", Name: "symlink", Severity: lint.Error, Path: "docs/AGENTS.md",
@@ -98,7 +98,7 @@ func fixtureResult() *lint.Result {
 			{Rule: "RL006", Name: "budget", Severity: lint.Warning, Path: "services/api/AGENTS.md", Line: 0,
 				Message:     "services/api renders 53000 of 57344 bytes (92.4%): AGENTS.md 20000, services/AGENTS.override.md 33000",
 				Directories: []string{"services/api"}},
-			{Rule: "RL013", Name: "memory-corrupt", Severity: lint.Warning, Path: "~/.rivumi/memory.jsonl", Line: 7,
+			{Rule: "RL013", Name: "memory-corrupt", Severity: lint.Warning, Path: "~/.rivumi/memory.jsonl", Line: 7, User: true,
 				Message: "line 7 is not a JSON object; the runtime skips it"},
 		},
 		Directories: []lint.Directory{

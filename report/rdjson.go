@@ -64,7 +64,7 @@ func newRDJSONDiagnostic(f lint.Finding) rdjsonDiagnostic {
 		Source:   rdjsonToolSource,
 		Code:     rdjsonCode{Value: f.Rule, URL: ruleDocURL(f.Rule)},
 	}
-	if isUserLevelPath(f.Path) {
+	if f.User {
 		d.Message = withPath(f.Path, f.Message)
 		return d
 	}

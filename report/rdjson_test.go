@@ -117,7 +117,7 @@ func TestRDJSONShape(t *testing.T) {
 		if d.Source == nil || d.Source.Name != "rivumi-lint" {
 			t.Errorf("diagnostic %d: source %+v", i, d.Source)
 		}
-		if isUserLevelPath(f.Path) {
+		if f.User {
 			if d.Location != nil || d.Message != f.Path+": "+f.Message {
 				t.Errorf("diagnostic %d: user-level file: location %+v, message %q", i, d.Location, d.Message)
 			}
@@ -161,7 +161,7 @@ func FuzzRDJSON(f *testing.F) {
 	f.Add("a\u2028b", "c\u2029d\x00", 3, 0)
 	f.Add("\xff", "\xfe", -1, -1)
 	f.Fuzz(func(t *testing.T, path, msg string, line, col int) {
-		fd := lint.Finding{Rule: "RL004", Name: "invalid-utf8", Severity: lint.Warning, Path: path, Line: line, Column: col, Message: msg}
+		fd := lint.Finding{Rule: "RL004", Name: "invalid-utf8", Severity: lint.Warning, Path: path, Line: line, Column: col, Message: msg, User: isUserLevelPath(path)}
 		r := &lint.Result{Findings: []lint.Finding{fd}}
 		whole := writeRD(t, RDJSON, r)
 		lines := writeRD(t, RDJSONL, r)

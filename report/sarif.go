@@ -99,7 +99,7 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 		if i, ok := index[f.Rule]; ok {
 			res.RuleIndex = &i
 		}
-		if isUserLevelPath(f.Path) {
+		if f.User {
 			res.Message.Text = withPath(f.Path, f.Message)
 			res.Locations = []sarifLocation{{LogicalLocations: []sarifLogicalLocation{{
 				Name:               pathBase(f.Path),

@@ -203,7 +203,7 @@ func TestSARIFResults(t *testing.T) {
 			t.Fatalf("result %d: %d locations, want 1", i, len(res.Locations))
 		}
 		loc := res.Locations[0]
-		if isUserLevelPath(f.Path) {
+		if f.User {
 			if loc.PhysicalLocation != nil {
 				t.Errorf("result %d: user-level %q has a physical location", i, f.Path)
 			}
@@ -329,7 +329,7 @@ func FuzzSARIFRoundTrip(f *testing.F) {
 	f.Add("\xff\xfe/AGENTS.md", "</rivumi:layer>")
 	f.Fuzz(func(t *testing.T, path, msg string) {
 		r := &lint.Result{Findings: []lint.Finding{{Rule: "RL010", Name: "hidden-unicode", Severity: lint.Error,
-			Path: path, Line: 1, Column: 1, Message: msg, Directories: []string{path}}}}
+			Path: path, Line: 1, Column: 1, Message: msg, Directories: []string{path}, User: isUserLevelPath(path)}}}
 		out := writeSARIF(t, r)
 		if !json.Valid(out) {
 			t.Fatalf("invalid JSON:\n%s", out)

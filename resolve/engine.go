@@ -56,7 +56,10 @@ type File struct {
 	Rej      *Rejection // nil when the file was read and accepted
 	Content  []byte     // raw bytes of an accepted file
 	Sum      [32]byte   // SHA-256 of Content, for an accepted file
-	read     bool       // whether the file was chosen and loaded
+	// Location is the user layer's UserFile.Location ("" for project
+	// files, whose Path is their location).
+	Location string
+	read     bool // whether the file was chosen and loaded
 }
 
 // Accepted reports whether the file was read and passed C1–C5.
@@ -141,6 +144,11 @@ func (r *Resolution) Active() []Layer {
 type UserFile struct {
 	Path    string // OS path
 	Display string // as shown: ~/… when under the home directory
+	// Location is the file's slash path relative to the project root when
+	// it lies inside the root ("" otherwise): findings about it then point
+	// at that repository file, and are not reported twice when it is a
+	// project layer too (F10).
+	Location string
 }
 
 // Options configure the engine.
@@ -461,7 +469,7 @@ func (e *Engine) check(f *File, data []byte, kind Kind, size int64, err error) {
 }
 
 func (e *Engine) loadUser(u *UserFile) *File {
-	f := &File{Path: u.Display, Name: path.Base(u.Path), Scope: ScopeUser, read: true}
+	f := &File{Path: u.Display, Name: path.Base(u.Path), Scope: ScopeUser, Location: u.Location, read: true}
 	data, kind, size, err := ReadFile(u.Path, e.opt.MaxFileBytes)
 	if kind == Missing && errors.Is(err, fs.ErrNotExist) {
 		return nil

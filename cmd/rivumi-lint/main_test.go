@@ -265,6 +265,7 @@ type reportFinding struct {
 	Column      int      `json:"column"`
 	Message     string   `json:"message"`
 	Directories []string `json:"directories"`
+	User        bool     `json:"user"`
 }
 
 type reportDir struct {
@@ -398,7 +399,8 @@ func countMatches(ts *testscript.TestScript, doc *jsonReport, kind string, filte
 	case "finding":
 		for _, f := range doc.Findings {
 			fields := map[string]string{"rule": f.Rule, "name": f.Name, "severity": f.Severity, "path": f.Path,
-				"line": strconv.Itoa(f.Line), "column": strconv.Itoa(f.Column), "message": f.Message}
+				"line": strconv.Itoa(f.Line), "column": strconv.Itoa(f.Column), "message": f.Message,
+				"user": strconv.FormatBool(f.User)}
 			fmt.Fprintf(&all, "  %s %s %s:%d:%d dirs=%v %q\n", f.Rule, f.Severity, f.Path, f.Line, f.Column, f.Directories, f.Message)
 			dirs := f.Directories
 			if dirs == nil {
