@@ -125,7 +125,6 @@ func unreservedURIByte(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-
 // withPath is the message of a finding whose file cannot be a location.
 func withPath(path, msg string) string { return path + ": " + msg }
 
