@@ -75,7 +75,7 @@ func (p *Project) Resolve(dirs []string) ([]*resolve.Resolution, error) {
 			continue
 		}
 		r, err := p.Engine.Chain(d)
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) && !resolve.IsFatal(err) {
 			continue
 		}
 		if err != nil {

@@ -58,8 +58,7 @@ type headSource interface {
 	DirsBelow(dir string) ([]string, error)
 	CandidateDirsBelow(dir string, names []string) ([]string, error)
 	PrefetchLayers(dirs, names []string, limit int64)
-	DirLink(p string) bool
-	Err() error
+	DirLink(p string) (bool, error)
 }
 
 // Diff is an opened diff-mode check. Its Project carries the root, the
@@ -253,9 +252,6 @@ func (x *Diff) loadConfig(explicit string) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config at %s: %w", x.headLabel, err)
 	}
-	if err := x.head.Err(); err != nil {
-		return nil, err
-	}
 	// Errors name the file by its path in the repository (so annotations
 	// land on it) and say which version was read.
 	where := func(err error) error { return fmt.Errorf("config of %s: %w", x.headLabel, err) }
@@ -267,9 +263,6 @@ func (x *Diff) loadConfig(explicit string) (*config.Config, error) {
 		return nil, where(&config.Error{Name: ConfigName, Msg: fmt.Sprintf("not a regular file (a %s); the config must be a plain file", ent.Kind)})
 	}
 	data, _, size, err := x.head.Read(ConfigName, config.MaxConfigBytes)
-	if err == nil {
-		err = x.head.Err()
-	}
 	if err != nil {
 		return nil, where(fmt.Errorf("read %s: %w", ConfigName, err))
 	}
@@ -319,7 +312,11 @@ func (x *Diff) Check() (*lint.Result, error) {
 		// whole-worktree check does, so the candidates behind it are
 		// reported (C1).
 		for _, c := range changes {
-			if c.NewMode == repo.ModeSymlink && x.head.DirLink(c.Path) {
+			if err != nil || c.NewMode != repo.ModeSymlink {
+				continue
+			}
+			var ok bool
+			if ok, err = x.head.DirLink(c.Path); ok {
 				dirs = append(dirs, c.Path)
 			}
 		}
@@ -327,9 +324,6 @@ func (x *Diff) Check() (*lint.Result, error) {
 		dirs = slices.Compact(dirs)
 	}
 	if err != nil {
-		return nil, err
-	}
-	if err := x.head.Err(); err != nil {
 		return nil, err
 	}
 	// Read the layer files of the chains to resolve, head and base, on
@@ -343,9 +337,6 @@ func (x *Diff) Check() (*lint.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := x.head.Err(); err != nil {
-		return nil, err
-	}
 	sk, err := x.SkillsSection()
 	if err != nil {
 		return nil, err
@@ -357,9 +348,6 @@ func (x *Diff) Check() (*lint.Result, error) {
 		baseEngine := resolve.New(x.base, x.engineOpt)
 		groups, err := drift.Compare(baseEngine, res)
 		if err != nil {
-			return nil, err
-		}
-		if err := x.base.Err(); err != nil {
 			return nil, err
 		}
 		result.Drift = groups
