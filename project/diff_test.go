@@ -616,3 +616,31 @@ func TestGitHubPullRequestMovedBase(t *testing.T) {
 		t.Errorf("notes %q: want the fallback explained", notes)
 	}
 }
+
+// TestCandidateDirEmptiedUnderChangedRoot is R7, issue #11 item 9: x/AGENTS.md
+// is a directory (x's layer, rejected RL002) whose last file is deleted
+// together with an edit of the root AGENTS.md. x still exists at the head
+// and its chain changed; the root's expansion does not find it (no
+// candidate left there), so x must be added itself, and its drift shown.
+func TestCandidateDirEmptiedUnderChangedRoot(t *testing.T) {
+	for _, staged := range []bool{false, true} {
+		g := gittest.New(t)
+		g.Write("AGENTS.md", "root\n", "x/AGENTS.md/notes.txt", "n\n", "x/main.go", "package x\n")
+		g.Commit("one")
+		g.Write("AGENTS.md", "root two\n")
+		g.Remove("x/AGENTS.md")
+		g.Git("add", "-A")
+		d := DiffOptions{Staged: true}
+		if !staged {
+			g.Commit("two")
+			d = DiffOptions{Base: "HEAD~1"}
+		}
+		res, _ := runDiff(t, g.Dir, d)
+		if dirs(res) != ".,x" {
+			t.Errorf("staged=%v: directories %q, want the root and x (R7)", staged, dirs(res))
+		}
+		if dt := driftText(res); !strings.Contains(dt, "[x]") || !strings.Contains(dt, "x/AGENTS.md") {
+			t.Errorf("staged=%v: drift %q lacks x's lost layer x/AGENTS.md", staged, dt)
+		}
+	}
+}
