@@ -79,6 +79,7 @@ type Diff struct {
 	// baseCfg and headCfg are the repository's config at each side (the
 	// defaults where it has none); baseCfg is nil without a base side.
 	baseCfg, headCfg *config.Config
+	baseCfgErr       error // why baseCfg is nil with --config: the base's does not parse
 }
 
 // OpenDiff opens the repository around the root for a diff-mode check:
@@ -268,7 +269,11 @@ func (x *Diff) loadConfig(explicit string) (*config.Config, error) {
 	}
 	if x.base != nil {
 		if x.baseCfg, _, err = readConfig(x.base, ConfigName, x.baseLabel); err != nil {
-			return nil, fmt.Errorf("%w (the base's config is the one a diff-mode check uses, F7: fix it on the base branch, or pass --config FILE)", err)
+			if explicit == "" || resolve.IsFatal(err) {
+				return nil, fmt.Errorf("%w (the base's config is the one a diff-mode check uses, F7: fix it on the base branch, or pass --config FILE)", err)
+			}
+			// --config replaces it: only RL014's key list needs it.
+			x.baseCfgErr = err
 		}
 	}
 	switch {
@@ -431,7 +436,12 @@ func (x *Diff) configChanged(c repo.Change) (string, error) {
 	msg += ": a config change takes effect once it is on the base (F7). "
 	keys, err := x.configKeys(c.Path)
 	if err != nil {
-		return "", err
+		if x.explicit == "" || resolve.IsFatal(err) {
+			return "", err
+		}
+		// The repository's config is not the one used: say why its keys
+		// are not listed rather than fail the run.
+		return msg + "Its keys cannot be compared: " + err.Error() + ". Review that it does not switch off or loosen the checks this change is held to", nil
 	}
 	var by [3][]string
 	for _, k := range keys {
@@ -456,6 +466,9 @@ func (x *Diff) configChanged(c repo.Change) (string, error) {
 // changes from the base's; a missing side counts as the defaults.
 func (x *Diff) configKeys(p string) ([]config.KeyChange, error) {
 	base, head := x.baseCfg, x.headCfg
+	if p == ConfigName && x.baseCfgErr != nil {
+		return nil, x.baseCfgErr
+	}
 	if p != ConfigName {
 		// An in-repository --config file: both of its versions.
 		var err error

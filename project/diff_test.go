@@ -644,3 +644,35 @@ func TestCandidateDirEmptiedUnderChangedRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestBrokenBaseConfig is F7: the base's config is the one used, so a
+// broken one is an error that says to fix it on the base or pass
+// --config; with --config the run goes on and RL014 says why it cannot
+// list the keys.
+func TestBrokenBaseConfig(t *testing.T) {
+	g := gittest.New(t)
+	g.Write("AGENTS.md", "root\n", ConfigName, "version: 1\nbogus: key\n")
+	g.Commit("one")
+	g.Write("AGENTS.md", "root two\n", ConfigName, "version: 1\n")
+	g.Commit("two")
+	_, _, err := tryDiff(g.Dir, DiffOptions{Base: "HEAD~1"})
+	if err == nil || !strings.Contains(err.Error(), "bogus") || !strings.Contains(err.Error(), "fix it on the base branch, or pass --config FILE") {
+		t.Fatalf("broken base config: %v", err)
+	}
+	cfg := filepath.Join(t.TempDir(), "lint.yaml")
+	if err := os.WriteFile(cfg, []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, err := OpenDiff(Options{Root: g.Dir, Config: cfg}, DiffOptions{Base: "HEAD~1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	res, err := x.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rl14 := findings(res, "RL014"); len(rl14) != 1 || !strings.Contains(rl14[0].Message, "--config") || !strings.Contains(rl14[0].Message, "cannot be compared") {
+		t.Fatalf("RL014 %+v", rl14)
+	}
+}
