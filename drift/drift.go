@@ -99,7 +99,7 @@ func chainOrAncestor(e *resolve.Engine, dir string) (*resolve.Resolution, error)
 		if err == nil {
 			return r, nil
 		}
-		if !errors.Is(err, fs.ErrNotExist) || d == "" {
+		if !errors.Is(err, fs.ErrNotExist) || resolve.IsFatal(err) || d == "" {
 			return nil, fmt.Errorf("resolve %s at the base: %w", displayDir(d), err)
 		}
 	}

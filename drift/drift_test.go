@@ -78,7 +78,7 @@ func (m mem) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error) {
 	return []byte(c), resolve.Regular, int64(len(c)), nil
 }
 
-func (m mem) LinkTarget(p string) string { return strings.TrimPrefix(m[p], "->") }
+func (m mem) LinkTarget(p string) (string, error) { return strings.TrimPrefix(m[p], "->"), nil }
 
 var opts = resolve.Options{
 	Overrides:    []string{"RIVUMI.override.md", "AGENTS.override.md"},

@@ -97,6 +97,6 @@ var table = []Rule{
 		check:   nil},
 	{ID: "RL014", Name: "config-changed", Default: Notice,
 		Summary: "The linter's own configuration changed in this change.",
-		Doc:     "In diff mode (--base, --staged, pull requests) a change to .rivumi-lint.yaml can loosen the checks that run on the same change. The notice makes that visible to the reviewer.",
+		Doc:     "In diff mode (--base, --staged, pull requests) the change is checked with the base's .rivumi-lint.yaml (the defaults when the base has none; --config overrides both sides), so a change cannot switch off its own review (F7): a config change takes effect once it is on the base. The notice lists every key the head's version changes, as a dotted path (rules.RL008, limits.max_file_bytes, filenames.normal, ignore), each marked loosened, tightened or changed, so that the reviewer sees what the next changes will be held to. Its own severity comes from the base's config.",
 		check:   nil},
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -268,6 +269,15 @@ func (in *inputs) dirRel() (string, error) {
 		rel, err := in.p.Rel(in.o.Dir)
 		if err != nil {
 			return "", err
+		}
+		// preview FILE previews the file's directory (F9). A link is left
+		// as it is: the engine reports a linked directory, never opens it.
+		if fi, err := os.Lstat(filepath.Join(in.p.Root, filepath.FromSlash(rel))); err == nil && rel != "" &&
+			!fi.IsDir() && fi.Mode()&os.ModeSymlink == 0 {
+			rel = path.Dir(rel)
+			if rel == "." {
+				rel = ""
+			}
 		}
 		return rel, nil
 	}

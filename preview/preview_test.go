@@ -550,19 +550,25 @@ func TestBudgetOver(t *testing.T) {
 	}
 }
 
-// P5: DIR is resolved like check's PATHs.
+// P5: DIR is resolved like check's PATHs; a FILE names its directory (F9).
 func TestDir(t *testing.T) {
 	f := fixture(t, "-- repo/AGENTS.md --\nx\n-- repo/docs/AGENTS.md --\ny\n-- repo/file.txt --\nz\n")
 	for _, tc := range []struct{ dir, want string }{
 		{f.Root + "/docs/../docs", `".." is not allowed`},
 		{t.TempDir(), "outside the project root"},
 		{filepath.Join(f.Root, "missing"), "no such directory"},
-		{filepath.Join(f.Root, "file.txt"), "no such directory"},
 	} {
 		_, err := preview.Build(preview.Options{Root: f.Root, Dir: tc.dir})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Dir %s: %v, want %q", tc.dir, err, tc.want)
 		}
+	}
+	// F9: preview FILE previews the file's directory.
+	if pv := build(t, preview.Options{Root: f.Root, Dir: filepath.Join(f.Root, "file.txt")}); pv.Directory != "." {
+		t.Errorf("preview file.txt: directory %q, want the root (F9)", pv.Directory)
+	}
+	if pv := build(t, preview.Options{Root: f.Root, Dir: filepath.Join(f.Root, "docs/AGENTS.md")}); pv.Directory != "docs" {
+		t.Errorf("preview docs/AGENTS.md: directory %q, want docs (F9)", pv.Directory)
 	}
 	t.Chdir(filepath.Join(f.Root, "docs"))
 	if pv := build(t, preview.Options{}); pv.Directory != "docs" {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
+	"strconv"
+	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/lint"
@@ -29,7 +31,11 @@ func (p *Project) Check(args []string) (*lint.Result, error) {
 			}
 			rels = append(rels, rel)
 		}
-		dirs, err = scope.PathDirs(p.Root, p.Engine, rels, p.walker().DirsBelow)
+		var missing []string
+		dirs, missing, err = scope.PathDirs(p.Root, p.Engine, rels, p.walker().DirsBelow)
+		if len(missing) > 0 {
+			p.Notes = append(p.Notes, missingNote(missing))
+		}
 		if err == nil {
 			// The chains of these directories need every directory from the
 			// root down: list them (and read their layer files) in parallel
@@ -75,7 +81,7 @@ func (p *Project) Resolve(dirs []string) ([]*resolve.Resolution, error) {
 			continue
 		}
 		r, err := p.Engine.Chain(d)
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) && !resolve.IsFatal(err) {
 			continue
 		}
 		if err != nil {
@@ -102,6 +108,23 @@ func (p *Project) worktreeDirs() ([]string, error) {
 func (p *Project) walker() *scope.Walker {
 	return &scope.Walker{Top: p.GitTop, GitDir: p.GitDir, Prefix: p.Prefix, Tracked: p.tracked,
 		Skip: p.Config.Ignored, List: p.wt.ListKeep, Workers: runtime.GOMAXPROCS(0)}
+}
+
+// missingNote says which PATHs do not exist (F9): deleted in the change,
+// or a typo, which the note makes visible. Names are quoted: a note is one
+// line whatever a file name holds.
+func missingNote(missing []string) string {
+	const show = 5
+	q := make([]string, 0, show)
+	for _, m := range missing[:min(len(missing), show)] {
+		q = append(q, strconv.Quote(m))
+	}
+	more := ""
+	if len(missing) > show {
+		more = fmt.Sprintf(" and %d more", len(missing)-show)
+	}
+	return fmt.Sprintf("%d PATH(s) do not exist (deleted?): %s%s; their directories are checked where they still exist (F9)",
+		len(missing), strings.Join(q, ", "), more)
 }
 
 func displayDir(d string) string {

@@ -58,12 +58,11 @@ type headSource interface {
 	DirsBelow(dir string) ([]string, error)
 	CandidateDirsBelow(dir string, names []string) ([]string, error)
 	PrefetchLayers(dirs, names []string, limit int64)
-	DirLink(p string) bool
-	Err() error
+	DirLink(p string) (bool, error)
 }
 
 // Diff is an opened diff-mode check. Its Project carries the root, the
-// config (the head's), an engine over the head content and the notes.
+// config (the base's, F7), an engine over the head content and the notes.
 type Diff struct {
 	*Project
 	Repo *repo.Repo
@@ -74,20 +73,28 @@ type Diff struct {
 	base      *repo.Tree // nil with All
 	index     *repo.Index
 	headTree  repo.Hash
+	baseLabel string
 	engineOpt resolve.Options
-	explicit  string // --config FILE, "" when the head's config is used
+	explicit  string // --config FILE, "" when the repository's config is used
+	// baseCfg and headCfg are the repository's config at each side (the
+	// defaults where it has none); baseCfg is nil without a base side.
+	baseCfg, headCfg *config.Config
+	baseCfgErr       error // why baseCfg is nil with --config: the base's does not parse
 }
 
 // OpenDiff opens the repository around the root for a diff-mode check:
 // resolves the revisions, reads the index (Staged) and the config.
 //
-// The config is the head's: `.rivumi-lint.yaml` as the index holds it
-// (Staged) or as the head commit's tree does, never the worktree copy, so a
-// check of a commit is the same on every machine. Both sides are resolved
-// with it, so drift shows what the change did to instruction files, not to
-// the linter's settings; a change of the config itself is RL014. A config
-// that exists only at the base is gone at the head: the defaults apply.
-// --config FILE (Options.Config) overrides all of this with a file on disk.
+// The config is the base's (F7): `.rivumi-lint.yaml` as the base commit's
+// tree holds it (HEAD's with Staged), never the worktree copy, so a check
+// of a commit is the same on every machine, and the change under review
+// cannot switch off its own review. A base without a config means the
+// defaults. Both sides are resolved with it, so drift shows what the change
+// did to instruction files, not to the linter's settings. The head's config
+// (the index's with Staged) is parsed too, so a broken one is an error,
+// and RL014 lists each key it changes. Without a base side (All: a new
+// branch) the head's config is the only one. --config FILE
+// (Options.Config) overrides both sides with a file on disk.
 func OpenDiff(o Options, d DiffOptions) (*Diff, error) {
 	root, err := findRoot(o)
 	if err != nil {
@@ -193,7 +200,14 @@ func (x *Diff) open(o Options) error {
 				return err
 			}
 			x.base = r.Tree(bt, baseRev)
+			x.baseLabel = baseRev + " (" + bc.Short() + ")"
+			if _, full := repo.ParseHash(baseRev); full {
+				x.baseLabel = bc.Short()
+			}
 		}
+	}
+	if d.Staged {
+		x.baseLabel = "HEAD"
 	}
 	cfg, err := x.loadConfig(o.Config)
 	if err != nil {
@@ -245,43 +259,62 @@ func (x *Diff) commit(rev, what string) (repo.Hash, error) {
 	return repo.Hash{}, err
 }
 
-// loadConfig reads the head's config (see OpenDiff).
+// loadConfig reads the config of both sides and returns the one the run
+// uses (see OpenDiff).
 func (x *Diff) loadConfig(explicit string) (*config.Config, error) {
-	if explicit != "" {
-		return config.Load(explicit)
-	}
-	ent, err := x.head.Lstat(ConfigName)
-	if err != nil {
-		return nil, fmt.Errorf("config at %s: %w", x.headLabel, err)
-	}
-	if err := x.head.Err(); err != nil {
+	var err error
+	// The head's is parsed even when it is not used: a broken config must
+	// not reach the base unnoticed.
+	if x.headCfg, _, err = readConfig(x.head, ConfigName, x.headLabel); err != nil {
 		return nil, err
 	}
-	// Errors name the file by its path in the repository (so annotations
-	// land on it) and say which version was read.
-	where := func(err error) error { return fmt.Errorf("config of %s: %w", x.headLabel, err) }
+	if x.base != nil {
+		if x.baseCfg, _, err = readConfig(x.base, ConfigName, x.baseLabel); err != nil {
+			if explicit == "" || resolve.IsFatal(err) {
+				return nil, fmt.Errorf("%w (the base's config is the one a diff-mode check uses, F7: fix it on the base branch, or pass --config FILE)", err)
+			}
+			// --config replaces it: only RL014's key list needs it.
+			x.baseCfgErr = err
+		}
+	}
+	switch {
+	case explicit != "":
+		return config.Load(explicit)
+	case x.base != nil:
+		return x.baseCfg, nil
+	}
+	return x.headCfg, nil
+}
+
+// readConfig reads and parses the config file at name in src, a side of
+// the diff called label; a missing file is the defaults (found false).
+// Errors name the file by its path in the repository (so annotations land
+// on it) and say which version was read.
+func readConfig(src resolve.Source, name, label string) (cfg *config.Config, found bool, err error) {
+	ent, err := src.Lstat(name)
+	if err != nil {
+		return nil, false, fmt.Errorf("config at %s: %w", label, err)
+	}
+	where := func(err error) error { return fmt.Errorf("config of %s: %w", label, err) }
 	switch ent.Kind {
 	case resolve.Missing:
-		return config.Default(), nil
+		return config.Default(), false, nil
 	case resolve.Regular:
 	default:
-		return nil, where(&config.Error{Name: ConfigName, Msg: fmt.Sprintf("not a regular file (a %s); the config must be a plain file", ent.Kind)})
+		return nil, false, where(&config.Error{Name: name, Msg: fmt.Sprintf("not a regular file (a %s); the config must be a plain file", ent.Kind)})
 	}
-	data, _, size, err := x.head.Read(ConfigName, config.MaxConfigBytes)
-	if err == nil {
-		err = x.head.Err()
-	}
+	data, _, size, err := src.Read(name, config.MaxConfigBytes)
 	if err != nil {
-		return nil, where(fmt.Errorf("read %s: %w", ConfigName, err))
+		return nil, false, where(fmt.Errorf("read %s: %w", name, err))
 	}
 	if size > config.MaxConfigBytes || len(data) > config.MaxConfigBytes {
-		return nil, where(&config.Error{Name: ConfigName, Msg: fmt.Sprintf("config file is %d bytes; the limit is %d bytes (1 MiB)", size, config.MaxConfigBytes)})
+		return nil, false, where(&config.Error{Name: name, Msg: fmt.Sprintf("config file is %d bytes; the limit is %d bytes (1 MiB)", size, config.MaxConfigBytes)})
 	}
-	cfg, err := config.Parse(ConfigName, data)
+	cfg, err = config.Parse(name, data)
 	if err != nil {
-		return nil, where(err)
+		return nil, false, where(err)
 	}
-	return cfg, nil
+	return cfg, true, nil
 }
 
 // Close releases the repository.
@@ -320,7 +353,11 @@ func (x *Diff) Check() (*lint.Result, error) {
 		// whole-worktree check does, so the candidates behind it are
 		// reported (C1).
 		for _, c := range changes {
-			if c.NewMode == repo.ModeSymlink && x.head.DirLink(c.Path) {
+			if err != nil || c.NewMode != repo.ModeSymlink {
+				continue
+			}
+			var ok bool
+			if ok, err = x.head.DirLink(c.Path); ok {
 				dirs = append(dirs, c.Path)
 			}
 		}
@@ -328,9 +365,6 @@ func (x *Diff) Check() (*lint.Result, error) {
 		dirs = slices.Compact(dirs)
 	}
 	if err != nil {
-		return nil, err
-	}
-	if err := x.head.Err(); err != nil {
 		return nil, err
 	}
 	// Read the layer files of the chains to resolve, head and base, on
@@ -342,9 +376,6 @@ func (x *Diff) Check() (*lint.Result, error) {
 	trace.Mark("diff")
 	res, err := x.Resolve(dirs)
 	if err != nil {
-		return nil, err
-	}
-	if err := x.head.Err(); err != nil {
 		return nil, err
 	}
 	sk, err := x.SkillsSection()
@@ -360,9 +391,6 @@ func (x *Diff) Check() (*lint.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := x.base.Err(); err != nil {
-			return nil, err
-		}
 		result.Drift = groups
 		trace.Mark("drift")
 	}
@@ -376,14 +404,20 @@ func (x *Diff) Check() (*lint.Result, error) {
 	}
 	for _, c := range changes {
 		if watched[c.Path] {
-			result.Add(x.Config, lint.Finding{Rule: "RL014", Path: c.Path, Message: x.configChanged(c)})
+			msg, err := x.configChanged(c)
+			if err != nil {
+				return nil, err
+			}
+			result.Add(x.Config, lint.Finding{Rule: "RL014", Path: c.Path, Message: msg})
 		}
 	}
 	x.Notes = appendNew(x.Notes, x.Repo.Notes())
 	return result, nil
 }
 
-func (x *Diff) configChanged(c repo.Change) string {
+// configChanged is RL014's message for a change of a config file: which
+// version the run used, and every key the head's version changes (F7).
+func (x *Diff) configChanged(c repo.Change) (string, error) {
 	what := "changed"
 	switch c.Kind {
 	case repo.Added:
@@ -395,12 +429,61 @@ func (x *Diff) configChanged(c repo.Change) string {
 	switch {
 	case x.explicit != "":
 		msg += "this run used --config " + x.explicit
-	case c.Kind == repo.Deleted:
-		msg += "this run used the defaults"
+	case c.Kind == repo.Added:
+		msg += "this run used the defaults, as the base (" + x.baseLabel + ") has no " + c.Path
 	default:
-		msg += "this run used the new version (" + x.headLabel + ")"
+		msg += "this run used the base's version (" + x.baseLabel + ")"
 	}
-	return msg + ". Review that it does not switch off or loosen the checks this change is held to"
+	msg += ": a config change takes effect once it is on the base (F7). "
+	keys, err := x.configKeys(c.Path)
+	if err != nil {
+		if x.explicit == "" || resolve.IsFatal(err) {
+			return "", err
+		}
+		// The repository's config is not the one used: say why its keys
+		// are not listed rather than fail the run.
+		return msg + "Its keys cannot be compared: " + err.Error() + ". Review that it does not switch off or loosen the checks this change is held to", nil
+	}
+	var by [3][]string
+	for _, k := range keys {
+		i := map[config.Effect]int{config.Loosened: 0, config.Tightened: 1, config.Changed: 2}[k.Effect]
+		by[i] = append(by[i], k.Key+" ("+k.Old+" → "+k.New+")")
+	}
+	var parts []string
+	for i, verb := range []string{"loosens", "tightens", "changes"} {
+		if len(by[i]) > 0 {
+			parts = append(parts, verb+" "+strings.Join(by[i], ", "))
+		}
+	}
+	if len(parts) == 0 {
+		msg += "The head's version changes no setting. "
+	} else {
+		msg += "The head's version " + strings.Join(parts, "; ") + ". "
+	}
+	return msg + "Review that it does not switch off or loosen the checks this change is held to", nil
+}
+
+// configKeys lists the settings the head's version of the config file p
+// changes from the base's; a missing side counts as the defaults.
+func (x *Diff) configKeys(p string) ([]config.KeyChange, error) {
+	base, head := x.baseCfg, x.headCfg
+	if p == ConfigName && x.baseCfgErr != nil {
+		return nil, x.baseCfgErr
+	}
+	if p != ConfigName {
+		// An in-repository --config file: both of its versions.
+		var err error
+		if base, _, err = readConfig(x.base, p, x.baseLabel); err != nil {
+			return nil, err
+		}
+		if head, _, err = readConfig(x.head, p, x.headLabel); err != nil {
+			return nil, err
+		}
+	}
+	return config.Diff(base, head, func(id string) string {
+		r, _ := lint.Lookup(id)
+		return r.Default.String()
+	}), nil
 }
 
 func appendNew(dst, src []string) []string {

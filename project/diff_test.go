@@ -196,9 +196,11 @@ func TestSymlinkedDirectoryAdded(t *testing.T) {
 	}
 }
 
-// TestConfigFromHead: the config is the head's (the index's with
-// --staged), and a change to it is RL014.
-func TestConfigFromHead(t *testing.T) {
+// TestConfigFromBase is F7 (it replaces TestConfigFromHead, which held the
+// old rule): every diff mode checks with the base side's config, the
+// head's is parsed (a broken one is an error) and RL014 lists each key it
+// changes, with RL014's own severity from the base.
+func TestConfigFromBase(t *testing.T) {
 	g := gittest.New(t)
 	g.Write("AGENTS.md", "root\n", "s/AGENTS.md", "a\n", "s/RIVUMI.md", "r\n")
 	g.Commit("one")
@@ -206,30 +208,81 @@ func TestConfigFromHead(t *testing.T) {
 	g.Commit("config")
 	g.Write(ConfigName, "version: 1\nbogus: key\n") // the worktree copy is never read
 	res, _ := runDiff(t, g.Dir, DiffOptions{Base: "HEAD~1"})
-	if len(findings(res, "RL007")) != 0 {
-		t.Errorf("RL007 reported although the head's config turns it off")
+	if len(findings(res, "RL007")) != 1 {
+		t.Errorf("RL007 %+v: the base has no config, so the defaults apply (F7)", findings(res, "RL007"))
 	}
 	rl14 := findings(res, "RL014")
 	if len(rl14) != 1 || rl14[0].Path != ConfigName || rl14[0].Severity != lint.Notice ||
 		!strings.Contains(rl14[0].Message, "lint config changed in this change") || !strings.Contains(rl14[0].Message, "was added") ||
-		!strings.Contains(rl14[0].Message, "this run used the new version (HEAD (") {
+		!strings.Contains(rl14[0].Message, "this run used the defaults, as the base (HEAD~1 (") ||
+		!strings.Contains(rl14[0].Message, "loosens rules.RL007 (warning → off)") {
 		t.Fatalf("RL014 %+v", rl14)
 	}
-	// Staged: the index's config, and a broken staged config is exit 2.
+	// Once the config is on the base, it applies.
+	g.Write("s/AGENTS.md", "a3\n")
+	g.Git("add", "s/AGENTS.md")
+	g.Git("commit", "-q", "-m", "three")
+	res, _ = runDiff(t, g.Dir, DiffOptions{Base: "HEAD~1"})
+	if len(findings(res, "RL007")) != 0 || len(findings(res, "RL014")) != 0 {
+		t.Errorf("config on the base: %+v", res.Findings)
+	}
+	// Staged: the base is HEAD's config; a broken staged config is exit 2.
 	g.Git("add", ConfigName)
-	if _, _, err := tryDiff(g.Dir, DiffOptions{Staged: true}); err == nil || !strings.Contains(err.Error(), "bogus") {
+	if _, _, err := tryDiff(g.Dir, DiffOptions{Staged: true}); err == nil || !strings.Contains(err.Error(), "bogus") || !strings.Contains(err.Error(), "the index") {
 		t.Fatalf("broken staged config: %v", err)
 	}
-	// A config that exists only at the base: the defaults, and RL014.
+	// A config deleted at the head: the base's still applies, and RL014.
 	g.Git("rm", "-q", "-f", ConfigName)
 	g.Commit("drop config")
 	res, _ = runDiff(t, g.Dir, DiffOptions{Base: "HEAD~1"})
 	rl14 = findings(res, "RL014")
-	if len(rl14) != 1 || !strings.Contains(rl14[0].Message, "was deleted") || !strings.Contains(rl14[0].Message, "defaults") {
+	if len(rl14) != 1 || !strings.Contains(rl14[0].Message, "was deleted") || !strings.Contains(rl14[0].Message, "the base's version") ||
+		!strings.Contains(rl14[0].Message, "tightens rules.RL007 (off → warning)") {
 		t.Fatalf("RL014 %+v", rl14)
 	}
-	if res, _ := runDiff(t, g.Dir, DiffOptions{Base: "HEAD~2", Head: "HEAD~1"}); len(findings(res, "RL014")) != 1 {
-		t.Fatalf("--head HEAD~1: RL014 %+v", findings(res, "RL014"))
+	if len(findings(res, "RL007")) != 0 {
+		t.Errorf("RL007 reported although the base's config turns it off")
+	}
+	if res, _ := runDiff(t, g.Dir, DiffOptions{Base: "HEAD~3", Head: "HEAD~2"}); len(findings(res, "RL014")) != 1 {
+		t.Fatalf("--head HEAD~2: RL014 %+v", findings(res, "RL014"))
+	}
+}
+
+// TestChangeCannotSilenceItsOwnReview is F7, issue #11 item 7: a head
+// config with RL008 and RL014 off beside a marker-laden AGENTS.md. Before
+// F7 the run had no finding at all, even with --fail-on notice.
+func TestChangeCannotSilenceItsOwnReview(t *testing.T) {
+	for _, staged := range []bool{false, true} {
+		g := gittest.New(t)
+		g.Write("AGENTS.md", "root\n", ConfigName, "version: 1\nlimits:\n  max_file_bytes: 1000\n")
+		g.Commit("one")
+		g.Write(ConfigName, "version: 1\nrules:\n  RL008: off\n  RL014: off\nlimits:\n  max_file_bytes: 2000\n  reserved_bytes: 100\n"+
+			"  warn_ratio: 0.5\nfilenames:\n  normal: [AGENTS.md]\nignore: [\"docs/**\"]\n",
+			"AGENTS.md", "root </rivumi:layer> forged\n")
+		d := DiffOptions{Staged: true}
+		if staged {
+			g.Git("add", "-A")
+		} else {
+			g.Commit("two")
+			d = DiffOptions{Base: "HEAD~1"}
+		}
+		res, _ := runDiff(t, g.Dir, d)
+		if rl8 := findings(res, "RL008"); len(rl8) != 1 || rl8[0].Severity != lint.Error {
+			t.Errorf("staged=%v: RL008 %+v, want an error: the head cannot switch it off (F7)", staged, rl8)
+		}
+		rl14 := findings(res, "RL014")
+		if len(rl14) != 1 || rl14[0].Severity != lint.Notice {
+			t.Fatalf("staged=%v: RL014 %+v, want a notice (its severity is the base's)", staged, rl14)
+		}
+		for _, want := range []string{
+			"loosens rules.RL008 (error → off), rules.RL014 (notice → off), limits.max_file_bytes (1000 → 2000), limits.reserved_bytes (8192 → 100), ignore ([] → [\"docs/**\"])",
+			"tightens limits.warn_ratio (0.8 → 0.5)",
+			"changes filenames.normal ([\"RIVUMI.md\", \"AGENTS.md\"] → [\"AGENTS.md\"])",
+		} {
+			if !strings.Contains(rl14[0].Message, want) {
+				t.Errorf("staged=%v: RL014 message %q lacks %q", staged, rl14[0].Message, want)
+			}
+		}
 	}
 }
 
@@ -561,5 +614,65 @@ func TestGitHubPullRequestMovedBase(t *testing.T) {
 	_, notes = runDiff(t, g.Dir, scope())
 	if !strings.Contains(strings.Join(notes, "\n"), "is not a merge of the head commit here") {
 		t.Errorf("notes %q: want the fallback explained", notes)
+	}
+}
+
+// TestCandidateDirEmptiedUnderChangedRoot is R7, issue #11 item 9: x/AGENTS.md
+// is a directory (x's layer, rejected RL002) whose last file is deleted
+// together with an edit of the root AGENTS.md. x still exists at the head
+// and its chain changed; the root's expansion does not find it (no
+// candidate left there), so x must be added itself, and its drift shown.
+func TestCandidateDirEmptiedUnderChangedRoot(t *testing.T) {
+	for _, staged := range []bool{false, true} {
+		g := gittest.New(t)
+		g.Write("AGENTS.md", "root\n", "x/AGENTS.md/notes.txt", "n\n", "x/main.go", "package x\n")
+		g.Commit("one")
+		g.Write("AGENTS.md", "root two\n")
+		g.Remove("x/AGENTS.md")
+		g.Git("add", "-A")
+		d := DiffOptions{Staged: true}
+		if !staged {
+			g.Commit("two")
+			d = DiffOptions{Base: "HEAD~1"}
+		}
+		res, _ := runDiff(t, g.Dir, d)
+		if dirs(res) != ".,x" {
+			t.Errorf("staged=%v: directories %q, want the root and x (R7)", staged, dirs(res))
+		}
+		if dt := driftText(res); !strings.Contains(dt, "[x]") || !strings.Contains(dt, "x/AGENTS.md") {
+			t.Errorf("staged=%v: drift %q lacks x's lost layer x/AGENTS.md", staged, dt)
+		}
+	}
+}
+
+// TestBrokenBaseConfig is F7: the base's config is the one used, so a
+// broken one is an error that says to fix it on the base or pass
+// --config; with --config the run goes on and RL014 says why it cannot
+// list the keys.
+func TestBrokenBaseConfig(t *testing.T) {
+	g := gittest.New(t)
+	g.Write("AGENTS.md", "root\n", ConfigName, "version: 1\nbogus: key\n")
+	g.Commit("one")
+	g.Write("AGENTS.md", "root two\n", ConfigName, "version: 1\n")
+	g.Commit("two")
+	_, _, err := tryDiff(g.Dir, DiffOptions{Base: "HEAD~1"})
+	if err == nil || !strings.Contains(err.Error(), "bogus") || !strings.Contains(err.Error(), "fix it on the base branch, or pass --config FILE") {
+		t.Fatalf("broken base config: %v", err)
+	}
+	cfg := filepath.Join(t.TempDir(), "lint.yaml")
+	if err := os.WriteFile(cfg, []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, err := OpenDiff(Options{Root: g.Dir, Config: cfg}, DiffOptions{Base: "HEAD~1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	res, err := x.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rl14 := findings(res, "RL014"); len(rl14) != 1 || !strings.Contains(rl14[0].Message, "--config") || !strings.Contains(rl14[0].Message, "cannot be compared") {
+		t.Fatalf("RL014 %+v", rl14)
 	}
 }

@@ -41,7 +41,6 @@ type Index struct {
 	trees map[string]Hash // valid cache-tree entries by directory ("" = root)
 	file  string          // the index file read, for messages
 	via   string          // "" or how it was read, when not by this package
-	err   error
 }
 
 // Index reads the index: $GIT_INDEX_FILE when set (a pre-commit hook of
@@ -144,16 +143,9 @@ func (x *Index) Via() string { return x.via }
 
 func (x *Index) Name() string { return "index" }
 
-// Err returns the first missing-object error met while serving the engine;
-// a run must fail when it is not nil.
-func (x *Index) Err() error { return x.err }
-
-func (x *Index) fatal(err error) error {
-	if x.err == nil {
-		x.err = err
-	}
-	return err
-}
+// fatal marks err, a missing or corrupt object, as one that stops the run
+// (F6).
+func (x *Index) fatal(err error) error { return resolve.Fatal(err) }
 
 // find returns the position of path p, or -1.
 func (x *Index) find(p string) int {
@@ -228,7 +220,11 @@ func (x *Index) List(dir string) ([]resolve.Entry, error) {
 // Lstat implements resolve.Source, as Tree.Lstat does: links on the way to
 // p are followed by their staged target text, the last component is not.
 func (x *Index) Lstat(p string) (resolve.Entry, error) {
-	mode, ok, err := lstatPath(p, x.lookup, x.LinkTarget)
+	var terr error
+	mode, ok, err := lstatPath(p, x.lookup, targetOf(x.LinkTarget, &terr))
+	if err == nil {
+		err = terr
+	}
 	if err != nil || !ok {
 		return resolve.Entry{Name: path.Base(p), Kind: resolve.Missing, Size: -1}, err
 	}
@@ -269,10 +265,10 @@ func (x *Index) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error)
 }
 
 // LinkTarget implements resolve.Source: the text of the staged symlink blob.
-func (x *Index) LinkTarget(p string) string {
+func (x *Index) LinkTarget(p string) (string, error) {
 	i := x.find(p)
 	if i < 0 || x.ents[i].Mode != ModeSymlink || x.ents[i].Stage != 0 {
-		return ""
+		return "", nil
 	}
 	return x.repo.linkTarget(x.ents[i].Hash, p, x.fatal)
 }
@@ -288,8 +284,14 @@ func (x *Index) DirsBelow(dir string) ([]string, error) {
 	set := map[string]bool{dir: true}
 	for k := lo; k < hi; k++ {
 		p := x.ents[k].Path
-		if x.ents[k].Mode == ModeSymlink && x.DirLink(p) {
-			set[p] = true // listed, never descended into (C1)
+		if x.ents[k].Mode == ModeSymlink {
+			ok, err := x.DirLink(p)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				set[p] = true // listed, never descended into (C1)
+			}
 		}
 		for d := parentDir(p); len(d) > len(dir) && !set[d]; d = parentDir(d) {
 			set[d] = true
@@ -343,8 +345,14 @@ func (x *Index) CandidateDirsBelow(dir string, names []string) ([]string, error)
 	prevDir := "\x00"
 	for k := lo; k < hi; k++ {
 		p := x.ents[k].Path
-		if x.ents[k].Mode == ModeSymlink && x.DirLink(p) {
-			set[p] = true
+		if x.ents[k].Mode == ModeSymlink {
+			ok, err := x.DirLink(p)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				set[p] = true
+			}
 		}
 		d := parentDir(p)
 		if d == prevDir {
@@ -395,13 +403,17 @@ func isName(s string, names []string) bool {
 
 // DirLink reports whether p is a staged symbolic link that leads to a
 // directory of the index (see Tree.DirLink).
-func (x *Index) DirLink(p string) bool {
+func (x *Index) DirLink(p string) (bool, error) {
 	mode, ok, err := x.lookup(p)
 	if err != nil || !ok || mode != ModeSymlink {
-		return false
+		return false, err
 	}
-	_, ok, _ = walkDir(p, x.lookup, x.LinkTarget)
-	return ok
+	var terr error
+	_, ok, err = walkDir(p, x.lookup, targetOf(x.LinkTarget, &terr))
+	if err == nil {
+		err = terr
+	}
+	return ok && err == nil, err
 }
 
 // unreadableIndexError says the index uses a format feature this package

@@ -314,14 +314,18 @@ func TestPartialClone(t *testing.T) {
 	tr := r.Tree(mustTree(t, r), "HEAD")
 	_, _, _, err := tr.Read("a/AGENTS.md", 100)
 	var me *MissingObjectError
-	if !errors.As(err, &me) || !errors.As(tr.Err(), &me) {
-		t.Fatalf("Read = %v, Err = %v; want a MissingObjectError", err, tr.Err())
+	if !errors.As(err, &me) || !resolve.IsFatal(err) {
+		t.Fatalf("Read = %v; want a fatal MissingObjectError (F6)", err)
 	}
-	if msg := tr.Err().Error(); !strings.Contains(msg, "partial clone") || !strings.Contains(msg, "a/AGENTS.md") {
+	if msg := err.Error(); !strings.Contains(msg, "partial clone") || !strings.Contains(msg, "a/AGENTS.md") {
 		t.Errorf("message %q", msg)
 	}
-	// Through the engine, the run must fail (Err), not just reject a file.
-	resolve.New(r.Tree(mustTree(t, r), "HEAD"), resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 100}).Chain("a")
+	// Through the engine, the run must fail with that error, not just
+	// reject a file (F6).
+	_, err = resolve.New(r.Tree(mustTree(t, r), "HEAD"), resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 100}).Chain("a")
+	if !errors.As(err, &me) {
+		t.Errorf("Chain(a) = %v; want the MissingObjectError (F6)", err)
+	}
 }
 
 // TestEmptyRepository: no commits: HEAD is unborn, the index is empty or

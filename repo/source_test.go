@@ -133,12 +133,6 @@ func TestSourcesAgree(t *testing.T) {
 			t.Errorf("the fixture has no %s layer", k)
 		}
 	}
-	if err := tree.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := idx.Err(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestSymlinkUnderCoreSymlinksFalse is C1 with a checkout that holds the

@@ -234,14 +234,13 @@ const maxLinkTarget = 4096
 // bytes are read (C3).
 //
 // A missing object is not a property of one file: it makes the answer
-// unknowable, so it is recorded and returned by Err, and the run must stop
-// (exit 2) rather than report a rejected file.
+// unknowable, so every method returns it as a *resolve.FatalError and the
+// run stops (exit 2) rather than report a rejected file (F6).
 type Tree struct {
 	repo  *Repo
 	root  Hash // zero: the empty tree
 	label string
 	dirs  map[string]*treeDir
-	err   error
 }
 
 type treeDir struct {
@@ -264,16 +263,9 @@ func (t *Tree) Label() string { return t.label }
 
 func (t *Tree) Name() string { return "tree" }
 
-// Err returns the first missing-object or corruption error met while
-// serving the engine; a run must fail when it is not nil.
-func (t *Tree) Err() error { return t.err }
-
-func (t *Tree) fatal(err error) error {
-	if t.err == nil {
-		t.err = err
-	}
-	return err
-}
+// fatal marks err, a missing or corrupt object, as one that stops the run
+// (F6).
+func (t *Tree) fatal(err error) error { return resolve.Fatal(err) }
 
 // dir returns the entries of directory dir: fs.ErrNotExist when a
 // component is missing or not a directory, *resolve.LinkedDirError when a
@@ -286,9 +278,7 @@ func (t *Tree) dir(dir string) ([]TreeEntry, error) {
 	if dir == "" {
 		d.hash = t.root
 		d.ents, d.err = t.repo.treeEntries(t.root, "")
-		if d.err != nil {
-			t.fatal(d.err)
-		}
+		d.err = t.fatal(d.err)
 	} else {
 		parent, err := t.dir(parentDir(dir))
 		if err != nil {
@@ -305,9 +295,7 @@ func (t *Tree) dir(dir string) ([]TreeEntry, error) {
 			default:
 				d.hash = e.Hash
 				d.ents, d.err = t.repo.treeEntries(e.Hash, dir)
-				if d.err != nil {
-					t.fatal(d.err)
-				}
+				d.err = t.fatal(d.err)
 			}
 		}
 	}
@@ -360,7 +348,11 @@ func (t *Tree) entry(p string) (*TreeEntry, error) {
 // the tree (an absolute target, or one leading out of the tree, is unknown:
 // Missing), and never the last component.
 func (t *Tree) Lstat(p string) (resolve.Entry, error) {
-	mode, ok, err := lstatPath(p, t.lookup, t.LinkTarget)
+	var terr error
+	mode, ok, err := lstatPath(p, t.lookup, targetOf(t.LinkTarget, &terr))
+	if err == nil {
+		err = terr
+	}
 	if err != nil || !ok {
 		return resolve.Entry{Name: path.Base(p), Kind: resolve.Missing, Size: -1}, err
 	}
@@ -445,13 +437,30 @@ func walkDir(dir string, lookup func(string) (uint32, bool, error), target func(
 // DirLink reports whether p is a symbolic link that leads to a directory of
 // the tree. Like a whole-worktree check, a change lists such a link as a
 // directory of its own, so that candidates behind it are reported (C1).
-func (t *Tree) DirLink(p string) bool {
+func (t *Tree) DirLink(p string) (bool, error) {
 	mode, ok, err := t.lookup(p)
 	if err != nil || !ok || mode != ModeSymlink {
-		return false
+		return false, err
 	}
-	_, ok, _ = walkDir(p, t.lookup, t.LinkTarget)
-	return ok
+	var terr error
+	_, ok, err = walkDir(p, t.lookup, targetOf(t.LinkTarget, &terr))
+	if err == nil {
+		err = terr
+	}
+	return ok && err == nil, err
+}
+
+// targetOf adapts a LinkTarget to walkDir's target function, keeping the
+// first error in *errp: a link whose blob is missing is fatal (F6), not a
+// link that leads nowhere.
+func targetOf(f func(string) (string, error), errp *error) func(string) string {
+	return func(p string) string {
+		t, err := f(p)
+		if err != nil && *errp == nil {
+			*errp = err
+		}
+		return t
+	}
 }
 
 // Read implements resolve.Source.
@@ -467,10 +476,10 @@ func (t *Tree) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error) 
 }
 
 // LinkTarget implements resolve.Source: the text of the symlink blob.
-func (t *Tree) LinkTarget(p string) string {
+func (t *Tree) LinkTarget(p string) (string, error) {
 	e, err := t.entry(p)
 	if err != nil || e == nil || e.Mode != ModeSymlink {
-		return ""
+		return "", err
 	}
 	return t.repo.linkTarget(e.Hash, p, t.fatal)
 }
@@ -500,11 +509,15 @@ func (t *Tree) DirsBelow(dir string) ([]string, error) {
 				if err := walk(path.Join(d, e.Name)); err != nil {
 					return err
 				}
-			case e.Mode == ModeSymlink && t.DirLink(path.Join(d, e.Name)):
-				out = append(out, path.Join(d, e.Name)) // listed, never descended into
+			case e.Mode == ModeSymlink:
+				if ok, err := t.DirLink(path.Join(d, e.Name)); err != nil {
+					return err
+				} else if ok {
+					out = append(out, path.Join(d, e.Name)) // listed, never descended into
+				}
 			}
 		}
-		return t.err
+		return nil
 	}
 	if err := walk(dir); err != nil {
 		return nil, err
@@ -567,16 +580,19 @@ func (t *Tree) CandidateDirsBelow(dir string, names []string) ([]string, error) 
 				below = below || b
 				return err
 			case ModeSymlink:
-				if p := join(d, string(name)); t.DirLink(p) {
+				p := join(d, string(name))
+				ok, err := t.DirLink(p)
+				if ok {
 					out = append(out, p) // listed, never descended into
 					below = true
 				}
+				return err
 			}
 			return nil
 		})
 		if err != nil {
-			if t.err != nil {
-				return false, t.err // a subtree's, recorded already
+			if resolve.IsFatal(err) {
+				return false, err // a subtree's or a link's, with its path
 			}
 			return false, t.fatal(fmt.Errorf("tree %s (%s/): %w", h.Short(), d, err))
 		}
@@ -686,12 +702,13 @@ func (t *Tree) candidateDirsParallel(dir string, names []string) (out []string, 
 	}
 	out = hits
 	for _, l := range links {
-		if t.DirLink(l) {
+		ok, err := t.DirLink(l)
+		if err != nil {
+			return nil, false // the serial walk reports it with its path
+		}
+		if ok {
 			out = append(out, l) // listed, never descended into
 		}
-	}
-	if t.err != nil {
-		return nil, false
 	}
 	sort.Strings(out)
 	return out, true
@@ -731,7 +748,7 @@ func isAbsent(err error) bool {
 }
 
 // readBlobEntry is Read for an entry of mode m and id h, shared by the tree
-// and index sources. fatal records a missing object.
+// and index sources. fatal marks a missing or corrupt object (F6).
 func (r *Repo) readBlobEntry(m uint32, h Hash, p string, limit int64, fatal func(error) error) ([]byte, resolve.Kind, int64, error) {
 	k, _ := KindOfMode(m)
 	if k != resolve.Regular {
@@ -780,19 +797,18 @@ func (r *Repo) readBlob(h Hash, p string, limit int64, fatal func(error) error) 
 	return data, int64(len(data)), nil
 }
 
-func (r *Repo) linkTarget(h Hash, p string, fatal func(error) error) string {
+func (r *Repo) linkTarget(h Hash, p string, fatal func(error) error) (string, error) {
 	data, size, err := r.objs.read(h, objBlob, maxLinkTarget)
 	if err != nil {
-		fatal(r.objectError(err, h, p))
-		return ""
+		return "", fatal(r.objectError(err, h, p))
 	}
 	if size > maxLinkTarget || len(data) > maxLinkTarget {
 		if len(data) > maxLinkTarget {
 			data = data[:maxLinkTarget]
 		}
-		return string(data) + "…"
+		return string(data) + "…", nil
 	}
-	return string(data)
+	return string(data), nil
 }
 
 func parentDir(p string) string {

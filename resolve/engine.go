@@ -331,13 +331,20 @@ func (e *Engine) fill(d *DirInfo) error {
 		for _, name := range e.candidates {
 			p := path.Join(d.Path, name)
 			ent, err := e.src.Lstat(p)
+			if IsFatal(err) {
+				return err
+			}
 			if err != nil || ent.Kind == Missing {
 				continue
 			}
 			f := e.newFile(d.Path, name, ent)
 			f.read = true
 			f.Rej = &Rejection{Rule: "RL001", Reason: "it sits below " + d.Linked + ", which is a symbolic link"}
-			if t := e.src.LinkTarget(d.Linked); t != "" {
+			t, err := e.src.LinkTarget(d.Linked)
+			if err != nil {
+				return err
+			}
+			if t != "" {
 				f.Rej.Reason += " to " + t
 				f.Rej.Target = t
 			}
@@ -385,7 +392,9 @@ func (e *Engine) fill(d *DirInfo) error {
 		}
 		f := e.newFile(d.Path, ent.Name, *ent)
 		if len(d.Files) == 0 {
-			e.load(f)
+			if err := e.load(f); err != nil {
+				return err
+			}
 		}
 		d.Files = append(d.Files, f)
 	}
@@ -397,32 +406,46 @@ func (e *Engine) newFile(dir, name string, ent Entry) *File {
 		Override: e.isOverride(name), Entry: ent}
 }
 
-// load applies the read constraints C1–C5 to a chosen file.
-func (e *Engine) load(f *File) {
+// load applies the read constraints C1–C5 to a chosen file. The error is
+// the source's fatal error (F6): it stops the run, it rejects no layer.
+func (e *Engine) load(f *File) error {
 	f.read = true
+	var err error
 	switch f.Entry.Kind {
 	case Regular:
 	case Symlink:
-		f.Rej = e.linkRejection(f)
-		return
+		f.Rej, err = e.linkRejection(f)
+		return err
 	default:
 		f.Rej = notRegular(f.Entry.Kind, f.Entry.Note)
-		return
+		return nil
 	}
 	data, kind, size, err := e.src.Read(f.Path, e.opt.MaxFileBytes)
+	if IsFatal(err) {
+		return fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	if err == nil && kind == Symlink {
+		f.Rej, err = e.linkRejection(f)
+		return err
+	}
 	e.check(f, data, kind, size, err)
+	return nil
 }
 
-func (e *Engine) linkRejection(f *File) *Rejection {
+func (e *Engine) linkRejection(f *File) (*Rejection, error) {
 	if f.Entry.Note != "" {
-		return &Rejection{Rule: "RL001", Reason: f.Entry.Note}
+		return &Rejection{Rule: "RL001", Reason: f.Entry.Note}, nil
 	}
 	r := &Rejection{Rule: "RL001", Reason: "it is a symbolic link"}
-	if t := e.src.LinkTarget(f.Path); t != "" {
+	t, err := e.src.LinkTarget(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	if t != "" {
 		r.Target = t
 		r.Reason += " to " + t
 	}
-	return r
+	return r, nil
 }
 
 func notRegular(k Kind, note string) *Rejection {
@@ -439,7 +462,7 @@ func (e *Engine) check(f *File, data []byte, kind Kind, size int64, err error) {
 	case err != nil:
 		f.Rej = &Rejection{Rule: "RL012", Reason: err.Error()}
 	case kind == Symlink:
-		f.Rej = e.linkRejection(f)
+		f.Rej = &Rejection{Rule: "RL001", Reason: "it is a symbolic link"}
 	case kind == Missing:
 		f.Rej = &Rejection{Rule: "RL012", Reason: "it vanished while being read"}
 	case kind != Regular:

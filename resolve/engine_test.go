@@ -80,7 +80,7 @@ func (m *memSource) Read(p string, limit int64) ([]byte, Kind, int64, error) {
 	return b, Regular, int64(len(b)), nil
 }
 
-func (m *memSource) LinkTarget(p string) string { return "" }
+func (m *memSource) LinkTarget(p string) (string, error) { return "", nil }
 
 func newMem(files map[string]string) *memSource { return &memSource{files: files} }
 

@@ -1,5 +1,7 @@
 package resolve
 
+import "errors"
+
 // Kind is what a directory entry is, as far as the read constraints care.
 type Kind int
 
@@ -52,6 +54,10 @@ type Source interface {
 	// List returns the entries of directory dir, fs.ErrNotExist when dir does
 	// not exist, or a *LinkedDirError when a directory on the way is a link.
 	// The order is unspecified.
+	//
+	// List, Lstat, Read and LinkTarget return a *FatalError when the source
+	// itself cannot answer (a missing or corrupt Git object, F6); every
+	// other error belongs to the one file or directory asked about (C5).
 	List(dir string) ([]Entry, error)
 	// Lstat describes the entry at p without opening it. It is used only for
 	// candidates below a symlinked directory, which are reported, never read.
@@ -61,6 +67,33 @@ type Source interface {
 	// opened object turned out to be; when that is not Regular the data is nil.
 	Read(p string, limit int64) (data []byte, kind Kind, size int64, err error)
 	// LinkTarget returns the target text of the symbolic link at p, without
-	// touching what it points to. Returns "" when it cannot be known.
-	LinkTarget(p string) string
+	// touching what it points to. Returns "" when it cannot be known; the
+	// error is a *FatalError or nil.
+	LinkTarget(p string) (string, error)
+}
+
+// FatalError is an error of a source that makes the whole answer
+// unknowable, not a property of one file: a Git object that is missing or
+// corrupt, an index that cannot be read. It is never turned into a finding
+// (a rejected layer would be a shorter answer, F6): the engine, the skills
+// and every caller return it, and the command exits 2 with its text, which
+// names the object and the fix.
+type FatalError struct{ Err error }
+
+func (e *FatalError) Error() string { return e.Err.Error() }
+func (e *FatalError) Unwrap() error { return e.Err }
+
+// Fatal wraps err as a *FatalError (nil stays nil; a fatal error is not
+// wrapped twice).
+func Fatal(err error) error {
+	if err == nil || IsFatal(err) {
+		return err
+	}
+	return &FatalError{Err: err}
+}
+
+// IsFatal reports whether err is or wraps a *FatalError.
+func IsFatal(err error) bool {
+	var fe *FatalError
+	return errors.As(err, &fe)
 }

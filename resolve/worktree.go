@@ -341,12 +341,14 @@ func (w *Worktree) Read(p string, limit int64) ([]byte, Kind, int64, error) {
 	return readAt(fd, name, limit)
 }
 
-func (w *Worktree) LinkTarget(p string) string {
+// LinkTarget implements Source. A link that cannot be read has no known
+// target: that is a message detail, never fatal.
+func (w *Worktree) LinkTarget(p string) (string, error) {
 	t, err := os.Readlink(w.abs(p))
 	if err != nil {
-		return ""
+		return "", nil
 	}
-	return t
+	return t, nil
 }
 
 // ReadFile reads a file outside any source (the user layer) under the same

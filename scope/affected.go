@@ -48,11 +48,15 @@ func Affected(e *resolve.Engine, changed []string, dirsBelow func(dir string) ([
 	sort.Strings(expand)
 	var done []string
 	for _, p := range expand {
+		// P itself is always resolved: an ancestor's expansion finds only
+		// the directories that hold a candidate at the checked revision,
+		// and P may have lost its last one (x/AGENTS.md/notes.txt deleted
+		// empties the directory x/AGENTS.md, x's layer).
+		set[p] = true
 		if covered(done, p) {
 			continue
 		}
 		done = append(done, p)
-		set[p] = true
 		dirs, err := dirsBelow(p)
 		if err != nil {
 			return nil, err

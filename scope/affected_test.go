@@ -69,7 +69,7 @@ func (m memSource) Read(p string, limit int64) ([]byte, resolve.Kind, int64, err
 	return []byte(s), resolve.Regular, int64(len(s)), nil
 }
 
-func (m memSource) LinkTarget(string) string { return "" }
+func (m memSource) LinkTarget(string) (string, error) { return "", nil }
 
 func (m memSource) dirsBelow(calls *int) func(string) ([]string, error) {
 	return func(p string) ([]string, error) {

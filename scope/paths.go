@@ -1,13 +1,16 @@
 package scope
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/rivumi/rivumi-lint/internal/par"
 	"github.com/rivumi/rivumi-lint/resolve"
@@ -20,17 +23,30 @@ import (
 // candidate (R7), found by below (Walker.DirsBelow: the worktree's
 // directories at or below a directory, sorted), which walks only the
 // subtrees of those candidates, each once.
-func PathDirs(root string, e *resolve.Engine, rels []string, below func(dir string) ([]string, error)) ([]string, error) {
+//
+// A PATH that does not exist (deleted in the change: `git diff
+// --name-only | xargs rivumi-lint check`) is taken as a deleted file (F9):
+// its directory is resolved when it still exists (the engine skips it
+// otherwise), and a deleted candidate brings the directories below it.
+// missing lists those PATHs, so the caller can say so.
+func PathDirs(root string, e *resolve.Engine, rels []string, below func(dir string) ([]string, error)) (dirs, missing []string, err error) {
 	set := map[string]bool{}
 	var expand []string
 	infos, err := lstatAll(root, rels)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, rel := range rels {
 		abs := filepath.Join(root, filepath.FromSlash(rel))
 		fi := infos[i]
 		switch {
+		case fi == nil:
+			missing = append(missing, rel)
+			dir := parent(rel)
+			set[dir] = true
+			if e.IsCandidate(path.Base(rel)) {
+				expand = append(expand, dir)
+			}
 		case fi.IsDir() && !isRepo(abs):
 			set[rel] = true
 		case fi.Mode()&os.ModeSymlink != 0 && isDirBehind(abs):
@@ -52,23 +68,28 @@ func PathDirs(root string, e *resolve.Engine, rels []string, below func(dir stri
 		done = append(done, p)
 		dirs, err := below(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, d := range Below(e, dirs, p) {
 			set[d] = true
 		}
 	}
-	return sorted(set), nil
+	return sorted(set), missing, nil
 }
 
 // lstatAll lstats root/rel for every rel, on as many goroutines as there
 // are processors (pre-commit passes a thousand files; one after another
 // they were a tenth of the run), and returns the first error in rels order.
+// A path that does not exist (no entry, or a file where a directory on the
+// way was) has a nil FileInfo.
 func lstatAll(root string, rels []string) ([]os.FileInfo, error) {
 	infos := make([]os.FileInfo, len(rels))
 	errs := make([]error, len(rels))
 	par.Each(min(runtime.GOMAXPROCS(0), (len(rels)+63)/64), len(rels), func(i int) {
 		infos[i], errs[i] = os.Lstat(filepath.Join(root, filepath.FromSlash(rels[i])))
+		if errors.Is(errs[i], fs.ErrNotExist) || errors.Is(errs[i], syscall.ENOTDIR) {
+			infos[i], errs[i] = nil, nil
+		}
 	})
 	for i, err := range errs {
 		if err != nil {

@@ -49,12 +49,15 @@ type Skill struct {
 // nothing behind a symbolic link is opened, nothing blocks, at most
 // maxBytes+1 bytes are read. Skills are in byte order of NAME. Entries of
 // Dir that are not directories are not skills and are ignored; a
-// directory without SKILL.md is mentioned in the notes.
+// directory without SKILL.md is mentioned in the notes. A fatal error of
+// the source (a missing or corrupt Git object, F6) is returned: it never
+// becomes a rejected or missing skill.
 func Read(src resolve.Source, maxBytes int64) (skills []Skill, notes []string, err error) {
 	ents, err := src.List(Dir)
 	if err != nil {
 		var le *resolve.LinkedDirError
 		switch {
+		case resolve.IsFatal(err):
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, nil, nil
 		case errors.As(err, &le):
@@ -69,7 +72,11 @@ func Read(src resolve.Source, maxBytes int64) (skills []Skill, notes []string, e
 		switch ent.Kind {
 		case resolve.Dir:
 		case resolve.Symlink:
-			s.reject("RL001", "the skill directory "+dir+" is a symbolic link"+linkTo(src, dir, ent.Note))
+			to, err := linkTo(src, dir, ent.Note)
+			if err != nil {
+				return nil, nil, err
+			}
+			s.reject("RL001", "the skill directory "+dir+" is a symbolic link"+to)
 			skills = append(skills, s)
 			continue
 		case resolve.Submodule:
@@ -80,6 +87,9 @@ func Read(src resolve.Source, maxBytes int64) (skills []Skill, notes []string, e
 			continue // a file beside the skill directories is not a skill
 		}
 		sub, err := src.List(dir)
+		if resolve.IsFatal(err) {
+			return nil, nil, fmt.Errorf("list %s: %w", dir, err)
+		}
 		if err != nil {
 			s.reject("RL012", fmt.Sprintf("cannot list %s: %v", dir, err))
 			skills = append(skills, s)
@@ -95,7 +105,9 @@ func Read(src resolve.Source, maxBytes int64) (skills []Skill, notes []string, e
 			notes = append(notes, fmt.Sprintf("%s has no %s: it is not a skill", dir, File))
 			continue
 		}
-		s.load(src, *file, maxBytes)
+		if err := s.load(src, *file, maxBytes); err != nil {
+			return nil, nil, err
+		}
 		skills = append(skills, s)
 	}
 	return skills, notes, nil
@@ -105,49 +117,61 @@ func (s *Skill) reject(rule, problem string) {
 	s.State, s.Reason, s.Problem = "rejected", rule, "Rivumi will skip this skill: "+problem
 }
 
-func linkTo(src resolve.Source, p, note string) string {
+func linkTo(src resolve.Source, p, note string) (string, error) {
 	if note != "" {
-		return " (" + note + ")"
+		return " (" + note + ")", nil
 	}
-	if t := src.LinkTarget(p); t != "" {
-		return " to " + t
+	t, err := src.LinkTarget(p)
+	if err != nil || t == "" {
+		return "", err
 	}
-	return ""
+	return " to " + t, nil
 }
 
-// load applies C1–C5 to a skill's file and parses its front matter.
-func (s *Skill) load(src resolve.Source, ent resolve.Entry, maxBytes int64) {
+// load applies C1–C5 to a skill's file and parses its front matter. The
+// error is the source's fatal error (F6), never a rejection.
+func (s *Skill) load(src resolve.Source, ent resolve.Entry, maxBytes int64) error {
 	switch ent.Kind {
 	case resolve.Regular:
 	case resolve.Symlink:
-		s.reject("RL001", "it is a symbolic link"+linkTo(src, s.Path, ent.Note))
-		return
+		to, err := linkTo(src, s.Path, ent.Note)
+		if err != nil {
+			return err
+		}
+		s.reject("RL001", "it is a symbolic link"+to)
+		return nil
 	default:
 		what := ent.Kind.String()
 		if ent.Note != "" {
 			what = ent.Note
 		}
 		s.reject("RL002", "it is a "+what+", not a regular file")
-		return
+		return nil
 	}
 	data, kind, size, err := src.Read(s.Path, maxBytes)
 	switch {
+	case resolve.IsFatal(err):
+		return fmt.Errorf("read %s: %w", s.Path, err)
 	case err != nil:
 		s.reject("RL012", err.Error())
-		return
+		return nil
 	case kind == resolve.Symlink:
-		s.reject("RL001", "it is a symbolic link"+linkTo(src, s.Path, ""))
-		return
+		to, err := linkTo(src, s.Path, "")
+		if err != nil {
+			return err
+		}
+		s.reject("RL001", "it is a symbolic link"+to)
+		return nil
 	case kind == resolve.Missing:
 		s.reject("RL012", "it vanished while being read")
-		return
+		return nil
 	case kind != resolve.Regular:
 		s.reject("RL002", "it is a "+kind.String()+", not a regular file")
-		return
+		return nil
 	case size > maxBytes || int64(len(data)) > maxBytes:
 		s.Bytes = max(size, int64(len(data)))
 		s.reject("RL003", fmt.Sprintf("it is over the limit of %d bytes (limits.max_file_bytes)", maxBytes))
-		return
+		return nil
 	}
 	s.Bytes = int64(len(data))
 	if inv := content.CheckUTF8(data); inv != nil {
@@ -156,11 +180,11 @@ func (s *Skill) load(src resolve.Source, ent resolve.Entry, maxBytes int64) {
 			msg = "it is encoded as " + inv.BOM + ", not UTF-8; re-save it as UTF-8"
 		}
 		s.reject("RL004", msg)
-		return
+		return nil
 	}
 	if strings.ContainsFunc(s.Name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		s.reject("RL010", "its name holds a control character and cannot be listed on one line")
-		return
+		return nil
 	}
 	desc, ok := Description(data)
 	s.Description = desc
@@ -174,6 +198,7 @@ func (s *Skill) load(src resolve.Source, ent resolve.Entry, maxBytes int64) {
 		s.Problem = strings.TrimPrefix(s.Problem+"; ", "; ") +
 			"its name or description contains <rivumi: or </rivumi:, which could close the skills section or forge another (RL008)"
 	}
+	return nil
 }
 
 // Description returns the value of the top-level `description:` key of the

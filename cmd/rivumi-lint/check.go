@@ -122,7 +122,9 @@ func checkPaths(opts project.Options, paths []string, memFile string, stderr io.
 	defer p.Close()
 	trace.Mark("open")
 	printNotes(stderr, p.Notes)
+	printed := len(p.Notes)
 	res, err := p.Check(paths)
+	printNotes(stderr, p.Notes[printed:]) // e.g. PATHs that do not exist (F9)
 	if err == nil && memFile != "" {
 		err = preview.AddMemoryFindings(res, p, memFile)
 	}

@@ -1,0 +1,51 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDiff is F7: every changed key with its direction; a rule set to its
+// default changes nothing.
+func TestDiff(t *testing.T) {
+	def := func(id string) string {
+		if id == "RL007" {
+			return "warning"
+		}
+		return "error"
+	}
+	parse := func(s string) *Config {
+		t.Helper()
+		c, err := Parse(".rivumi-lint.yaml", []byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	base := parse("version: 1\nrules:\n  RL005: notice\nignore: [\"a/**\", \"b\"]\n")
+	head := parse("version: 1\nrules:\n  RL001: error\n  RL005: error\n  RL007: off\nlimits:\n  max_dynamic_bytes: 70000\n  reserved_bytes: 9000\n  warn_ratio: 0.9\nfilenames:\n  override: [AGENTS.override.md]\nignore: [\"b\"]\nproject: p\n")
+	var got []string
+	for _, k := range Diff(base, head, def) {
+		got = append(got, k.String())
+	}
+	want := []string{
+		"rules.RL005 tightened (notice → error)",
+		"rules.RL007 loosened (warning → off)",
+		"limits.max_dynamic_bytes loosened (65536 → 70000)",
+		"limits.reserved_bytes tightened (8192 → 9000)",
+		"limits.warn_ratio loosened (0.8 → 0.9)",
+		`filenames.override changed (["RIVUMI.override.md", "AGENTS.override.md"] → ["AGENTS.override.md"])`,
+		`ignore tightened (["a/**", "b"] → ["b"])`,
+		`project changed ("" → "p")`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Diff:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if d := Diff(head, head, def); len(d) != 0 {
+		t.Errorf("Diff of a config with itself: %v", d)
+	}
+	if d := Diff(Default(), parse("version: 1\nignore: [x]\nlimits:\n  max_file_bytes: 100\n"), def); len(d) != 2 ||
+		d[0].String() != "limits.max_file_bytes tightened (32768 → 100)" || d[1].Effect != Loosened {
+		t.Errorf("Diff: %v", d)
+	}
+}
