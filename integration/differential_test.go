@@ -40,7 +40,7 @@ func TestDifferential(t *testing.T) {
 		repos++
 	}
 	t.Logf("differential: compared %d repositories × %d layouts × %d modes × 2 GOMAXPROCS × 2 working directories (seeds %d..%d)",
-		repos, len(layouts), len(diffModes), first, first+uint64(repos)-1)
+		repos, len(layouts), len(diffModes)+1, first, first+uint64(repos)-1)
 }
 
 // diffSeeds reads the seed range from the environment: count < 0 means
@@ -179,6 +179,7 @@ func diffSeed(t *testing.T, bin string, seed uint64) {
 			l.pre(t, dir, g)
 		}
 		stage(t, g, dir, l.noITA)
+		addUntracked(t, g, dir)
 		if l.post != nil {
 			l.post(t, dir, scratch)
 		}
@@ -202,6 +203,31 @@ func diffSeed(t *testing.T, bin string, seed uint64) {
 					} else if !bytes.Equal(prev, []byte(r.stdout)) {
 						f.add(fmt.Sprintf("%s: JSON differs from that of %s (F1, F2, §10): %s", m.name, firstRun[m.name], firstDiff(prev, []byte(r.stdout))), label)
 					}
+				}
+			}
+		}
+		// The whole-worktree mode: which directories (F4); the disk of a
+		// sparse checkout differs, so it is compared with its own kind.
+		want, never := worktreeDirs(t, dir)
+		group := "worktree"
+		if l.name == "sparse-index" {
+			group = "worktree (sparse checkout)"
+		}
+		for _, procs := range []int{1, 2} {
+			for _, wd := range wds {
+				label := diffRun{l.name, procs, wd}
+				r := run(t, filepath.Join(dir, filepath.FromSlash(wd)), env(t, "GOMAXPROCS="+strconv.Itoa(procs)), nil, bin, "check", "--format", "json")
+				if r.code != 0 && r.code != 1 {
+					f.add(fmt.Sprintf("%s: exit %d: %s", group, r.code, strings.TrimSpace(r.stderr)), label)
+					continue
+				}
+				for _, d := range compareWorktree(want, never, []byte(r.stdout)) {
+					f.add(group+": "+d, label)
+				}
+				if prev, ok := firstOut[group]; !ok {
+					firstOut[group], firstRun[group] = []byte(r.stdout), label
+				} else if !bytes.Equal(prev, []byte(r.stdout)) {
+					f.add(fmt.Sprintf("%s: JSON differs from that of %s (F1, F2, F3, §10): %s", group, firstRun[group], firstDiff(prev, []byte(r.stdout))), label)
 				}
 			}
 		}

@@ -134,6 +134,8 @@ type genSpec struct {
 	staged       genTree           // the index after staging, intent-to-add entries excluded
 	ita          map[string][]byte // intent-to-add paths (git add -N) and their worktree bytes
 	subdir       string            // a real directory of the head, the second working directory
+	untracked    map[string][]byte // files left untracked in the worktree (F4)
+	exclude      string            // .git/info/exclude
 }
 
 var (
@@ -201,6 +203,18 @@ func generate(seed uint64) *genSpec {
 			continue
 		}
 		g.ita[p] = g.content(r)
+	}
+	// Untracked files for the whole-worktree mode, where ignore rules
+	// decide (F4): in new directories and old ones.
+	g.untracked = map[string][]byte{}
+	g.exclude = genIgnores[r.IntN(len(genIgnores))]
+	newDirs := []string{"tmp1", "tmpx", "ü", "b/a", "a/b", "build", "docs/tmp1", "q"}
+	for n := r.IntN(6); n > 0; n-- {
+		d := newDirs[r.IntN(len(newDirs))]
+		if r.IntN(2) == 0 {
+			d = realHead[r.IntN(len(realHead))]
+		}
+		g.untracked[pathJoin(d, g.randName(r))] = g.content(r)
 	}
 	var subs []string
 	for _, d := range realHead {
@@ -567,4 +581,35 @@ func mapKeys(m map[string][]byte) map[string]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// addUntracked writes g.untracked into the worktree of dir where the disk
+// has room for it (nothing in the way, no link on the way), and the
+// info/exclude file.
+func addUntracked(t *testing.T, g *genSpec, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte(g.exclude), 0o644); err != nil {
+		t.Fatal(err)
+	}
+next:
+	for _, p := range sortedKeys(mapKeys(g.untracked)) {
+		parts := strings.Split(p, "/")
+		for i := 1; i <= len(parts); i++ {
+			fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(strings.Join(parts[:i], "/"))))
+			switch {
+			case os.IsNotExist(err):
+			case err != nil:
+				t.Fatal(err)
+			case i == len(parts) || !fi.IsDir():
+				continue next // taken, or a file or link on the way
+			}
+		}
+		f := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, g.untracked[p], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
