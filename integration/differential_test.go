@@ -9,7 +9,7 @@ package integration
 // alone. Every layout, CPU count and working directory must also print
 // byte-identical JSON.
 //
-//	RIVUMI_DIFF_SEEDS=N       seeds 1..N (default 6)
+//	RIVUMI_DIFF_SEEDS=N       seeds 1..N (default 4)
 //	RIVUMI_DIFF_SEED=S        only seed S, to reproduce a failure
 //	RIVUMI_DIFF_FIRST=S       with RIVUMI_DIFF_DURATION: the first seed
 //	RIVUMI_DIFF_DURATION=D    seeds S, S+1, … until D (a Go duration) has
@@ -68,7 +68,7 @@ func diffSeeds(t *testing.T) (first uint64, count int, until time.Time) {
 		}
 		return num("RIVUMI_DIFF_FIRST", 1), -1, time.Now().Add(d)
 	}
-	return 1, int(num("RIVUMI_DIFF_SEEDS", 6)), time.Time{}
+	return 1, int(num("RIVUMI_DIFF_SEEDS", 4)), time.Time{}
 }
 
 // diffMode is one diff-mode check and how the oracle reads its sides.
