@@ -152,7 +152,11 @@ func ScanIndex(root string) (*IndexScan, error) {
 		}
 	}
 	if via != "" {
-		s.Note = fmt.Sprintf("could not read the index (%v); used the git binary instead", serr)
+		why := "a layout this tool cannot decode"
+		if serr != nil {
+			why = serr.Error()
+		}
+		s.Note = fmt.Sprintf("could not read the index (%s); used the git binary instead", why)
 	}
 	return s, nil
 }
