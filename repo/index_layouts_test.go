@@ -9,6 +9,8 @@ package repo
 // one reading goroutine and with two (F1).
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -437,4 +439,49 @@ func TestIndexLayoutsMatchGit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzApplySplit: any link extension over any shared index gives entries
+// or an error, never a panic or work beyond what the bitmaps describe
+// (§10); a result never holds a nameless entry.
+func FuzzApplySplit(f *testing.F) {
+	ewah := func(words ...uint64) []byte {
+		b := make([]byte, 8, 8+8*len(words)+4)
+		binary.BigEndian.PutUint32(b[4:], uint32(len(words)))
+		for _, w := range words {
+			b = binary.BigEndian.AppendUint64(b, w)
+		}
+		return append(b, 0, 0, 0, 0)
+	}
+	// One literal word after an empty run: bit 1 deleted, bit 0 replaced.
+	link := append(bytes.Repeat([]byte{1}, 20), ewah(1<<33, 2)...)
+	link = append(link, ewah(1<<33, 1)...)
+	f.Add(link, uint8(3), uint8(2))
+	f.Add(append(bytes.Repeat([]byte{1}, 20), ewah(1|5<<1)...), uint8(4), uint8(0))
+	f.Fuzz(func(t *testing.T, ext []byte, nbase, nsplit uint8) {
+		l, err := parseLink(ext, 20)
+		if err != nil {
+			return
+		}
+		var base, split []IndexEntry
+		for i := range int(nbase) {
+			base = append(base, IndexEntry{Path: fmt.Sprintf("p%03d", i)})
+		}
+		for i := range int(nsplit) {
+			p := ""
+			if i%2 == 1 {
+				p = fmt.Sprintf("p%03d", i*3)
+			}
+			split = append(split, IndexEntry{Path: p, Stage: uint8(i % 4)})
+		}
+		out, err := applySplit(base, split, l)
+		if err != nil {
+			return
+		}
+		for _, e := range out {
+			if e.Path == "" {
+				t.Fatalf("nameless entry in %+v", out)
+			}
+		}
+	})
 }
