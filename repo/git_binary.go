@@ -130,19 +130,35 @@ func (c *catFile) close() error {
 	return nil
 }
 
-// lsFilesIndex reads the index with `git ls-files --stage -z`: the
-// fall-back for an index go-git and this package cannot decode (a split
-// index, a sparse index, an unknown required extension). It has no
+// lsFilesIndex reads the index file name with
+// `git ls-files --stage --debug -z`: the fall-back for an index this
+// package cannot decode (a required extension it does not know). --stage
+// alone cannot tell an intent-to-add entry (`git add -N`, never staged)
+// from a staged empty file; --debug prints each entry's flags, and the
+// in-memory flags Git prints hold the extended flags shifted left by 16
+// (F3: the fall-back sees what the native reader sees). It has no
 // cache-tree, so the comparison with HEAD loads every tree of HEAD.
-func (r *Repo) lsFilesIndex() ([]IndexEntry, error) {
-	out, err := r.git(nil, "ls-files", "--stage", "-z")
+func (r *Repo) lsFilesIndex(name string) ([]IndexEntry, error) {
+	out, err := r.run(gitCommandIndex(r.Root, r.GitDir, name, "ls-files", "--stage", "--debug", "-z"), nil)
 	if err != nil {
 		return nil, err
 	}
+	return parseLsFilesDebug(out)
+}
+
+// parseLsFilesDebug parses `git ls-files --stage --debug -z`: per entry
+// "MODE ID STAGE\tPATH\0" and five lines of stat data, the last
+// "  size: N\tflags: HEX\n".
+func parseLsFilesDebug(out []byte) ([]IndexEntry, error) {
+	const (
+		ceIntentToAdd  = 1 << 29
+		ceSkipWorktree = 1 << 30
+	)
 	var ents []IndexEntry
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) == 0 {
-			continue
+	for len(out) > 0 {
+		rec, rest, ok := bytes.Cut(out, []byte{0})
+		if !ok {
+			return nil, fmt.Errorf("git ls-files: unterminated record %q", rec)
 		}
 		meta, name, ok := bytes.Cut(rec, []byte{'\t'})
 		f := strings.Fields(string(meta))
@@ -155,7 +171,25 @@ func (r *Repo) lsFilesIndex() ([]IndexEntry, error) {
 		if err1 != nil || err2 != nil || !ok || stage < 0 || stage > 3 {
 			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
 		}
-		ents = append(ents, IndexEntry{Path: string(name), Mode: CanonMode(uint32(mode)), Hash: h, Stage: uint8(stage)})
+		var flags uint64
+		for i, want := range []string{"  ctime: ", "  mtime: ", "  dev: ", "  uid: ", "  size: "} {
+			line, after, ok := bytes.Cut(rest, []byte{'\n'})
+			if !ok || !bytes.HasPrefix(line, []byte(want)) {
+				return nil, fmt.Errorf("git ls-files --debug: unexpected line %q after %q", line, name)
+			}
+			rest = after
+			if i == 4 {
+				_, hexFlags, ok := bytes.Cut(line, []byte("flags: "))
+				v, err := strconv.ParseUint(string(hexFlags), 16, 32)
+				if !ok || err != nil {
+					return nil, fmt.Errorf("git ls-files --debug: unexpected line %q after %q", line, name)
+				}
+				flags = v
+			}
+		}
+		out = rest
+		ents = append(ents, IndexEntry{Path: string(name), Mode: CanonMode(uint32(mode)), Hash: h, Stage: uint8(stage),
+			IntentToAdd: flags&ceIntentToAdd != 0, SkipWorktree: flags&ceSkipWorktree != 0})
 	}
 	return ents, nil
 }

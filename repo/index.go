@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -25,6 +26,9 @@ type IndexEntry struct {
 	Stage uint8 // 0, or 1-3 for an unmerged path
 	// IntentToAdd marks `git add -N` entries: not part of the next commit.
 	IntentToAdd bool
+	// SkipWorktree marks entries outside a sparse checkout (and the files
+	// of an expanded sparse directory); they are staged like any other.
+	SkipWorktree bool
 }
 
 // Index is the staged content as a resolve.Source (R6): the paths and modes
@@ -45,46 +49,269 @@ type Index struct {
 
 // Index reads the index: $GIT_INDEX_FILE when set (a pre-commit hook of
 // `git commit -a` or `git commit PATH` names the index being committed
-// there), else the worktree's index. A missing index file is an empty
-// index. An index this package cannot decode (split index, sparse index,
-// an unknown required extension) is read with `git ls-files --stage -z`
-// instead, and Notes says so.
+// there; a relative one is relative to the worktree top, F2), else the
+// worktree's index. Split indexes (extension link), sparse indexes
+// (sparse directory entries) and versions 2 to 4 are decoded here (F3);
+// only an index with a required extension this package does not know is
+// read with the git binary, and Notes says so.
+//
+// A missing index file is an empty index, as for Git, with one exception:
+// when GIT_INDEX_FILE names a file that does not exist and HEAD has a
+// commit. Git reads that as an empty index, in which every file of HEAD
+// looks deleted; no hook of Git's makes that state, so it is a mistake in
+// the environment, and checking it would be a silent pass (exit 2 instead).
 func (r *Repo) Index() (*Index, error) {
-	name := indexFileEnv()
-	if name == "" {
+	name := indexFileEnv(r.Root)
+	fromEnv := name != ""
+	if !fromEnv {
 		name = filepath.Join(r.GitDir, "index")
 	}
 	x := &Index{repo: r, file: name}
+	ents, trees, via, err := r.readIndex(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		if !fromEnv {
+			return x, nil
+		}
+		if _, born, herr := r.Head(); herr != nil || born {
+			return nil, fmt.Errorf("GIT_INDEX_FILE names %s, which does not exist (%s is resolved against the worktree top %s, as Git does); "+
+				"Git would read it as an empty index in which every file of HEAD is deleted. Fix: unset GIT_INDEX_FILE, or point it at an existing index file",
+				name, os.Getenv("GIT_INDEX_FILE"), r.Root)
+		}
+		return x, nil // an unborn HEAD and no index: nothing is staged
+	}
+	if err != nil {
+		return nil, err
+	}
+	x.ents = mergeStages(ents)
+	x.trees = trees
+	x.via = via
+	return x, nil
+}
+
+// forceIndexFallback makes readIndex use the git binary for every index
+// (tests compare the fall-back with the native reader on each layout).
+var forceIndexFallback = false
+
+// readIndex reads the index file name with every entry Git holds in
+// memory after reading it (ls-files -s): all stages, intent-to-add
+// entries, a split index merged with its shared index, sparse directories
+// expanded to their files. via is "" or the fall-back used. A missing
+// file is an error that wraps fs.ErrNotExist.
+func (r *Repo) readIndex(name string) (ents []IndexEntry, trees map[string]Hash, via string, err error) {
 	// Mapped, not read: no copy of a 10 MiB index, and the entries' paths
 	// point into the mapping, which stays for the life of the process (Git
 	// replaces an index by renaming a new file over it, never in place).
 	data, err := mapFile(name)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return x, nil
-	case err != nil:
-		return nil, fmt.Errorf("read index: %w", err)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, "", fmt.Errorf("read index %s: %w", name, err)
 	}
-	ents, trees, perr := parseIndex(data, r.hashSize)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("read index: %w", err)
+	}
+	var tail *indexTail
+	perr := error(&unreadableIndexError{what: "a layout that tests send to the git binary", fix: "unset the test switch"})
+	if !forceIndexFallback {
+		ents, tail, perr = parseIndex(data, r.hashSize)
+	}
 	if perr != nil {
 		var ue *unreadableIndexError
 		if !errors.As(perr, &ue) {
-			return nil, fmt.Errorf("read index %s: %w", name, perr)
+			return nil, nil, "", fmt.Errorf("read index %s: %w (Git refuses it too; rebuild it with `rm %s && git reset`)", name, perr, name)
 		}
 		if _, lerr := exec.LookPath("git"); lerr != nil {
-			return nil, fmt.Errorf("read index %s: %v; the git binary would read it instead, but it is not installed: install git, or %s", name, perr, ue.fix)
+			return nil, nil, "", fmt.Errorf("read index %s: %v; the git binary would read it instead, but it is not installed: install git, or %s", name, perr, ue.fix)
 		}
-		ents, err = r.lsFilesIndex()
+		ents, err = r.lsFilesIndex(name)
 		if err != nil {
-			return nil, fmt.Errorf("read index %s (%v) with git ls-files: %w", name, perr, err)
+			return nil, nil, "", fmt.Errorf("read index %s (%v) with git ls-files: %w", name, perr, err)
 		}
-		trees = nil
-		x.via = "git ls-files"
-		r.notes = append(r.notes, fmt.Sprintf("the index uses %s, which go-git cannot decode; read it with the git binary (git ls-files --stage) instead", ue.what))
+		if !forceIndexFallback {
+			r.notes = append(r.notes, fmt.Sprintf("the index uses %s, which this tool cannot decode; read it with the git binary (git ls-files --stage) instead", ue.what))
+		}
+		return ents, nil, "git ls-files", nil
 	}
-	x.ents = mergeStages(ents)
-	x.trees = trees
-	return x, nil
+	if tail.link != nil {
+		if ents, err = r.mergeSharedIndex(name, ents, tail.link); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	if tail.dirs > 0 {
+		if ents, err = r.expandSparse(ents); err != nil {
+			return nil, nil, "", fmt.Errorf("read index %s: expand its sparse directories: %w", name, err)
+		}
+	}
+	return ents, tail.trees, "", nil
+}
+
+// mergeSharedIndex applies a split index to the shared index it names
+// (Git's merge_base_index): the shared entries, minus those the delete
+// bitmap marks, with those the replace bitmap marks taking the data (not
+// the path) of the split index's first, nameless entries in order; the
+// split index's named entries are then added, replacing the entry of the
+// same path and stage (a stage 0 entry replaces every stage of its path).
+func (r *Repo) mergeSharedIndex(name string, split []IndexEntry, link *splitLink) ([]IndexEntry, error) {
+	if link.shared.IsZero() {
+		return split, nil // a split index without a shared index yet
+	}
+	// Git looks in the Git directory, then beside the index file (an index
+	// elsewhere, GIT_INDEX_FILE, may have its shared index with it).
+	shared := filepath.Join(r.GitDir, "sharedindex."+link.shared.String())
+	data, err := mapFile(shared)
+	if errors.Is(err, fs.ErrNotExist) {
+		alt := filepath.Join(filepath.Dir(name), "sharedindex."+link.shared.String())
+		if data, err = mapFile(alt); err == nil {
+			shared = alt
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read index %s: it is a split index, and its shared index %s cannot be read (%w); Git cannot read it either: rebuild the index with `rm %s && git reset`", name, shared, err, name)
+	}
+	base, btail, err := parseIndex(data, r.hashSize)
+	if err != nil {
+		return nil, fmt.Errorf("read shared index %s of %s: %w", shared, name, err)
+	}
+	if btail.link != nil || btail.checksum != link.shared {
+		return nil, fmt.Errorf("read index %s: the shared index %s is not the one it names (checksum %s); rebuild the index with `rm %s && git reset`", name, shared, btail.checksum, name)
+	}
+	out, err := applySplit(base, split, link)
+	if err != nil {
+		return nil, fmt.Errorf("read index %s (split index over %s): %w", name, shared, err)
+	}
+	return out, nil
+}
+
+// applySplit is mergeSharedIndex's merge, on decoded entries.
+func applySplit(base, split []IndexEntry, link *splitLink) ([]IndexEntry, error) {
+	ents := make([]IndexEntry, len(base))
+	copy(ents, base)
+	nrepl := 0
+	err := ewahEach(link.replace, func(pos uint64) error {
+		if pos >= uint64(len(ents)) {
+			return fmt.Errorf("corrupt link extension: replacement at %d beyond the %d shared entries", pos, len(ents))
+		}
+		if nrepl >= len(split) || split[nrepl].Path != "" {
+			return errors.New("corrupt link extension: more replacements than nameless entries")
+		}
+		e := split[nrepl]
+		e.Path = ents[pos].Path
+		ents[pos] = e
+		nrepl++
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	deleted := make([]bool, len(ents))
+	err = ewahEach(link.delete, func(pos uint64) error {
+		if pos >= uint64(len(ents)) {
+			return fmt.Errorf("corrupt link extension: deletion at %d beyond the %d shared entries", pos, len(ents))
+		}
+		deleted[pos] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	type key struct {
+		path  string
+		stage uint8
+	}
+	added := map[key]int{}
+	stage0 := map[string]bool{}
+	for i, e := range split[nrepl:] {
+		if e.Path == "" {
+			return nil, fmt.Errorf("corrupt link extension: entry %d has no path", nrepl+i)
+		}
+		added[key{e.Path, e.Stage}] = nrepl + i // a later duplicate wins, as in Git
+		if e.Stage == 0 {
+			stage0[e.Path] = true
+		}
+	}
+	out := make([]IndexEntry, 0, len(ents)+len(added))
+	for i, e := range ents {
+		if deleted[i] || stage0[e.Path] {
+			continue
+		}
+		if _, ok := added[key{e.Path, e.Stage}]; ok {
+			continue
+		}
+		out = append(out, e)
+	}
+	for i, e := range split[nrepl:] {
+		if added[key{e.Path, e.Stage}] == nrepl+i {
+			out = append(out, e)
+		}
+	}
+	sortIndex(out)
+	return out, nil
+}
+
+// expandSparse replaces each sparse directory entry of a sparse index (a
+// directory outside the sparse-checkout cone, recorded by its tree id)
+// with the files of that tree, as Git's ensure_full_index does before
+// `git ls-files` or `git diff --cached` reads them: stage 0 and
+// skip-worktree.
+func (r *Repo) expandSparse(ents []IndexEntry) ([]IndexEntry, error) {
+	out := make([]IndexEntry, 0, len(ents))
+	for _, e := range ents {
+		if e.Mode != ModeTree {
+			out = append(out, e)
+			continue
+		}
+		if e.Stage != 0 {
+			return nil, fmt.Errorf("corrupt index: the sparse directory %s has stage %d", e.Path, e.Stage)
+		}
+		err := r.walkTree(strings.TrimSuffix(e.Path, "/"), e.Hash, 0, func(p string, te TreeEntry) {
+			out = append(out, IndexEntry{Path: p, Mode: te.Mode, Hash: te.Hash, SkipWorktree: true})
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	// Git sorts "a/" where its files go, but the files of a tree come in
+	// tree order, which is not the index's byte order ("a.b" vs "a/").
+	sortIndex(out)
+	return out, nil
+}
+
+// sortIndex puts entries in the index's order, by path then stage, when
+// they are not.
+func sortIndex(ents []IndexEntry) {
+	less := func(a, b *IndexEntry) bool {
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Stage < b.Stage
+	}
+	for i := 1; i < len(ents); i++ {
+		if less(&ents[i], &ents[i-1]) {
+			sort.SliceStable(ents, func(i, j int) bool { return less(&ents[i], &ents[j]) })
+			return
+		}
+	}
+}
+
+// walkTree calls fn for every non-tree entry below tree h, which is the
+// directory dir, depth first.
+func (r *Repo) walkTree(dir string, h Hash, depth int, fn func(p string, e TreeEntry)) error {
+	if depth > 4096 {
+		return fmt.Errorf("tree %s (%s/) is nested more than 4096 deep", h.Short(), dir)
+	}
+	ents, err := r.treeEntries(h, dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		p := join(dir, e.Name)
+		if e.IsTree() {
+			if err := r.walkTree(p, e.Hash, depth+1, fn); err != nil {
+				return err
+			}
+			continue
+		}
+		fn(p, e)
+	}
+	return nil
 }
 
 // mergeStages drops intent-to-add entries and keeps one entry per path:
@@ -419,134 +646,346 @@ func (x *Index) DirLink(p string) (bool, error) {
 // unreadableIndexError says the index uses a format feature this package
 // does not decode; the git binary can read it.
 type unreadableIndexError struct {
-	what string // e.g. "a split index (extension link)"
+	what string // e.g. "the required extension \"abcd\""
 	fix  string
 }
 
 func (e *unreadableIndexError) Error() string { return "the index uses " + e.what }
 
+// Index entry flags (Git's read-cache.c; the extended flags follow the
+// flags in versions 3 and 4 when flagExtended is set).
+const (
+	flagExtended    = 0x4000
+	extSkipWorktree = 0x4000
+	extIntentToAdd  = 0x2000
+	extKnown        = extSkipWorktree | extIntentToAdd
+)
+
+// indexEntryView is one entry as decodeIndex meets it. name is valid only
+// during the callback (version 4 rebuilds names in one buffer, and a
+// streaming window moves), unless inData: then it points into the bytes
+// being decoded, which never change.
+type indexEntryView struct {
+	name    []byte
+	nameOff int64  // where name starts in the file (versions 2 and 3)
+	mode    uint32 // as recorded
+	id      []byte
+	flags   uint16
+	ext     uint16
+	inData  bool
+}
+
+// indexTail is what an index holds besides its entries.
+type indexTail struct {
+	trees    map[string]Hash // valid cache-tree directories (when asked for)
+	link     *splitLink      // a split index: the shared index it applies to
+	dirs     int             // sparse directory entries (mode 040000)
+	checksum Hash            // the trailing checksum (a shared index's name)
+}
+
+// splitLink is the link extension of a split index.
+type splitLink struct {
+	shared          Hash   // the shared index's checksum; zero: none
+	delete, replace []byte // EWAH bitmaps over the shared index's entries
+}
+
 // parseIndex decodes an index file (versions 2, 3 and 4; SHA-1 or SHA-256
-// ids) into its entries and the valid directories of its cache-tree
-// extension. The cache-tree is what lets the comparison with HEAD skip
-// every directory whose staged tree is HEAD's.
-func parseIndex(data []byte, hashSize int) ([]IndexEntry, map[string]Hash, error) {
-	if len(data) < 12+hashSize || string(data[:4]) != "DIRC" {
-		return nil, nil, errors.New("not an index file (no DIRC header)")
-	}
-	version := binary.BigEndian.Uint32(data[4:8])
-	if version < 2 || version > 4 {
-		return nil, nil, fmt.Errorf("index version %d is not supported", version)
-	}
-	count := binary.BigEndian.Uint32(data[8:12])
-	body := data[:len(data)-hashSize]
-	if uint64(count) > uint64(len(body))/uint64(40+hashSize+2) {
-		return nil, nil, fmt.Errorf("corrupt index: %d entries cannot fit in %d bytes", count, len(data))
-	}
-	ents := make([]IndexEntry, 0, count)
-	// Paths of versions 2 and 3 are substrings of one string over data,
-	// which is never modified: no allocation per entry.
+// ids) into its entries, in file order, and what follows them. A split
+// index's replaced entries have no path (see mergeSharedIndex); a sparse
+// directory is an entry of mode ModeTree whose path ends in "/" (see
+// expandSparse). The cache-tree is what lets the comparison with HEAD
+// skip every directory whose staged tree is HEAD's.
+func parseIndex(data []byte, hashSize int) ([]IndexEntry, *indexTail, error) {
+	// The window holds all of data from the start, so it never moves and
+	// the paths of versions 2 and 3 are substrings of one string over data:
+	// no allocation per entry.
+	w := &window{buf: data, w: len(data), eof: true}
 	str := unsafe.String(unsafe.SliceData(data), len(data))
-	off := 12
-	noName := false
-	prev := ""
-	for n := uint32(0); n < count; n++ {
-		start := off
-		fixed := 40 + hashSize + 2
-		if off+fixed > len(body) {
-			return nil, nil, errors.New("corrupt index: truncated entry")
-		}
-		mode := binary.BigEndian.Uint32(body[off+24 : off+28])
-		h := HashOf(body[off+40 : off+40+hashSize])
-		flags := binary.BigEndian.Uint16(body[off+40+hashSize : off+fixed])
-		off += fixed
-		var ext uint16
-		if flags&0x4000 != 0 {
-			if version < 3 {
-				return nil, nil, errors.New("corrupt index: extended flags in a version 2 index")
-			}
-			if off+2 > len(body) {
-				return nil, nil, errors.New("corrupt index: truncated entry")
-			}
-			ext = binary.BigEndian.Uint16(body[off : off+2])
-			off += 2
-		}
+	var ents []IndexEntry
+	tail, err := decodeIndex(w, int64(len(data)), hashSize, true, func(count uint32) {
+		ents = make([]IndexEntry, 0, count)
+	}, func(v *indexEntryView) error {
 		var name string
-		if version == 4 {
-			strip, m := varint(body[off:])
-			if m == 0 || strip > uint64(len(prev)) {
-				return nil, nil, errors.New("corrupt index: bad path compression")
-			}
-			off += m
-			end := bytes.IndexByte(body[off:], 0)
-			if end < 0 {
-				return nil, nil, errors.New("corrupt index: unterminated path")
-			}
-			name = prev[:len(prev)-int(strip)] + string(body[off:off+end])
-			off += end + 1
+		if v.inData {
+			name = str[v.nameOff : v.nameOff+int64(len(v.name))]
 		} else {
-			end := bytes.IndexByte(body[off:], 0)
-			if end < 0 {
-				return nil, nil, errors.New("corrupt index: unterminated path")
-			}
-			name = str[off : off+end]
-			// Entries are padded with 1-8 NULs to a multiple of 8 bytes.
-			off = start + (off-start+end+8)&^7
-			if off > len(body) {
-				return nil, nil, errors.New("corrupt index: truncated entry")
-			}
+			name = string(v.name)
 		}
-		if name == "" {
-			// A split index stores replaced entries without a name (the
-			// shared index has it); the link extension below sends the
-			// whole index to git ls-files.
-			noName = true
-		} else if strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") && mode != 0o040000 {
-			return nil, nil, fmt.Errorf("corrupt index: bad path %q", name)
-		}
-		if mode == 0o040000 || ext&0x4000 != 0 && strings.HasSuffix(name, "/") {
-			return nil, nil, &unreadableIndexError{what: "a sparse index (directory entries, extension sdir)",
-				fix: "turn it off with `git sparse-checkout init --no-sparse-index`"}
-		}
-		prev = name
-		ents = append(ents, IndexEntry{Path: name, Mode: CanonMode(mode), Hash: h,
-			Stage: uint8(flags>>12) & 3, IntentToAdd: ext&0x2000 != 0})
+		ents = append(ents, IndexEntry{Path: name, Mode: CanonMode(v.mode), Hash: HashOf(v.id),
+			Stage: uint8(v.flags>>12) & 3, IntentToAdd: v.ext&extIntentToAdd != 0, SkipWorktree: v.ext&extSkipWorktree != 0})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	var trees map[string]Hash
-	for off < len(body) {
-		if off+8 > len(body) {
-			return nil, nil, errors.New("corrupt index: truncated extension")
+	return ents, tail, nil
+}
+
+// decodeIndex is the one decoder of index files, for the full read
+// (parseIndex) and the worktree check's streaming scan (scanIndex): it
+// reads size bytes through w, calls start with the entry count and each
+// for every entry, and returns what follows the entries; the cache-tree
+// only when trees is set. Both readers therefore accept the same files
+// and see the same entries.
+func decodeIndex(w *window, size int64, hashSize int, trees bool, start func(count uint32), each func(*indexEntryView) error) (*indexTail, error) {
+	if size < int64(12+hashSize) {
+		return nil, errors.New("not an index file (no DIRC header)")
+	}
+	hdr, err := w.peek(12)
+	if err != nil || string(hdr[:4]) != "DIRC" {
+		return nil, errors.New("not an index file (no DIRC header)")
+	}
+	version := binary.BigEndian.Uint32(hdr[4:8])
+	if version < 2 || version > 4 {
+		return nil, &unreadableIndexError{what: fmt.Sprintf("index version %d", version), fix: "rewrite it with `git update-index --index-version 4`"}
+	}
+	count := binary.BigEndian.Uint32(hdr[8:12])
+	body := size - int64(hashSize) // the entries and extensions end here
+	if uint64(count) > uint64(body)/uint64(40+hashSize+2) {
+		return nil, fmt.Errorf("corrupt index: %d entries cannot fit in %d bytes", count, size)
+	}
+	w.skip(12)
+	start(count)
+	inData := w.src == nil && version < 4
+	tail := &indexTail{}
+	fixed := 40 + hashSize + 2
+	var prev []byte
+	nameless := 0
+	truncated := errors.New("corrupt index: truncated entry")
+	v := &indexEntryView{inData: inData}
+	for n := uint32(0); n < count; n++ {
+		e, err := w.peek(fixed)
+		if err != nil {
+			return nil, truncated
 		}
-		sig := string(body[off : off+4])
-		size := binary.BigEndian.Uint32(body[off+4 : off+8])
-		off += 8
-		if uint64(size) > uint64(len(body)-off) {
-			return nil, nil, fmt.Errorf("corrupt index: extension %q overruns the file", sig)
-		}
-		ext := body[off : off+int(size)]
-		off += int(size)
-		switch {
-		case sig == "TREE":
-			t, err := parseCacheTree(ext, hashSize)
-			if err != nil {
-				return nil, nil, err
+		v.mode = binary.BigEndian.Uint32(e[24:28])
+		v.flags = binary.BigEndian.Uint16(e[40+hashSize : fixed])
+		head := fixed
+		v.ext = 0
+		if v.flags&flagExtended != 0 {
+			if version < 3 {
+				return nil, errors.New("corrupt index: extended flags in a version 2 index")
 			}
-			trees = t
+			if e, err = w.peek(fixed + 2); err != nil {
+				return nil, truncated
+			}
+			v.ext = binary.BigEndian.Uint16(e[fixed : fixed+2])
+			if v.ext&^extKnown != 0 {
+				return nil, fmt.Errorf("corrupt index: unknown extended flags %#04x (Git refuses them too)", v.ext)
+			}
+			head += 2
+		}
+		var entryLen, nul int
+		if version == 4 {
+			m := 0
+			for {
+				if e, err = w.peek(head + m + 1); err != nil {
+					return nil, errors.New("corrupt index: bad path compression")
+				}
+				m++
+				if e[head+m-1]&0x80 == 0 {
+					break
+				}
+				if m > 9 {
+					return nil, errors.New("corrupt index: bad path compression")
+				}
+			}
+			strip, vm := varint(e[head : head+m])
+			if vm != m || strip > uint64(len(prev)) {
+				return nil, errors.New("corrupt index: bad path compression")
+			}
+			if nul, e, err = w.find(head + m); err != nil {
+				return nil, errors.New("corrupt index: unterminated path")
+			}
+			prev = append(prev[:len(prev)-int(strip)], e[head+m:nul]...)
+			v.name = prev
+			entryLen = nul + 1
+		} else {
+			if nul, _, err = w.find(head); err != nil {
+				return nil, errors.New("corrupt index: unterminated path")
+			}
+			// Entries are padded with 1-8 NULs to a multiple of 8 bytes.
+			entryLen = (nul + 8) &^ 7
+		}
+		// The last peek may move the window: slice the entry only after it.
+		if e, err = w.peek(entryLen); err != nil {
+			return nil, truncated
+		}
+		if version != 4 {
+			v.name = e[head:nul]
+			v.nameOff = w.off + int64(head)
+		}
+		v.id = e[40 : 40+hashSize]
+		if w.off+int64(entryLen) > body {
+			return nil, truncated
+		}
+		name := v.name
+		switch {
+		case len(name) == 0:
+			// A split index stores replaced entries without a path (the
+			// shared index has it); mergeSharedIndex checks them.
+			nameless++
+		case name[0] == '/':
+			return nil, fmt.Errorf("corrupt index: bad path %q", name)
+		case v.mode == ModeTree:
+			// A sparse directory: its tree stands for the files below it.
+			if name[len(name)-1] != '/' {
+				return nil, fmt.Errorf("corrupt index: directory entry %q", name)
+			}
+			tail.dirs++
+		case name[len(name)-1] == '/':
+			return nil, fmt.Errorf("corrupt index: bad path %q", name)
+		}
+		if err := each(v); err != nil {
+			return nil, err
+		}
+		w.skip(entryLen)
+	}
+	for w.off < body {
+		eh, err := w.peek(8)
+		if err != nil || w.off+8 > body {
+			return nil, errors.New("corrupt index: truncated extension")
+		}
+		sig := string(eh[:4])
+		n := int64(binary.BigEndian.Uint32(eh[4:8]))
+		w.skip(8)
+		if n > body-w.off {
+			return nil, fmt.Errorf("corrupt index: extension %q overruns the file", sig)
+		}
+		switch {
+		case sig == "TREE" && trees:
+			b, err := w.peek(int(n))
+			if err != nil {
+				return nil, errors.New("corrupt index: truncated extension")
+			}
+			if tail.trees, err = parseCacheTree(b[:n], hashSize); err != nil {
+				return nil, err
+			}
+			w.skip(int(n))
+			continue
 		case sig == "link":
-			return nil, nil, &unreadableIndexError{what: "a split index (extension link)",
-				fix: "turn it off with `git update-index --no-split-index`"}
+			b, err := w.peek(int(n))
+			if err != nil {
+				return nil, errors.New("corrupt index: truncated extension")
+			}
+			if tail.link, err = parseLink(b[:n], hashSize); err != nil {
+				return nil, err
+			}
+			w.skip(int(n))
+			continue
 		case sig == "sdir":
-			return nil, nil, &unreadableIndexError{what: "a sparse index (extension sdir)",
-				fix: "turn it off with `git sparse-checkout init --no-sparse-index`"}
+			// A sparse index: the directory entries above say where.
 		case sig[0] < 'A' || sig[0] > 'Z':
-			return nil, nil, &unreadableIndexError{what: fmt.Sprintf("the required extension %q", sig),
-				fix: "rewrite the index with a Git that does not use it"}
+			return nil, &unreadableIndexError{what: fmt.Sprintf("the required extension %q", sig), fix: "rewrite the index with a Git that does not use it"}
 		}
 		// Other extensions (REUC, UNTR, FSMN, EOIE, IEOT…) are optional.
+		if err := w.discard(n); err != nil {
+			return nil, errors.New("corrupt index: truncated extension")
+		}
 	}
-	if noName {
-		return nil, nil, errors.New("corrupt index: an entry without a path")
+	if w.off != body {
+		return nil, errors.New("corrupt index: bad length")
 	}
-	return ents, trees, nil
+	if nameless > 0 && (tail.link == nil || tail.link.shared.IsZero()) {
+		return nil, errors.New("corrupt index: an entry without a path outside a split index")
+	}
+	if sum, err := w.peek(hashSize); err == nil {
+		tail.checksum = HashOf(sum[:hashSize])
+	} else {
+		return nil, errors.New("corrupt index: truncated checksum")
+	}
+	return tail, nil
+}
+
+// parseLink decodes the link extension: the shared index's id, then the
+// delete and the replace bitmaps (both absent in a split index that has
+// no shared index yet).
+func parseLink(b []byte, hashSize int) (*splitLink, error) {
+	if len(b) < hashSize {
+		return nil, errors.New("corrupt index: link extension too short")
+	}
+	l := &splitLink{}
+	if id := b[:hashSize]; !bytes.Equal(id, make([]byte, hashSize)) {
+		l.shared = HashOf(id)
+	}
+	b = b[hashSize:]
+	if len(b) == 0 {
+		return l, nil
+	}
+	n, err := ewahLen(b)
+	if err != nil {
+		return nil, fmt.Errorf("corrupt index: delete bitmap of the link extension: %w", err)
+	}
+	l.delete, b = b[:n], b[n:]
+	if n, err = ewahLen(b); err != nil {
+		return nil, fmt.Errorf("corrupt index: replace bitmap of the link extension: %w", err)
+	}
+	if n != len(b) {
+		return nil, errors.New("corrupt index: garbage at the end of the link extension")
+	}
+	l.replace = b
+	return l, nil
+}
+
+// ewahLen returns the length of the EWAH bitmap at the start of b (Git's
+// ewah_read_mmap): bit count, word count, the 64-bit words, the position
+// of the last run-length word; all big-endian.
+func ewahLen(b []byte) (int, error) {
+	if len(b) < 8 {
+		return 0, errors.New("truncated")
+	}
+	words := uint64(binary.BigEndian.Uint32(b[4:8]))
+	n := 8 + 8*words + 4
+	if n > uint64(len(b)) {
+		return 0, errors.New("truncated")
+	}
+	return int(n), nil
+}
+
+// ewahEach calls fn with the position of every set bit of an EWAH bitmap,
+// in increasing order (Git's ewah_each_bit). Words alternate: a run-length
+// word (bit 0: the run's bit; bits 1-32: the run's length in 64-bit
+// words; bits 33-63: how many literal words follow), then its literal
+// words. fn rejects a position beyond what it indexes, which bounds the
+// work a corrupt run can cause.
+func ewahEach(b []byte, fn func(pos uint64) error) error {
+	if len(b) == 0 {
+		return nil
+	}
+	words := b[8 : len(b)-4]
+	var pos uint64
+	for i := 0; i+8 <= len(words); {
+		rlw := binary.BigEndian.Uint64(words[i:])
+		i += 8
+		run := (rlw >> 1) & (1<<32 - 1) * 64
+		if rlw&1 != 0 {
+			for k := uint64(0); k < run; k++ {
+				if err := fn(pos); err != nil {
+					return err
+				}
+				pos++
+			}
+		} else {
+			pos += run
+		}
+		lits := rlw >> 33
+		for k := uint64(0); k < lits; k++ {
+			if i+8 > len(words) {
+				return errors.New("corrupt EWAH bitmap: literal words beyond its end")
+			}
+			lw := binary.BigEndian.Uint64(words[i:])
+			i += 8
+			for c := uint64(0); c < 64; c++ {
+				if lw>>c&1 != 0 {
+					if err := fn(pos + c); err != nil {
+						return err
+					}
+				}
+			}
+			pos += 64
+		}
+	}
+	return nil
 }
 
 // parseCacheTree decodes the TREE extension: nodes in pre-order, each

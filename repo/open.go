@@ -670,7 +670,12 @@ func (e *MissingObjectError) Error() string {
 // git runs the git binary in the worktree and returns its standard output.
 // stdin may be nil.
 func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
-	cmd := r.gitCommand(args...)
+	return r.run(r.gitCommand(args...), stdin)
+}
+
+// run runs a git command made by gitCommandIndex and returns its standard
+// output; an error carries git's message.
+func (r *Repo) run(cmd *exec.Cmd, stdin []byte) ([]byte, error) {
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -678,11 +683,15 @@ func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
+		sub := "git"
+		if len(cmd.Args) > 1 {
+			sub += " " + cmd.Args[1]
+		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg != "" {
-			return out, fmt.Errorf("git %s: %v: %s", args[0], err, msg)
+			return out, fmt.Errorf("%s: %v: %s", sub, err, msg)
 		}
-		return out, fmt.Errorf("git %s: %w", args[0], err)
+		return out, fmt.Errorf("%s: %w", sub, err)
 	}
 	return out, nil
 }
@@ -693,13 +702,21 @@ func (r *Repo) gitCommand(args ...string) *exec.Cmd { return GitCommand(r.Root, 
 // GitCommand prepares git ARGS for the repository with worktree root and
 // Git directory gitDir: run in the worktree, with no variable of a
 // surrounding hook redirecting it elsewhere (GIT_INDEX_FILE stays: a
-// pre-commit hook names the index being committed there), never fetching
-// missing objects, prompting or taking optional locks (git status would
-// otherwise refresh the index: the tool never writes to the repository).
+// pre-commit hook names the index being committed there; a relative one is
+// resolved against root, as Git does), never fetching missing objects,
+// prompting or taking optional locks (git status would otherwise refresh
+// the index: the tool never writes to the repository).
 func GitCommand(root, gitDir string, args ...string) *exec.Cmd {
+	return gitCommandIndex(root, gitDir, indexFileEnv(root), args...)
+}
+
+// gitCommandIndex is GitCommand reading the index file index ("" for the
+// worktree's own). Every git process of this package starts here, so none
+// sees a hook's GIT_DIR, GIT_WORK_TREE or foreign GIT_INDEX_FILE (F3).
+func gitCommandIndex(root, gitDir, index string, args ...string) *exec.Cmd {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = root
-	env := make([]string, 0, len(os.Environ())+5)
+	env := make([]string, 0, len(os.Environ())+6)
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
@@ -709,20 +726,26 @@ func GitCommand(root, gitDir string, args ...string) *exec.Cmd {
 		env = append(env, kv)
 	}
 	env = append(env, "GIT_DIR="+gitDir, "GIT_WORK_TREE="+root, "GIT_NO_LAZY_FETCH=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-	if p := indexFileEnv(); p != "" {
-		env = append(env, "GIT_INDEX_FILE="+p)
+	if index != "" {
+		env = append(env, "GIT_INDEX_FILE="+index)
 	}
 	cmd.Env = env
 	return cmd
 }
 
-func indexFileEnv() string {
+// indexFileEnv returns $GIT_INDEX_FILE as an absolute path, "" when it is
+// not set. A relative value is relative to the worktree top root, not to
+// the working directory: `git commit` exports GIT_INDEX_FILE=.git/index to
+// hooks, and Git resolves it at the top, where it runs (F2). A hook that
+// runs `cd frontend && rivumi-lint check --staged` must read that index,
+// not a missing frontend/.git/index.
+func indexFileEnv(root string) string {
 	p := os.Getenv("GIT_INDEX_FILE")
 	if p == "" {
 		return ""
 	}
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
 	}
-	return p
+	return filepath.Join(root, p)
 }

@@ -84,8 +84,8 @@ func TestGitIndexFile(t *testing.T) {
 	}
 }
 
-// TestSplitIndex is §10: go-git cannot decode the link extension; the index
-// is read with git ls-files instead, and a note says so.
+// TestSplitIndex is §10 and F3: a split index (extension link) is read
+// natively, merged with its shared index: no fall-back, no note.
 func TestSplitIndex(t *testing.T) {
 	gittest.SetEnv(t)
 	g := gittest.New(t)
@@ -99,11 +99,8 @@ func TestSplitIndex(t *testing.T) {
 	}
 	r := open(t, g.Dir)
 	x := mustIndex(t, r)
-	if x.Via() != "git ls-files" {
-		t.Fatalf("split index read via %q, want git ls-files", x.Via())
-	}
-	if n := strings.Join(r.Notes(), "\n"); !strings.Contains(n, "split index") || !strings.Contains(n, "git binary") {
-		t.Errorf("notes %q do not say so", n)
+	if x.Via() != "" || len(r.Notes()) != 0 {
+		t.Fatalf("split index read via %q, notes %q; want the native reader", x.Via(), r.Notes())
 	}
 	data, _, _, err := x.Read("a/AGENTS.md", 100)
 	if err != nil || string(data) != "staged\n" {
@@ -155,11 +152,11 @@ func TestSparseCheckout(t *testing.T) {
 		t.Fatalf("tree Read = %q, %v", data, err)
 	}
 
-	// A sparse index (directory entries): read with git ls-files.
+	// A sparse index (directory entries): expanded natively (F3).
 	g.Git("sparse-checkout", "set", "--sparse-index", "in")
 	r2 := open(t, g.Dir)
 	x2 := mustIndex(t, r2)
-	if x2.Via() != "git ls-files" {
+	if x2.Via() != "" {
 		t.Fatalf("sparse index read via %q", x2.Via())
 	}
 	if data, _, _, err := x2.Read("out/AGENTS.md", 100); err != nil || string(data) != "out\n" {
@@ -395,7 +392,7 @@ func TestRevisionForms(t *testing.T) {
 // TestScanIndex: the streaming scan finds the same symbolic links,
 // submodules and tracked directories as git ls-files, for index versions
 // 2, 3 (extended flags) and 4 (compressed paths), long paths, and a split
-// index (read with git ls-files, with a note).
+// index (read in full natively, without a note: F3).
 func TestScanIndex(t *testing.T) {
 	g := gittest.New(t)
 	long := strings.Repeat("d", 200) + "/" + strings.Repeat("e", 250)
@@ -454,5 +451,5 @@ func TestScanIndex(t *testing.T) {
 	g.Git("update-index", "--split-index")
 	g.Write("a/aa/x.txt", "changed\n")
 	g.Git("add", "a/aa/x.txt")
-	check("split index", true)
+	check("split index", false)
 }

@@ -4,12 +4,10 @@ package repo
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -97,14 +95,16 @@ type IndexScan struct {
 // ScanIndex reads the worktree's index (never $GIT_INDEX_FILE: the
 // worktree check describes the checkout) in one streaming pass: the 100,000
 // entries of a large monorepo cost a few milliseconds and no allocation
-// each. An index this package cannot decode (split or sparse index, an
-// unknown required extension) is read with `git ls-files --stage -z`.
+// each. A split index or a sparse index (sparse directory entries) is read
+// in full instead, through Repo.Index's reader; only an index with a
+// required extension this package does not know goes to the git binary.
 func ScanIndex(root string) (*IndexScan, error) {
 	gitDir, err := GitDir(root)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.Join(gitDir, "index"))
+	name := filepath.Join(gitDir, "index")
+	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}, nil
 	}
@@ -117,23 +117,48 @@ func ScanIndex(root string) (*IndexScan, error) {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	s := &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}
-	serr := scanIndex(f, fi.Size(), indexHashSize(gitDir), s)
-	if serr == nil {
+	full, serr := scanIndex(f, fi.Size(), indexHashSize(gitDir), s)
+	if serr == nil && !full {
 		return s, nil
 	}
-	// A split or sparse index, an extension this reader does not know: Git
-	// reads it. A damaged index is an error (§10 fails closed: git ls-files
-	// prints what it can of a truncated index and exits 0).
+	// A damaged index is an error (§10 fails closed: git ls-files prints
+	// what it can of a truncated index and exits 0).
 	var ue *unreadableIndexError
-	if !errors.As(serr, &ue) {
-		return nil, fmt.Errorf("%s: %w (git status refuses it too; rebuild it with `git reset` or `rm .git/index && git reset`)", filepath.Join(gitDir, "index"), serr)
+	if serr != nil && !errors.As(serr, &ue) {
+		return nil, fmt.Errorf("%s: %w (git status refuses it too; rebuild it with `git reset` or `rm .git/index && git reset`)", name, serr)
 	}
-	kinds, tracked, err := indexKindsFromGit(root)
+	// A split or sparse index needs the shared index or trees, and an
+	// unknown extension the git binary: the full reader does both, with
+	// the git environment of every other git process here (F3).
+	r, err := Open(root)
 	if err != nil {
-		return nil, fmt.Errorf("decode index: %v; git ls-files: %w", serr, err)
+		return nil, fmt.Errorf("read index %s: %w", name, err)
 	}
-	return &IndexScan{Kinds: kinds, Tracked: tracked,
-		Note: fmt.Sprintf("could not read the index (%v); used the git binary instead", serr)}, nil
+	defer r.Close()
+	ents, _, via, err := r.readIndex(name)
+	if err != nil {
+		return nil, err
+	}
+	s = &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}
+	for _, e := range ents {
+		switch e.Mode {
+		case ModeSymlink:
+			s.Kinds[e.Path] = resolve.Symlink
+		case ModeGitlink:
+			s.Kinds[e.Path] = resolve.Submodule
+		}
+		for d := parentDir(e.Path); d != "" && !s.Tracked[d]; d = parentDir(d) {
+			s.Tracked[d] = true
+		}
+	}
+	if via != "" {
+		why := "a layout this tool cannot decode"
+		if serr != nil {
+			why = serr.Error()
+		}
+		s.Note = fmt.Sprintf("could not read the index (%s); used the git binary instead", why)
+	}
+	return s, nil
 }
 
 // indexHashSize is the object id size of the repository whose Git
@@ -161,103 +186,28 @@ func indexHashSize(gitDir string) int {
 // 2, 3 and 4 with ids of hashSize bytes. The file passes through one
 // window of 1 MiB (memory does not grow with the index); only entries of
 // mode 120000 and 160000 are kept, and tracked directories are added as
-// the sorted paths move from one directory to the next.
-func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan) error {
+// the sorted paths move from one directory to the next. full reports an
+// index that the scan cannot answer alone (a split index, sparse
+// directories): s is then incomplete.
+func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan) (full bool, err error) {
 	return scanIndexWindow(src, size, hashSize, s, scanWindow)
 }
 
-func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win int) error {
+func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win int) (bool, error) {
 	w := &window{src: src, buf: make([]byte, win)}
-	hdr, err := w.peek(12)
-	if err != nil || string(hdr[:4]) != "DIRC" {
-		return errors.New("not an index file (no DIRC header)")
-	}
-	version := binary.BigEndian.Uint32(hdr[4:8])
-	if version < 2 || version > 4 {
-		return &unreadableIndexError{what: fmt.Sprintf("index version %d", version), fix: "rewrite it with `git update-index --index-version 4`"}
-	}
-	count := binary.BigEndian.Uint32(hdr[8:12])
-	w.skip(12)
-	if len(s.Tracked) == 0 && count > 64 {
-		// About one directory per ten files in a source tree: sized once
-		// rather than grown step by step.
-		s.Tracked = make(map[string]bool, min(count/8, 1<<20))
-	}
-	fixed := 40 + hashSize + 2
-	var prev []byte
 	var lastDir []byte
-	truncated := errors.New("corrupt index: truncated entry")
-	for n := uint32(0); n < count; n++ {
-		e, err := w.peek(fixed)
-		if err != nil {
-			return truncated
+	tail, err := decodeIndex(w, size, hashSize, false, func(count uint32) {
+		if len(s.Tracked) == 0 && count > 64 {
+			// About one directory per ten files in a source tree: sized
+			// once rather than grown step by step.
+			s.Tracked = make(map[string]bool, min(count/8, 1<<20))
 		}
-		mode := binary.BigEndian.Uint32(e[24:28])
-		flags := binary.BigEndian.Uint16(e[40+hashSize : fixed])
-		head := fixed
-		var ext uint16
-		if flags&0x4000 != 0 {
-			if version < 3 {
-				return errors.New("corrupt index: extended flags in a version 2 index")
-			}
-			if e, err = w.peek(fixed + 2); err != nil {
-				return truncated
-			}
-			ext = binary.BigEndian.Uint16(e[fixed : fixed+2])
-			head += 2
+	}, func(v *indexEntryView) error {
+		name := v.name
+		if len(name) == 0 || v.mode == ModeTree {
+			return nil // a split index's replacement, a sparse directory: see full
 		}
-		var name []byte
-		var entryLen int
-		if version == 4 {
-			e, err = w.peek(head + 1)
-			if err != nil {
-				return truncated
-			}
-			strip, m := 0, 0
-			for {
-				if e, err = w.peek(head + m + 1); err != nil {
-					return errors.New("corrupt index: bad path compression")
-				}
-				m++
-				if e[head+m-1]&0x80 == 0 {
-					break
-				}
-				if m > 9 {
-					return errors.New("corrupt index: bad path compression")
-				}
-			}
-			v, vm := varint(e[head : head+m])
-			if vm != m || v > uint64(len(prev)) {
-				return errors.New("corrupt index: bad path compression")
-			}
-			strip = int(v)
-			nul, e, err := w.find(head + m)
-			if err != nil {
-				return errors.New("corrupt index: unterminated path")
-			}
-			prev = append(prev[:len(prev)-strip], e[head+m:nul]...)
-			name = prev
-			entryLen = nul + 1
-		} else {
-			nul, e, err := w.find(head)
-			if err != nil {
-				return errors.New("corrupt index: unterminated path")
-			}
-			name = e[head:nul]
-			// Entries are padded with 1-8 NULs to a multiple of 8 bytes.
-			entryLen = (nul + 8) &^ 7
-			if _, err := w.peek(entryLen); err != nil {
-				return truncated
-			}
-		}
-		if len(name) == 0 {
-			return &unreadableIndexError{what: "a split index (entries without a path)", fix: "turn it off with `git update-index --no-split-index`"}
-		}
-		if mode == 0o040000 || ext&0x4000 != 0 && name[len(name)-1] == '/' {
-			return &unreadableIndexError{what: "a sparse index (directory entries, extension sdir)",
-				fix: "turn it off with `git sparse-checkout init --no-sparse-index`"}
-		}
-		switch CanonMode(mode) {
+		switch CanonMode(v.mode) {
 		case ModeSymlink:
 			s.Kinds[string(name)] = resolve.Symlink
 		case ModeGitlink:
@@ -270,35 +220,12 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 				s.Tracked[string(d)] = true
 			}
 		}
-		w.skip(entryLen)
+		return nil
+	})
+	if err != nil {
+		return false, err
 	}
-	for w.off < size-int64(hashSize) {
-		eh, err := w.peek(8)
-		if err != nil {
-			return errors.New("corrupt index: truncated extension")
-		}
-		sig := string(eh[:4])
-		n := int64(binary.BigEndian.Uint32(eh[4:8]))
-		w.skip(8)
-		if n > size-w.off {
-			return fmt.Errorf("corrupt index: extension %q overruns the file", sig)
-		}
-		switch {
-		case sig == "link":
-			return &unreadableIndexError{what: "a split index (extension link)", fix: "turn it off with `git update-index --no-split-index`"}
-		case sig == "sdir":
-			return &unreadableIndexError{what: "a sparse index (extension sdir)", fix: "turn it off with `git sparse-checkout init --no-sparse-index`"}
-		case sig[0] < 'A' || sig[0] > 'Z':
-			return &unreadableIndexError{what: fmt.Sprintf("the required extension %q", sig), fix: "rewrite the index with a Git that does not use it"}
-		}
-		if err := w.discard(n); err != nil {
-			return errors.New("corrupt index: truncated extension")
-		}
-	}
-	if w.off != size-int64(hashSize) {
-		return errors.New("corrupt index: bad length")
-	}
-	return nil
+	return tail.link != nil || tail.dirs > 0, nil
 }
 
 // scanWindow is the window's initial size (tests shrink it to exercise
@@ -319,6 +246,11 @@ type window struct {
 func (w *window) peek(n int) ([]byte, error) {
 	if w.w-w.r >= n {
 		return w.buf[w.r:w.w], nil
+	}
+	if w.eof {
+		// Nothing more will come; and a window over bytes it does not own
+		// (parseIndex's mapped file) must never be compacted.
+		return nil, io.ErrUnexpectedEOF
 	}
 	if w.r+n > len(w.buf) {
 		copy(w.buf, w.buf[w.r:w.w])
@@ -375,30 +307,4 @@ func (w *window) discard(n int64) error {
 		n -= k
 	}
 	return nil
-}
-
-func indexKindsFromGit(root string) (map[string]resolve.Kind, map[string]bool, error) {
-	cmd := exec.Command("git", "-C", root, "ls-files", "--stage", "-z")
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, nil, err
-	}
-	kinds := map[string]resolve.Kind{}
-	tracked := map[string]bool{}
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		meta, name, ok := bytes.Cut(rec, []byte{'\t'})
-		if !ok {
-			continue
-		}
-		switch {
-		case bytes.HasPrefix(meta, []byte("120000 ")):
-			kinds[string(name)] = resolve.Symlink
-		case bytes.HasPrefix(meta, []byte("160000 ")):
-			kinds[string(name)] = resolve.Submodule
-		}
-		for d := parentDir(string(name)); d != "" && !tracked[d]; d = parentDir(d) {
-			tracked[d] = true
-		}
-	}
-	return kinds, tracked, nil
 }
