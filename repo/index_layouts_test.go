@@ -338,9 +338,6 @@ func compareIndex(t *testing.T, g *gittest.Repo, indexFile string, ita []string,
 			t.Errorf("Read(%s) = %v, %v", e.Path, k, err)
 		}
 	}
-	if err := x.Err(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func entryDiff(got, want []IndexEntry) string {
