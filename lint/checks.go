@@ -21,6 +21,8 @@ type pass struct {
 	skills       []byte // the rendered skills section (P4b), the same for every resolution
 	facts        factCache
 	emit         func(Finding)
+	// checkout notes how a layer's checkout differs in size (Options).
+	checkout func(path string) string
 }
 
 // fileFacts is what the content rules and the budget need from one
@@ -151,7 +153,13 @@ func checkBudget(p *pass) {
 	}
 	var parts []string
 	for _, l := range active {
-		parts = append(parts, fmt.Sprintf("%s %d", l.Path, p.facts.of(l).rendered))
+		part := fmt.Sprintf("%s %d", l.Path, p.facts.of(l).rendered)
+		if p.checkout != nil {
+			if note := p.checkout(l.Path); note != "" {
+				part += " (" + note + ")"
+			}
+		}
+		parts = append(parts, part)
 	}
 	sizes := fmt.Sprintf("instructions %d", p.instructions)
 	if len(p.skills) > 0 {

@@ -89,7 +89,7 @@ var table = []Rule{
 		check:   checkNearMiss},
 	{ID: "RL012", Name: "unreadable", Default: Error,
 		Summary: "An instruction file could not be read.",
-		Doc:     "An I/O error while opening or reading a chosen layer (permissions, a vanished file) rejects the layer (C5); the run goes on. The finding carries the error text. Fix: make the file readable by the user the agent runs as.",
+		Doc:     "An I/O error while opening or reading a chosen layer (permissions, a vanished file) rejects the layer (C5); the run goes on. The finding carries the error text. Fix: make the file readable by the user the agent runs as. In diff and staged modes it also reports a layer file that a filter attribute (filter=lfs, Git LFS) converts on checkout: the runtime then reads bytes this check could not read; the layer is not rejected (F5, docs/behaviour.md). Fix: unset the filter for instruction files (AGENTS.md -filter).",
 		check:   checkRejected("RL012")},
 	{ID: "RL013", Name: "memory-corrupt", Default: Warning,
 		Summary: "A line of the explicit memory file is corrupt and will be skipped.",

@@ -21,6 +21,20 @@ type Limits struct {
 // A finding that several directories share (a rejected root file, say) is
 // reported once, with all of those directories.
 func Run(resolutions []*resolve.Resolution, cfg *config.Config, skills []byte) *Result {
+	return RunWith(resolutions, cfg, skills, Options{})
+}
+
+// Options add what the engine's resolutions do not carry.
+type Options struct {
+	// Checkout, when not nil, returns a note on how a checkout of the
+	// layer file at path differs in size from its content (F5: Git adds
+	// CRs), "" when it does not; the budget finding shows it next to the
+	// layer's bytes, so that it says which count it used.
+	Checkout func(path string) string
+}
+
+// RunWith is Run with options.
+func RunWith(resolutions []*resolve.Resolution, cfg *config.Config, skills []byte, opt Options) *Result {
 	lim := Limits{cfg.Limits.MaxFileBytes, cfg.Limits.MaxDynamicBytes, cfg.Limits.ReservedBytes, cfg.Limits.WarnRatio}
 	res := &Result{Findings: []Finding{}, Directories: []Directory{}, Drift: []Drift{}}
 	index := map[findingKey]int{}
@@ -58,7 +72,7 @@ func Run(resolutions []*resolve.Resolution, cfg *config.Config, skills []byte) *
 		if budgetMayFire(m.instructions+len(skills), lim) {
 			for _, rule := range table {
 				if rule.ID == budgetRule {
-					runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts}, func(f Finding) {
+					runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: opt.Checkout}, func(f Finding) {
 						add(res, index, f, dir)
 					})
 				}

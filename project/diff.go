@@ -327,8 +327,13 @@ func (x *Diff) Check() (*lint.Result, error) {
 	if x.opts.Deleted {
 		return lint.Run(nil, x.Config, nil), nil
 	}
+	// F5: the head is read as its checkout holds the files (gitattr).
+	headCO, err := x.checkout(x.head)
+	if err != nil {
+		return nil, err
+	}
+	x.Engine = resolve.New(headCO, x.engineOpt)
 	var changes []repo.Change
-	var err error
 	switch {
 	case x.index != nil:
 		changes, err = x.Repo.DiffIndex(x.base.Root(), x.index)
@@ -383,10 +388,15 @@ func (x *Diff) Check() (*lint.Result, error) {
 		return nil, err
 	}
 	trace.Mark("resolve")
-	result := lint.Run(res, x.Config, sk)
+	result := lint.RunWith(res, x.Config, sk, lint.Options{Checkout: checkoutNote(headCO)})
+	result.Add(x.Config, filterFindings(headCO, res)...)
 	trace.Mark("render")
 	if x.base != nil {
-		baseEngine := resolve.New(x.base, x.engineOpt)
+		baseCO, err := x.checkout(x.base)
+		if err != nil {
+			return nil, err
+		}
+		baseEngine := resolve.New(baseCO, x.engineOpt)
 		groups, err := drift.Compare(baseEngine, res)
 		if err != nil {
 			return nil, err

@@ -458,6 +458,10 @@ func notRegular(k Kind, note string) *Rejection {
 
 // check turns the outcome of one read into an accepted file or a rejection.
 func (e *Engine) check(f *File, data []byte, kind Kind, size int64, err error) {
+	if re := (*RejectError)(nil); errors.As(err, &re) {
+		f.Rej = re.Rej // F5: the source predicted the rejection
+		return
+	}
 	switch {
 	case err != nil:
 		f.Rej = &Rejection{Rule: "RL012", Reason: err.Error()}

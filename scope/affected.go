@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/gitattr"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -19,7 +20,8 @@ import (
 //     sources give those with an entry of a candidate's name) and e, the
 //     engine over that revision, which decides. A path such as
 //     P/AGENTS.md/x counts as a change of the candidate entry P/AGENTS.md: a
-//     directory with that name is the layer of P (R2).
+//     directory with that name is the layer of P (R2). A changed
+//     P/.gitattributes expands P the same way (F5).
 //
 // Directories that do not exist at the checked revision are kept here; the
 // engine reports them as fs.ErrNotExist and project.Resolve skips them. The
@@ -34,8 +36,11 @@ func Affected(e *resolve.Engine, changed []string, dirsBelow func(dir string) ([
 		}
 		set[parent(p)] = true
 		dir := ""
-		for _, c := range strings.Split(p, "/") {
-			if e.IsCandidate(c) {
+		comps := strings.Split(p, "/")
+		for i, c := range comps {
+			// F5: a changed .gitattributes may convert the instruction
+			// files at or below its directory.
+			if e.IsCandidate(c) || (i == len(comps)-1 && c == gitattr.FileName) {
 				expand = append(expand, dir)
 			}
 			if dir == "" {
