@@ -3,7 +3,6 @@
 package scope
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,20 +10,20 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
+	"github.com/rivumi/rivumi-lint/gitignore"
 	"github.com/rivumi/rivumi-lint/internal/par"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
-const maxIgnoreFileBytes = 1 << 20
-
 // Walker lists the directories of a worktree that Git does not ignore.
 //
-// It honours .gitignore files and $GIT_DIR/info/exclude (not the user's
-// global excludes file, so results do not depend on the machine), as Git
-// does for untracked files: a directory that holds tracked paths is listed
+// It skips what Git ignores (F4, package gitignore): .gitignore files,
+// info/exclude of the common Git directory and core.excludesFile, since the
+// set of untracked files is this checkout's state on this machine, as for
+// `git status`. Ignore rules apply to untracked files only: a directory
+// that holds tracked paths is listed
 // even when a pattern matches it (Git ignores only untracked files), while
 // an untracked directory below a matched one is not (a pattern cannot
 // re-include what sits below an excluded directory). It does not descend
@@ -50,6 +49,27 @@ type Walker struct {
 	// Workers > 1 walks on that many goroutines; List must then be safe
 	// for concurrent use.
 	Workers int
+
+	once  sync.Once
+	outer *gitignore.Rules // core.excludesFile and info/exclude
+	err   error
+}
+
+// rules reads the ignore files outside the tree once per Walker.
+func (w *Walker) rules() (*gitignore.Rules, error) {
+	w.once.Do(func() {
+		if w.GitDir == "" {
+			// No Git directory: no info/exclude, and no Git configuration
+			// that could apply to these files.
+			w.outer = gitignore.NewRules(false)
+			return
+		}
+		w.outer, w.err = gitignore.Standard(w.Top, w.GitDir)
+		if w.err != nil {
+			w.err = fmt.Errorf("read Git's ignore rules for %s: %w", w.Top, w.err)
+		}
+	})
+	return w.outer, w.err
 }
 
 // WorktreeDirs returns every directory of the worktree that Git does not
@@ -76,11 +96,12 @@ func (w *Walker) DirsBelow(dir string) ([]string, error) {
 	return dirs, nil
 }
 
-// state is what the walk carries down: the path components below Top (for
-// the matcher), the patterns in force and whether an ancestor is excluded.
+// state is what the walk carries down: the slash path below Top (for the
+// matcher), the patterns in force and whether the directory or an ancestor
+// is excluded (Git cannot re-include a path below an excluded directory).
 type state struct {
-	parts    []string
-	patterns []gitignore.Pattern
+	path     string
+	rules    *gitignore.Rules
 	excluded bool
 }
 
@@ -88,8 +109,9 @@ type state struct {
 // directory above it, and whether dir is listed at all.
 func (w *Walker) descend(dir string) (state, bool, error) {
 	var st state
-	if w.GitDir != "" {
-		st.patterns = readPatterns(filepath.Join(w.GitDir, "info", "exclude"), nil)
+	var err error
+	if st.rules, err = w.rules(); err != nil {
+		return st, false, err
 	}
 	full := w.Prefix
 	if dir != "" {
@@ -103,15 +125,16 @@ func (w *Walker) descend(dir string) (state, bool, error) {
 	if w.Prefix != "" {
 		prefixLen = len(strings.Split(w.Prefix, "/"))
 	}
-	cur := ""
 	for i, c := range comps {
 		// The ignore file of the directory above c.
-		st.patterns = append(st.patterns[:len(st.patterns):len(st.patterns)],
-			readPatterns(filepath.Join(w.Top, filepath.FromSlash(cur), ".gitignore"), st.parts)...)
-		cur = join(cur, c)
-		st.parts = append(st.parts[:len(st.parts):len(st.parts)], c)
-		matched := st.excluded || gitignore.NewMatcher(st.patterns).Match(st.parts, true)
-		if matched && !w.Tracked[cur] {
+		l, err := gitignore.ReadDirFile(w.Top, st.path)
+		if err != nil {
+			return st, false, err
+		}
+		st.rules = st.rules.With(l)
+		st.path = join(st.path, c)
+		matched := st.excluded || st.rules.Excluded(st.path, true)
+		if matched && !w.Tracked[st.path] {
 			return st, false, nil
 		}
 		st.excluded = matched
@@ -122,7 +145,7 @@ func (w *Walker) descend(dir string) (state, bool, error) {
 			if w.Skip != nil && w.Skip(rel) {
 				return st, false, nil
 			}
-			if _, err := os.Lstat(filepath.Join(w.Top, filepath.FromSlash(cur), ".git")); err == nil {
+			if _, err := os.Lstat(filepath.Join(w.Top, filepath.FromSlash(st.path), ".git")); err == nil {
 				return st, false, nil
 			}
 		}
@@ -193,13 +216,11 @@ func (w *Walker) visit(t task, dirs *[]string, next []task) ([]task, error) {
 	}
 	*dirs = append(*dirs, dir)
 	if ignoreFile {
-		// readPatterns never follows a link (Git 2.32+).
-		st.patterns = append(st.patterns[:len(st.patterns):len(st.patterns)],
-			readPatterns(filepath.Join(w.abs(dir), ".gitignore"), st.parts)...)
-	}
-	var m gitignore.Matcher
-	if len(st.patterns) > 0 {
-		m = gitignore.NewMatcher(st.patterns)
+		l, err := gitignore.ReadDirFile(w.Top, st.path)
+		if err != nil {
+			return next, err
+		}
+		st.rules = st.rules.With(l)
 	}
 	for _, e := range ents {
 		if e.Kind != resolve.Dir && e.Kind != resolve.Symlink || e.Name == ".git" {
@@ -209,9 +230,11 @@ func (w *Walker) visit(t task, dirs *[]string, next []task) ([]task, error) {
 		if w.Skip != nil && w.Skip(sub) {
 			continue
 		}
-		parts := append(st.parts[:len(st.parts):len(st.parts)], e.Name)
-		excluded := st.excluded || m != nil && m.Match(parts, true)
-		if excluded && !w.Tracked[join(w.Prefix, sub)] {
+		path := join(st.path, e.Name)
+		// A symbolic link is not a directory to Git: "name/" patterns
+		// never match it.
+		excluded := st.excluded || st.rules.Excluded(path, e.Kind == resolve.Dir)
+		if excluded && !w.Tracked[path] {
 			continue
 		}
 		if e.Kind == resolve.Symlink {
@@ -221,7 +244,7 @@ func (w *Walker) visit(t task, dirs *[]string, next []task) ([]task, error) {
 			}
 			continue
 		}
-		next = append(next, task{sub, state{parts: parts, patterns: st.patterns, excluded: excluded}, true})
+		next = append(next, task{sub, state{path: path, rules: st.rules, excluded: excluded}, true})
 	}
 	return next, nil
 }
@@ -235,22 +258,4 @@ func join(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
-}
-
-// readPatterns reads an ignore file the way Git 2.32+ does: never through a
-// symbolic link. A missing or unreadable file has no patterns.
-func readPatterns(file string, domain []string) []gitignore.Pattern {
-	data, kind, _, err := resolve.ReadFile(file, maxIgnoreFileBytes)
-	if err != nil || kind != resolve.Regular || len(data) > maxIgnoreFileBytes {
-		return nil
-	}
-	var ps []gitignore.Pattern
-	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		s := strings.TrimSuffix(string(line), "\r")
-		if s == "" || strings.HasPrefix(s, "#") {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(s, domain))
-	}
-	return ps
 }

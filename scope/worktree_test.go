@@ -146,3 +146,161 @@ func TestWalkerMatchesGit(t *testing.T) {
 		t.Errorf("prefix svc:\n got %q\nwant %q", got, wantSvc)
 	}
 }
+
+// listed runs the whole-worktree walk of the repository at g.Dir with Git
+// directory gitDir and reports which of dirs it lists.
+func listed(t *testing.T, top, gitDir string, dirs ...string) map[string]bool {
+	t.Helper()
+	scan, err := repo.ScanIndex(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := resolve.OpenWorktree(top, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wt.Close()
+	got, err := (&Walker{Top: top, GitDir: gitDir, Tracked: scan.Tracked, List: wt.ListKeep, Workers: 1}).WorktreeDirs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]bool{}
+	for _, d := range got {
+		in[d] = true
+	}
+	out := map[string]bool{}
+	for _, d := range dirs {
+		out[d] = in[d]
+	}
+	return out
+}
+
+// checkIgnored asks git whether each path is ignored (F4's oracle).
+func checkIgnored(g *gittest.Repo, paths ...string) map[string]bool {
+	out, _ := g.Try(append([]string{"check-ignore", "--"}, paths...)...)
+	ign := map[string]bool{}
+	for _, p := range gittest.Lines(out) {
+		ign[p] = true
+	}
+	res := map[string]bool{}
+	for _, p := range paths {
+		res[p] = ign[p]
+	}
+	return res
+}
+
+// assertGit: every directory is listed exactly when git does not ignore it.
+func assertGit(t *testing.T, g *gittest.Repo, gitDir string, dirs ...string) {
+	t.Helper()
+	got := listed(t, g.Dir, gitDir, dirs...)
+	ign := checkIgnored(g, dirs...)
+	for _, d := range dirs {
+		if got[d] == ign[d] {
+			t.Errorf("%s: walker lists it: %v; git check-ignore says ignored: %v", d, got[d], ign[d])
+		}
+	}
+}
+
+// TestF4WildmatchClasses: Git's "[!0-9]" excludes digits and '?' matches
+// one byte, so tmp1/ and ü/ (two bytes) are not ignored (issue 11 item 4).
+func TestF4WildmatchClasses(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(".gitignore", "tmp[!0-9]\n?\n", "AGENTS.md", "r\n")
+	g.Git("add", "-A")
+	g.Commit("c")
+	g.Write("tmp1/AGENTS.md", "x\n", "tmpx/AGENTS.md", "x\n", "ü/AGENTS.md", "x\n", "b/AGENTS.md", "x\n", "bb/AGENTS.md", "x\n")
+	assertGit(t, g, filepath.Join(g.Dir, ".git"), "tmp1", "tmpx", "ü", "b", "bb")
+	if got := listed(t, g.Dir, filepath.Join(g.Dir, ".git"), "tmp1", "ü"); !got["tmp1"] || !got["ü"] {
+		t.Errorf("tmp1 and ü must be checked: %v", got)
+	}
+}
+
+// TestF4NoReincludeBelowExcluded: "a" then "!b" leaves b/ included but
+// b/a/ excluded by basename; nothing re-includes below it (F4).
+func TestF4NoReincludeBelowExcluded(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(".gitignore", "a\n!b\n", "AGENTS.md", "r\n")
+	g.Git("add", "-A")
+	g.Commit("c")
+	g.Write("b/a/AGENTS.md", "x\n", "b/a/c/AGENTS.md", "x\n", "b/c/AGENTS.md", "x\n")
+	assertGit(t, g, filepath.Join(g.Dir, ".git"), "b", "b/a", "b/a/c", "b/c")
+	if got := listed(t, g.Dir, filepath.Join(g.Dir, ".git"), "b/a"); got["b/a"] {
+		t.Error("b/a is ignored by Git and must not be checked")
+	}
+}
+
+// TestF4LinkedWorktreeInfoExclude: a linked worktree uses info/exclude of
+// the common Git directory, not of .git/worktrees/NAME (F4).
+func TestF4LinkedWorktreeInfoExclude(t *testing.T) {
+	g := gittest.New(t)
+	g.Write("AGENTS.md", "r\n")
+	g.Git("add", "-A")
+	g.Commit("c")
+	wtDir := filepath.Join(t.TempDir(), "wt")
+	g.Git("worktree", "add", "-q", wtDir)
+	if err := os.WriteFile(filepath.Join(g.Dir, ".git", "info", "exclude"), []byte("private/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := gittest.At(t, wtDir)
+	w.Write("private/AGENTS.md", "x\n", "public/AGENTS.md", "x\n")
+	gitDir, err := repo.GitDir(wtDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertGit(t, w, gitDir, "private", "public")
+}
+
+// TestF4CoreExcludesFile: core.excludesFile (from the global config, "~"
+// expanded) and, when it is unset, $XDG_CONFIG_HOME/git/ignore count, as
+// for `git status` (F4).
+func TestF4CoreExcludesFile(t *testing.T) {
+	gittest.SetEnv(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	xdg := filepath.Join(home, "xdg")
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	global := filepath.Join(home, "global.gitconfig")
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(global, "[user]\n\tname = T\n\temail = t@example.com\n[core]\n\texcludesFile = ~/my-ignore\n")
+	write(filepath.Join(home, "my-ignore"), "secret/\n")
+	write(filepath.Join(xdg, "git", "ignore"), "xdgonly/\n")
+	g := gittest.New(t)
+	g.Env = os.Environ()
+	g.Write("AGENTS.md", "r\n")
+	g.Git("add", "-A")
+	g.Commit("c")
+	g.Write("secret/AGENTS.md", "x\n", "xdgonly/AGENTS.md", "x\n", "plain/AGENTS.md", "x\n")
+	gd := filepath.Join(g.Dir, ".git")
+	assertGit(t, g, gd, "secret", "xdgonly", "plain")
+	if got := listed(t, g.Dir, gd, "secret"); got["secret"] {
+		t.Error("secret/ is ignored through core.excludesFile")
+	}
+	// Unset: Git's default file applies.
+	write(global, "[user]\n\tname = T\n\temail = t@example.com\n")
+	assertGit(t, g, gd, "secret", "xdgonly", "plain")
+	if got := listed(t, g.Dir, gd, "xdgonly"); got["xdgonly"] {
+		t.Error("xdgonly/ is ignored through $XDG_CONFIG_HOME/git/ignore")
+	}
+}
+
+// TestF4SymlinkIsNotADirectory: "name/" matches directories only, and to
+// Git a symbolic link to a directory is not one (F4, C1).
+func TestF4SymlinkIsNotADirectory(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(".gitignore", "linkdir/\n", "AGENTS.md", "r\n", "real/AGENTS.md", "x\n")
+	g.Git("add", "-A")
+	g.Commit("c")
+	if err := os.Symlink("real", filepath.Join(g.Dir, "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	assertGit(t, g, filepath.Join(g.Dir, ".git"), "linkdir")
+}
