@@ -104,7 +104,18 @@ func locateEnv(env string) (*Location, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
-	loc, err := worktreeOf(gd, wd)
+	// Git takes the working directory as the top level here. A hook of a
+	// linked worktree (Git exports its GIT_DIR) that changes into a
+	// subdirectory would then see another project root than the same
+	// command run without the variable: inside the worktree the Git
+	// directory belongs to, that worktree's top level is the top (R1).
+	implicit := wd
+	if own := ownTop(gd); own != "" {
+		if _, ok := Within(own, wd); ok {
+			implicit = own
+		}
+	}
+	loc, err := worktreeOf(gd, implicit)
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +143,36 @@ func worktreeOf(gd, implicit string) (*Location, error) {
 		loc.Top = implicit
 	}
 	return loc, nil
+}
+
+// ownTop is the top level of the worktree whose Git directory is gd, when
+// that worktree points back at gd: the directory holding a .git directory
+// gd, or, for a linked worktree, the one its gitdir file names.
+func ownTop(gd string) string {
+	top := ""
+	if b, err := os.ReadFile(filepath.Join(gd, "gitdir")); err == nil {
+		top = filepath.Dir(strings.TrimSpace(string(b)))
+	} else if filepath.Base(gd) == ".git" {
+		top = filepath.Dir(gd)
+	}
+	if top == "" {
+		return ""
+	}
+	p := filepath.Join(top, ".git")
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return ""
+	case fi.IsDir():
+		if !sameDir(p, gd) {
+			return ""
+		}
+	default:
+		if back, err := readGitFile(p, fi); err != nil || !sameDir(back, gd) {
+			return ""
+		}
+	}
+	return top
 }
 
 // fromCwd makes a path from the environment absolute the way git reads it:
