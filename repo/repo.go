@@ -34,35 +34,39 @@ func FindRoot(dir string) (string, error) {
 	return loc.Top, nil
 }
 
-// GitDir returns the Git directory of the worktree at root: the one
-// GIT_DIR names when the environment locates root's worktree (Locate),
-// else root/.git, or the directory a .git file points to (linked
-// worktrees, submodules). A bare repository's Git directory is root itself.
+// GitDir returns the Git directory of the worktree at root, as Locate
+// finds it: root/.git, or the directory a .git file points to (linked
+// worktrees, submodules); else the one GIT_DIR names, or whose
+// core.worktree is root, when the environment or the working directory
+// leads there; a bare repository's Git directory is root itself.
 func GitDir(root string) (string, error) {
-	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" {
-		starts := []string{root}
-		if wd, err := os.Getwd(); err == nil {
-			starts = append(starts, wd) // git discovers from the working directory
-		}
-		for _, s := range starts {
-			loc, err := Locate(s)
-			if err == nil && (sameDir(loc.Top, root) || loc.Top == "" && sameDir(loc.GitDir, root)) {
-				return loc.GitDir, nil
-			}
-		}
-	}
+	env := os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != ""
 	p := filepath.Join(root, ".git")
 	fi, err := os.Lstat(p)
-	if err != nil {
-		if isGitDirectory(root) {
-			return filepath.Clean(root), nil
+	if !env && err == nil {
+		if fi.IsDir() {
+			return p, nil
 		}
-		return "", fmt.Errorf("%s: %w", root, ErrNotGit)
+		return readGitFile(p, fi)
 	}
-	if fi.IsDir() {
-		return p, nil
+	starts := []string{root}
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd) // git looks from the working directory
 	}
-	return readGitFile(p, fi)
+	for _, s := range starts {
+		loc, err := Locate(s)
+		if err == nil && (sameDir(loc.Top, root) || loc.Top == "" && sameDir(loc.GitDir, root)) {
+			return loc.GitDir, nil
+		}
+	}
+	if err == nil {
+		// The environment names another repository: root's own .git.
+		if fi.IsDir() {
+			return p, nil
+		}
+		return readGitFile(p, fi)
+	}
+	return "", fmt.Errorf("%s: %w", root, ErrNotGit)
 }
 
 // IndexKinds returns the paths that Git's index records as symbolic links or
