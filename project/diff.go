@@ -267,12 +267,12 @@ func (x *Diff) commit(rev, what string) (repo.Hash, error) {
 		return h, nil
 	}
 	if _, ok, herr := x.Repo.Head(); herr == nil && !ok && rev == "HEAD" {
-		branch, others := x.Repo.HeadBranch()
-		if !others {
+		branch, other := x.Repo.HeadBranch()
+		if other == "" {
 			return repo.Hash{}, fmt.Errorf("the repository has no commits yet: %s needs a commit to check (before the first commit, use check --staged)", x.opts.describe())
 		}
 		return repo.Hash{}, fmt.Errorf("HEAD is the unborn branch %q (an orphan branch: no commit on it yet), so %s has no commit %s to check. "+
-			"Fix: name a commit with --head REV (for example --head main), or, before the first commit on %s, check what is staged with check --staged", branch, what, rev, branch)
+			"Fix: name a commit with --head REV (for example --head %s), or, before the first commit on %s, check what is staged with check --staged", branch, what, rev, other, branch)
 	}
 	return repo.Hash{}, err
 }
