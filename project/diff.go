@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -96,18 +95,24 @@ type Diff struct {
 // branch) the head's config is the only one. --config FILE
 // (Options.Config) overrides both sides with a file on disk.
 func OpenDiff(o Options, d DiffOptions) (*Diff, error) {
-	root, err := findRoot(o)
+	pl, err := locate(o)
+	if errors.Is(err, repo.ErrNotGit) {
+		return nil, fmt.Errorf("%s needs a Git repository: %w", d.describe(), err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	r, err := repo.Open(root)
+	if pl.gitDir == "" {
+		return nil, fmt.Errorf("%s needs a Git repository: %s: %w (pass --root DIR inside a repository)", d.describe(), pl.root, repo.ErrNotGit)
+	}
+	if pl.noWorktree != nil && d.Staged {
+		return nil, fmt.Errorf("%w: --staged checks the index of a worktree; check commits there with --base REV [--head REV]", pl.noWorktree)
+	}
+	r, err := repo.OpenAt(pl.top, pl.gitDir)
 	if err != nil {
-		if errors.Is(err, repo.ErrNotGit) {
-			return nil, fmt.Errorf("%s needs a Git repository: %w", d.describe(), err)
-		}
 		return nil, err
 	}
-	x := &Diff{Project: &Project{Root: root, GitDir: r.GitDir}, Repo: r, opts: d}
+	x := &Diff{Project: &Project{Root: pl.root, GitDir: r.GitDir, GitTop: r.Root, Prefix: pl.prefix}, Repo: r, opts: d}
 	if err := x.open(o); err != nil {
 		r.Close()
 		return nil, err
@@ -154,8 +159,14 @@ func (x *Diff) open(o Options) error {
 			}
 		}
 		// An unborn HEAD (the first commit) compares with the empty tree.
+		if t, err = x.sub(t, "HEAD"); err != nil {
+			return err
+		}
 		x.base = r.Tree(t, "HEAD")
 		if x.index, err = r.Index(); err != nil {
+			return err
+		}
+		if x.index, err = x.index.Sub(x.Prefix); err != nil {
 			return err
 		}
 		x.head, x.headLabel = x.index, "the index"
@@ -189,6 +200,9 @@ func (x *Diff) open(o Options) error {
 		if _, full := repo.ParseHash(headRev); full {
 			x.headLabel = hc.Short()
 		}
+		if x.headTree, err = x.sub(x.headTree, x.headLabel); err != nil {
+			return err
+		}
 		x.head = r.Tree(x.headTree, x.headLabel)
 		if !d.All {
 			bc, err := x.commit(baseRev, baseWhat)
@@ -197,6 +211,9 @@ func (x *Diff) open(o Options) error {
 			}
 			bt, err := r.CommitTree(bc)
 			if err != nil {
+				return err
+			}
+			if bt, err = x.sub(bt, baseRev); err != nil {
 				return err
 			}
 			x.base = r.Tree(bt, baseRev)
@@ -232,8 +249,16 @@ func (x *Diff) open(o Options) error {
 	return nil
 }
 
-// commit resolves a revision; in a repository without commits the message
-// says that --base needs one.
+// sub re-roots a commit's tree at the project root (F2, R1): with --root
+// naming a subdirectory, the tree at that path (the empty tree where the
+// revision has none). label names the revision in messages.
+func (x *Diff) sub(tree repo.Hash, label string) (repo.Hash, error) {
+	if x.Prefix == "" {
+		return tree, nil
+	}
+	return x.Repo.Subtree(tree, x.Prefix, label)
+}
+
 // mergeOf reports whether rev names a commit present here whose parents
 // are (base branch, head): the merge commit of a pull_request event.
 func (x *Diff) mergeOf(rev string, head repo.Hash) (repo.Hash, []repo.Hash, bool) {
@@ -248,13 +273,21 @@ func (x *Diff) mergeOf(rev string, head repo.Hash) (repo.Hash, []repo.Hash, bool
 	return h, parents, true
 }
 
+// commit resolves a revision; where HEAD is unborn the message says why
+// there is no commit and what to do: an empty repository, or an orphan
+// branch in a repository with commits.
 func (x *Diff) commit(rev, what string) (repo.Hash, error) {
 	h, err := x.Repo.ResolveCommit(rev, what)
 	if err == nil {
 		return h, nil
 	}
 	if _, ok, herr := x.Repo.Head(); herr == nil && !ok && rev == "HEAD" {
-		return repo.Hash{}, fmt.Errorf("the repository has no commits yet: %s needs a commit to check (before the first commit, use check --staged)", x.opts.describe())
+		branch, other := x.Repo.HeadBranch()
+		if other == "" {
+			return repo.Hash{}, fmt.Errorf("the repository has no commits yet: %s needs a commit to check (before the first commit, use check --staged)", x.opts.describe())
+		}
+		return repo.Hash{}, fmt.Errorf("HEAD is the unborn branch %q (an orphan branch: no commit on it yet), so %s has no commit %s to check. "+
+			"Fix: name a commit with --head REV (for example --head %s), or, before the first commit on %s, check what is staged with check --staged", branch, what, rev, other, branch)
 	}
 	return repo.Hash{}, err
 }
@@ -508,27 +541,6 @@ func appendNew(dst, src []string) []string {
 		}
 	}
 	return dst
-}
-
-// findRoot is Open's choice of the root: --root, or the Git worktree
-// around the working directory (R1).
-func findRoot(o Options) (string, error) {
-	if o.Root != "" {
-		root, err := filepath.Abs(o.Root)
-		if err != nil {
-			return "", fmt.Errorf("--root %s: %w", o.Root, err)
-		}
-		fi, err := os.Stat(root)
-		if err != nil || !fi.IsDir() {
-			return "", fmt.Errorf("--root %s: not a directory", o.Root)
-		}
-		return root, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("working directory: %w", err)
-	}
-	return repo.FindRoot(wd)
 }
 
 // maxEventBytes caps the GitHub event payload read (they are a few KiB to

@@ -44,37 +44,84 @@ type Project struct {
 	wd      string          // the working directory, once asked for
 }
 
-// Open finds the root, loads the config and opens the worktree source.
-func Open(o Options) (*Project, error) {
-	p := &Project{}
-	var err error
+// place is where a run's project is (R1, F2): the root, and the Git
+// repository around it as git finds it. Open and OpenDiff both start here,
+// so every mode agrees on the root, the Git top level and the prefix.
+type place struct {
+	root   string // absolute: --root, else the worktree's top level
+	top    string // the worktree's top level; "" without Git or without a worktree
+	gitDir string // "" when the root is not in a Git repository (--root outside Git)
+	prefix string // root's slash path below top ("" unless --root names a subdirectory)
+	// noWorktree is set for a bare repository (or a root inside a Git
+	// directory): only commits can be checked there.
+	noWorktree *repo.NoWorktreeError
+}
+
+// locate finds the project root and its repository: --root DIR, or the
+// Git worktree around the working directory, with the environment git
+// honours (GIT_DIR, GIT_WORK_TREE: repo.Locate). --root outside any
+// repository is a plain directory (gitDir ""); without --root that is an
+// error (R1).
+func locate(o Options) (place, error) {
+	var pl place
+	start := ""
 	if o.Root != "" {
-		p.Root, err = filepath.Abs(o.Root)
+		root, err := filepath.Abs(o.Root)
 		if err != nil {
-			return nil, fmt.Errorf("--root %s: %w", o.Root, err)
+			return pl, fmt.Errorf("--root %s: %w", o.Root, err)
 		}
-		fi, err := os.Stat(p.Root)
+		fi, err := os.Stat(root)
 		if err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("--root %s: not a directory", o.Root)
+			return pl, fmt.Errorf("--root %s: not a directory", o.Root)
 		}
+		pl.root, start = root, root
 	} else {
 		wd, err := os.Getwd()
 		if err != nil {
-			return nil, fmt.Errorf("working directory: %w", err)
+			return pl, fmt.Errorf("working directory: %w", err)
 		}
-		if p.Root, err = repo.FindRoot(wd); err != nil {
-			return nil, err
-		}
+		start = wd
 	}
-	p.GitTop = p.Root
-	if _, err := repo.GitDir(p.Root); err != nil {
-		if top, err := repo.FindRoot(p.Root); err == nil {
-			rel, _ := filepath.Rel(top, p.Root)
-			p.GitTop, p.Prefix = top, filepath.ToSlash(rel)
-		}
+	loc, err := repo.Locate(start)
+	switch {
+	case errors.Is(err, repo.ErrNotGit) && o.Root != "":
+		return pl, nil
+	case err != nil:
+		return pl, err
 	}
-	if gd, err := repo.GitDir(p.GitTop); err == nil {
-		p.GitDir = gd
+	pl.gitDir = loc.GitDir
+	if loc.Top == "" {
+		pl.noWorktree = &repo.NoWorktreeError{Dir: start, GitDir: loc.GitDir, Bare: loc.BareConfig}
+		if pl.root == "" {
+			pl.root = loc.GitDir
+		}
+		return pl, nil
+	}
+	pl.top = loc.Top
+	if pl.root == "" {
+		pl.root = loc.Top
+		return pl, nil
+	}
+	rel, ok := repo.Within(loc.Top, pl.root)
+	if !ok {
+		return pl, fmt.Errorf("--root %s is outside the worktree %s of the Git directory %s (set by GIT_DIR, GIT_WORK_TREE or core.worktree): pass a --root inside that worktree, or unset those variables", o.Root, loc.Top, loc.GitDir)
+	}
+	pl.prefix = rel
+	return pl, nil
+}
+
+// Open finds the root, loads the config and opens the worktree source.
+func Open(o Options) (*Project, error) {
+	pl, err := locate(o)
+	if err != nil {
+		return nil, err
+	}
+	if pl.noWorktree != nil {
+		return nil, fmt.Errorf("%w: checking files (the worktree mode, PATHs) needs a worktree; check commits there with --base REV [--head REV], as a pre-receive hook does", pl.noWorktree)
+	}
+	p := &Project{Root: pl.root, GitTop: pl.top, Prefix: pl.prefix, GitDir: pl.gitDir}
+	if p.GitTop == "" {
+		p.GitTop = p.Root
 	}
 	if p.Config, err = loadConfig(p.Root, o.Config); err != nil {
 		return nil, err

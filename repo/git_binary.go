@@ -51,12 +51,46 @@ func (c *catFile) start() error {
 }
 
 // broken records a protocol failure; the process is of no further use.
+// It is ended first, so that its standard error is complete.
 func (c *catFile) broken(err error) error {
-	if msg := strings.TrimSpace(c.errb.String()); msg != "" {
+	c.stop()
+	msg := strings.TrimSpace(c.errb.String())
+	what := "git cat-file --batch-command"
+	if strings.Contains(msg, "batch-command") {
+		// An older Git does not know the option.
+		what += " (Git 2.36 or later is needed to read this repository)"
+	}
+	if msg != "" {
 		err = fmt.Errorf("%w: %s", err, msg)
 	}
-	c.err = fmt.Errorf("git cat-file --batch-command (Git 2.36 or later is needed to read this repository): %w", err)
+	c.err = fmt.Errorf("%s: %w", what, err)
 	return c.err
+}
+
+// stop ends the process and waits for it.
+func (c *catFile) stop() {
+	if c.cmd == nil {
+		return
+	}
+	c.in.Close()
+	c.cmd.Process.Kill()
+	c.cmd.Wait()
+	c.cmd = nil
+}
+
+// missing recognises the death of the process on an object of a partial
+// clone that it may not fetch (GIT_NO_LAZY_FETCH=1: "could not fetch ID
+// from promisor remote", whatever the locale, names the id). The object is
+// missing, as for the native reader; the next request starts a new
+// process.
+func (c *catFile) missing(h Hash, err error) error {
+	c.stop()
+	msg := c.errb.String()
+	if c.repo.promisor == "" || !strings.Contains(msg, h.String()) {
+		return c.broken(err)
+	}
+	c.errb.Reset()
+	return &MissingObjectError{Hash: h}
 }
 
 // header sends "CMD ID" and parses the reply "ID TYPE SIZE".
@@ -65,11 +99,11 @@ func (c *catFile) header(cmd string, h Hash) (typ string, size int64, err error)
 		return "", 0, err
 	}
 	if _, err := fmt.Fprintf(c.in, "%s %s\n", cmd, h); err != nil {
-		return "", 0, c.broken(err)
+		return "", 0, c.missing(h, err)
 	}
 	line, err := c.out.ReadString('\n')
 	if err != nil {
-		return "", 0, c.broken(err)
+		return "", 0, c.missing(h, err)
 	}
 	f := strings.Fields(line)
 	if len(f) == 2 && f[1] == "missing" {

@@ -29,8 +29,11 @@ import (
 // know), Repo reads it with the git binary instead and Notes says so; when
 // the git binary is not installed either, Open fails naming the cause.
 type Repo struct {
-	Root      string // the worktree's top level
-	GitDir    string // the worktree's Git directory (.git, or .git/worktrees/NAME)
+	Root   string // the worktree's top level; the Git directory when Bare
+	GitDir string // the worktree's Git directory (.git, or .git/worktrees/NAME)
+	// Bare says there is no worktree (a bare repository): only commits'
+	// trees can be read, never an index.
+	Bare      bool
 	CommonDir string // where objects and shared refs live (GitDir unless a linked worktree)
 	// Format is "sha1" or "sha256" (extensions.objectFormat).
 	Format string
@@ -65,15 +68,30 @@ var readableExtensions = map[string]bool{
 	"preciousobjects": true,
 }
 
-// Open opens the repository whose worktree top level is root (R1). Linked
-// worktrees (a .git file) are opened with their common directory, as
-// go-git's PlainOpenWithOptions{EnableDotGitCommonDir: true} does.
+// Open opens the repository whose worktree top level is root (R1), or the
+// bare repository at root. Linked worktrees (a .git file) are opened with
+// their common directory, as go-git's
+// PlainOpenWithOptions{EnableDotGitCommonDir: true} does.
 func Open(root string) (*Repo, error) {
 	gitDir, err := GitDir(root)
 	if err != nil {
 		return nil, err
 	}
-	r := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir, Format: "sha1", hashSize: 20, trees: map[Hash]*treeObj{},
+	if sameDir(gitDir, root) {
+		return OpenAt("", gitDir)
+	}
+	return OpenAt(root, gitDir)
+}
+
+// OpenAt opens the repository with Git directory gitDir and worktree top
+// level top, as Locate found them; top is "" when there is no worktree (a
+// bare repository: Bare is set, and Root is the Git directory).
+func OpenAt(top, gitDir string) (*Repo, error) {
+	root, bare := top, top == ""
+	if bare {
+		root = gitDir
+	}
+	r := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir, Bare: bare, Format: "sha1", hashSize: 20, trees: map[Hash]*treeObj{},
 		blobs: map[blobKey]blobRead{}}
 	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
 		c := strings.TrimSpace(string(b))
@@ -175,7 +193,7 @@ func (r *Repo) openGoGit() error {
 	if err != nil {
 		return err
 	}
-	objs, err := newNativeObjects(r.objectDirs(), r.hashSize)
+	objs, err := newNativeObjects(r.objectSearchDirs(), r.hashSize)
 	if err != nil {
 		closeStores(st)
 		return fmt.Errorf("open repository %s: %w", r.Root, err)

@@ -17,53 +17,54 @@ import (
 // ErrNotGit says a directory is not inside a Git worktree (R1).
 var ErrNotGit = errors.New("not inside a Git worktree")
 
-// FindRoot returns the top level of the Git worktree that contains dir: the
-// nearest directory, from dir upwards, holding a .git directory or file.
+// FindRoot returns the top level of the Git worktree that contains dir,
+// found as git finds it (Locate): GIT_DIR and GIT_WORK_TREE first, else the
+// nearest directory, from dir upwards, holding a .git directory or file. A
+// bare repository, or dir inside a Git directory, is a *NoWorktreeError.
 func FindRoot(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
+	loc, err := Locate(dir)
 	if err != nil {
-		return "", fmt.Errorf("find root of %s: %w", dir, err)
+		return "", err
 	}
-	for d := abs; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", fmt.Errorf("%s: %w (run inside a repository, or pass --root DIR)", abs, ErrNotGit)
-		}
-		d = parent
+	if loc.Top == "" {
+		return "", &NoWorktreeError{Dir: dir, GitDir: loc.GitDir, Bare: loc.BareConfig}
 	}
+	return loc.Top, nil
 }
 
-// GitDir returns the Git directory of the worktree at root: root/.git, or
-// the directory a .git file points to (linked worktrees, submodules).
+// GitDir returns the Git directory of the worktree at root, as Locate
+// finds it: root/.git, or the directory a .git file points to (linked
+// worktrees, submodules); else the one GIT_DIR names, or whose
+// core.worktree is root, when the environment or the working directory
+// leads there; a bare repository's Git directory is root itself.
 func GitDir(root string) (string, error) {
+	env := os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != ""
 	p := filepath.Join(root, ".git")
 	fi, err := os.Lstat(p)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", root, ErrNotGit)
+	if !env && err == nil {
+		if fi.IsDir() {
+			return p, nil
+		}
+		return readGitFile(p, fi)
 	}
-	if fi.IsDir() {
-		return p, nil
+	starts := []string{root}
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd) // git looks from the working directory
 	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is neither a directory nor a file", p)
+	for _, s := range starts {
+		loc, err := Locate(s)
+		if err == nil && (sameDir(loc.Top, root) || loc.Top == "" && sameDir(loc.GitDir, root)) {
+			return loc.GitDir, nil
+		}
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", p, err)
+	if err == nil {
+		// The environment names another repository: root's own .git.
+		if fi.IsDir() {
+			return p, nil
+		}
+		return readGitFile(p, fi)
 	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	if !ok {
-		return "", fmt.Errorf("%s: no gitdir: line", p)
-	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
-	}
-	return dir, nil
+	return "", fmt.Errorf("%s: %w", root, ErrNotGit)
 }
 
 // IndexKinds returns the paths that Git's index records as symbolic links or

@@ -1,0 +1,375 @@
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
+)
+
+// Location is where git itself finds the repository from a directory
+// (R1, F2): the Git directory, and the worktree's top level unless there is
+// none (a bare repository, or a directory inside a Git directory).
+type Location struct {
+	Top    string // the worktree's top level; "" when there is no worktree
+	GitDir string
+	// BareConfig is core.bare = true: the repository is bare, not merely
+	// entered through its Git directory.
+	BareConfig bool
+	// FromEnv says GIT_DIR or GIT_WORK_TREE decided the location.
+	FromEnv bool
+}
+
+// ErrNoWorktree says a repository has no worktree: it is bare, or the
+// directory is inside its Git directory.
+var ErrNoWorktree = errors.New("no worktree")
+
+// NoWorktreeError is a location without a worktree where a mode needs one.
+type NoWorktreeError struct {
+	Dir, GitDir string
+	Bare        bool // core.bare = true
+}
+
+func (e *NoWorktreeError) Error() string {
+	if e.Bare {
+		return fmt.Sprintf("%s is a bare repository: it has %v", e.GitDir, ErrNoWorktree)
+	}
+	return fmt.Sprintf("%s is inside the Git directory %s, which has %v", e.Dir, e.GitDir, ErrNoWorktree)
+}
+
+func (e *NoWorktreeError) Unwrap() error { return ErrNoWorktree }
+
+// Locate finds the repository the way git does from dir (git -C dir), its
+// environment included: GIT_DIR names the Git directory (relative to the
+// working directory) and then no discovery takes place; GIT_WORK_TREE names
+// the worktree (relative to the working directory). Without GIT_DIR, each
+// directory from dir upwards is tried: one holding .git is a worktree's top
+// level, one that is itself a Git directory is a bare repository (or the
+// inside of a .git directory). core.bare and core.worktree are honoured as
+// git honours them. Nothing found is ErrNotGit.
+func Locate(dir string) (*Location, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("find the repository of %s: %w", dir, err)
+	}
+	if env := os.Getenv("GIT_DIR"); env != "" {
+		return locateEnv(env)
+	}
+	for d := abs; ; {
+		p := filepath.Join(d, ".git")
+		if fi, err := os.Lstat(p); err == nil {
+			gd := p
+			if !fi.IsDir() {
+				if gd, err = readGitFile(p, fi); err != nil {
+					return nil, err
+				}
+			}
+			return worktreeOf(gd, d)
+		}
+		if isGitDirectory(d) {
+			return worktreeOf(d, "")
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil, fmt.Errorf("%s: %w (run inside a repository, or pass --root DIR)", abs, ErrNotGit)
+		}
+		d = parent
+	}
+}
+
+// locateEnv is Locate with GIT_DIR set: the worktree is GIT_WORK_TREE,
+// else core.worktree, else none when core.bare is set, else the working
+// directory (git's implicit worktree, as in a hook of a linked worktree).
+func locateEnv(env string) (*Location, error) {
+	gd := fromCwd(env)
+	bad := func(why string) error {
+		return fmt.Errorf("GIT_DIR=%s: %s; git would refuse it too: unset GIT_DIR, or set it to the repository's Git directory", env, why)
+	}
+	fi, err := os.Stat(gd)
+	switch {
+	case err != nil:
+		return nil, bad(err.Error())
+	case fi.Mode().IsRegular():
+		if gd, err = readGitFile(gd, fi); err != nil {
+			return nil, bad(err.Error())
+		}
+	}
+	if !isGitDirectory(gd) {
+		return nil, bad("not a Git directory (no HEAD, objects and refs)")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("working directory: %w", err)
+	}
+	// Git takes the working directory as the top level here. A hook of a
+	// linked worktree (Git exports its GIT_DIR) that changes into a
+	// subdirectory would then see another project root than the same
+	// command run without the variable: inside the worktree the Git
+	// directory belongs to, that worktree's top level is the top (R1).
+	implicit := wd
+	if own := ownTop(gd); own != "" {
+		if _, ok := Within(own, wd); ok {
+			implicit = own
+		}
+	}
+	loc, err := worktreeOf(gd, implicit)
+	if err != nil {
+		return nil, err
+	}
+	loc.FromEnv = true
+	return loc, nil
+}
+
+// worktreeOf completes a location from its Git directory: implicit is the
+// worktree top level git would take without configuration ("" when gd was
+// found as a Git directory itself).
+func worktreeOf(gd, implicit string) (*Location, error) {
+	loc := &Location{GitDir: filepath.Clean(gd)}
+	bare, worktree := coreWorktree(gd)
+	loc.BareConfig = bare
+	switch wt := os.Getenv("GIT_WORK_TREE"); {
+	case wt != "":
+		loc.Top, loc.FromEnv = fromCwd(wt), true
+	case bare:
+	case worktree != "":
+		if !filepath.IsAbs(worktree) {
+			worktree = filepath.Join(gd, worktree)
+		}
+		loc.Top = filepath.Clean(worktree)
+	default:
+		loc.Top = implicit
+	}
+	return loc, nil
+}
+
+// ownTop is the top level of the worktree whose Git directory is gd, when
+// that worktree points back at gd: the directory holding a .git directory
+// gd, or, for a linked worktree, the one its gitdir file names.
+func ownTop(gd string) string {
+	top := ""
+	if b, err := os.ReadFile(filepath.Join(gd, "gitdir")); err == nil {
+		top = filepath.Dir(strings.TrimSpace(string(b)))
+	} else if filepath.Base(gd) == ".git" {
+		top = filepath.Dir(gd)
+	}
+	if top == "" {
+		return ""
+	}
+	p := filepath.Join(top, ".git")
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return ""
+	case fi.IsDir():
+		if !sameDir(p, gd) {
+			return ""
+		}
+	default:
+		if back, err := readGitFile(p, fi); err != nil || !sameDir(back, gd) {
+			return ""
+		}
+	}
+	return top
+}
+
+// fromCwd makes a path from the environment absolute the way git reads it:
+// relative to the working directory.
+func fromCwd(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
+}
+
+// readGitFile reads a .git file ("gitdir: PATH", linked worktrees and
+// submodules); a relative PATH is relative to the file's directory.
+func readGitFile(p string, fi os.FileInfo) (string, error) {
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is neither a directory nor a file", p)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", p, err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("%s: no gitdir: line", p)
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(p), dir)
+	}
+	return filepath.Clean(dir), nil
+}
+
+// isGitDirectory is git's test of a Git directory: a HEAD that is a link
+// or names a reference or an object, and objects and refs directories (in
+// the common directory of a linked worktree).
+func isGitDirectory(d string) bool {
+	common := commonDirOf(d)
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(common, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	head := filepath.Join(d, "HEAD")
+	fi, err := os.Lstat(head)
+	if err != nil {
+		return false
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return true
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > 4096 {
+		return false
+	}
+	b, err := os.ReadFile(head)
+	if err != nil {
+		return false
+	}
+	s := strings.TrimSpace(string(b))
+	if strings.HasPrefix(s, "ref:") {
+		return strings.HasPrefix(strings.TrimSpace(s[4:]), "refs/")
+	}
+	_, ok := ParseHash(s)
+	return ok
+}
+
+// commonDirOf is the common directory of Git directory gd: where its
+// commondir file points (a linked worktree), else gd.
+func commonDirOf(gd string) string {
+	b, err := os.ReadFile(filepath.Join(gd, "commondir"))
+	if err != nil {
+		return gd
+	}
+	c := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(gd, c)
+	}
+	return filepath.Clean(c)
+}
+
+// coreWorktree reads core.bare and core.worktree of Git directory gd from
+// the common config, and from config.worktree with
+// extensions.worktreeConfig. An unreadable config gives neither; opening
+// the repository reports it.
+func coreWorktree(gd string) (bare bool, worktree string) {
+	common := commonDirOf(gd)
+	cfg, err := readGitConfig(filepath.Join(common, "config"))
+	if err != nil {
+		return false, ""
+	}
+	apply := func(c *formatcfg.Config) {
+		core := c.Section("core")
+		if core.Options.Has("bare") {
+			bare = gitBool(core.Options.Get("bare"))
+		}
+		if core.Options.Has("worktree") {
+			worktree = strings.TrimSpace(core.Options.Get("worktree"))
+		}
+	}
+	apply(cfg)
+	if ext := cfg.Section("extensions").Options; ext.Has("worktreeconfig") && gitBool(ext.Get("worktreeconfig")) {
+		if wc, err := readGitConfig(filepath.Join(gd, "config.worktree")); err == nil {
+			apply(wc)
+		}
+	}
+	return bare, worktree
+}
+
+// gitBool is the value of a Git config boolean that is present: true,
+// yes, on, 1, or no value at all (go-git gives "").
+func gitBool(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "true", "yes", "on", "1":
+		return true
+	}
+	return false
+}
+
+// sameDir reports whether a and b name the same directory, through links
+// too.
+func sameDir(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
+// Within returns dir's slash path below top ("" for top itself); ok is
+// false when dir is not top or below it. Links on the way are resolved
+// when the plain paths do not match.
+func Within(top, dir string) (rel string, ok bool) {
+	try := func(t, d string) (string, bool) {
+		r, err := filepath.Rel(t, d)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+			return "", false
+		}
+		if r == "." {
+			return "", true
+		}
+		return filepath.ToSlash(r), true
+	}
+	if r, ok := try(filepath.Clean(top), filepath.Clean(dir)); ok {
+		return r, true
+	}
+	rt, err1 := filepath.EvalSymlinks(top)
+	rd, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	return try(rt, rd)
+}
+
+// objectSearchDirs are the object directories to read: objectDirs, led by
+// what Git's environment adds when GIT_DIR names this repository —
+// GIT_OBJECT_DIRECTORY and GIT_ALTERNATE_OBJECT_DIRECTORIES. A pre-receive
+// hook sees the pushed objects only there (Git's quarantine directory).
+func (r *Repo) objectSearchDirs() []string {
+	dirs := r.objectDirs()
+	env := os.Getenv("GIT_DIR")
+	if env == "" || !sameDir(fromCwd(env), r.GitDir) {
+		return dirs
+	}
+	var out []string
+	add := func(d string) {
+		for _, have := range out {
+			if have == d {
+				return
+			}
+		}
+		out = append(out, d)
+	}
+	if od := os.Getenv("GIT_OBJECT_DIRECTORY"); od != "" {
+		od = fromCwd(od)
+		add(od)
+		for _, a := range alternates(od, 0) {
+			add(a)
+		}
+	}
+	for _, a := range filepath.SplitList(os.Getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES")) {
+		if a = strings.TrimSpace(a); a != "" {
+			a = fromCwd(a)
+			add(a)
+			for _, b := range alternates(a, 0) {
+				add(b)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return dirs
+	}
+	for _, d := range dirs {
+		add(d)
+	}
+	return out
+}
