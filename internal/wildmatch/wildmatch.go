@@ -211,6 +211,13 @@ func dowild(pat string, p int, text string, t int, flags Flags) result {
 						t++
 					}
 					if tch != pc {
+						if tch == 0 {
+							// The literal is nowhere in the rest of the
+							// text: no later start of any star can match
+							// either. Git returns WM_NOMATCH here, which
+							// gives the same answers in exponential time.
+							return abortAll
+						}
 						return noMatch
 					}
 				}

@@ -1,6 +1,9 @@
 package wildmatch
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Cases from Git's t/t3070-wildmatch.sh: pattern, text, matches with
 // Pathname (wildmatch), matches without it (fnmatch-like "iwildmatch"
@@ -199,6 +202,31 @@ func TestCaseFold(t *testing.T) {
 	} {
 		if got := Match(c.pat, c.text, Pathname|CaseFold); got != c.want {
 			t.Errorf("Match(%q, %q, CaseFold) = %v, want %v", c.pat, c.text, got, c.want)
+		}
+	}
+}
+
+// TestNoExponentialBacktracking: patterns of many stars against long
+// texts that almost match. Git's own wildmatch takes exponential time on
+// some of them; this port answers the same in polynomial time (§10: a
+// hostile .gitignore or .gitattributes must not hang a check). A
+// regression shows as this test never finishing.
+func TestNoExponentialBacktracking(t *testing.T) {
+	long := strings.Repeat("a/", 40)
+	for _, c := range []struct{ pat, text string }{
+		{strings.Repeat("*a", 20) + "b", long},
+		{strings.Repeat("*a", 20) + "b", strings.Repeat("a", 80)},
+		{strings.Repeat("**/a", 20) + "b", long},
+		{strings.Repeat("a**", 20) + "b", long},
+		{strings.Repeat("**a", 20) + "b", long},
+		{strings.Repeat("*/", 20) + "b", long},
+		{strings.Repeat("*[a]", 20) + "b", long},
+		{strings.Repeat("*?", 20) + "b", long},
+	} {
+		for _, fl := range []Flags{0, Pathname, CaseFold, Pathname | CaseFold} {
+			if Match(c.pat, c.text, fl) {
+				t.Errorf("Match(%q, %q, %d) = true", c.pat, c.text, fl)
+			}
 		}
 	}
 }
