@@ -5,6 +5,7 @@
 //
 // A missing client fails its test with an install hint; nothing is skipped.
 // pre-commit is a Debian package (.ci/run installs it); actionlint and
-// reviewdog are pinned Go tools of this module (`go tool actionlint`,
-// `go tool reviewdog`), built once per test binary.
+// reviewdog are pinned Go tools of the tools modules, never of the main
+// go.mod (`go tool -modfile=tools/go.mod actionlint`,
+// `go tool -modfile=tools/reviewdog/go.mod reviewdog`), built once.
 package integration

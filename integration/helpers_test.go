@@ -53,17 +53,34 @@ var (
 	rivumiLintBin, actionlintBin, reviewdogBin built
 )
 
-// build builds pkg (a package of this module, or a `tool` of go.mod) once
-// per test binary.
-func (b *built) get(t *testing.T, name, pkg, hint string) string {
+// get builds the binary once per test binary: args are the go command's
+// arguments after "go" (a build of this module's package, or `tool -n` of
+// a tools module, which builds the tool and prints its path).
+func (b *built) get(t *testing.T, name, hint string, args ...string) string {
 	t.Helper()
 	root := moduleRoot(t)
 	b.once.Do(func() {
 		out := filepath.Join(scratch, "bin", name)
-		cmd := exec.Command("go", "build", "-o", out, pkg)
+		if args[0] == "tool" {
+			cmd := exec.Command("go", args...)
+			cmd.Dir = root
+			msg, err := cmd.Output()
+			if err != nil {
+				var stderr []byte
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					stderr = ee.Stderr
+				}
+				b.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, stderr)
+				return
+			}
+			b.path = strings.TrimSpace(string(msg))
+			return
+		}
+		cmd := exec.Command("go", append([]string{args[0], "-o", out}, args[1:]...)...)
 		cmd.Dir = root
 		if msg, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
+			b.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, msg)
 			return
 		}
 		b.path = out
@@ -76,19 +93,24 @@ func (b *built) get(t *testing.T, name, pkg, hint string) string {
 
 // rivumiLint is the CLI built from this checkout.
 func rivumiLint(t *testing.T) string {
-	return rivumiLintBin.get(t, "rivumi-lint", "./cmd/rivumi-lint", "")
+	return rivumiLintBin.get(t, "rivumi-lint", "", "build", "./cmd/rivumi-lint")
 }
 
-// actionlint is the pinned `go tool actionlint` (go.mod tool line).
+// actionlint is the pinned tool of the tools module (tools/go.mod), run as
+// everywhere else in the project: `go tool -modfile=tools/go.mod actionlint`.
 func actionlint(t *testing.T) string {
-	return actionlintBin.get(t, "actionlint", "github.com/rhysd/actionlint/cmd/actionlint",
-		"actionlint is a pinned tool of go.mod: `go get -tool github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`, then `go mod download`")
+	return actionlintBin.get(t, "actionlint",
+		"actionlint is a pinned tool of tools/go.mod: `cd tools && go get -tool github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`",
+		"tool", "-modfile=tools/go.mod", "-n", "actionlint")
 }
 
-// reviewdog is the pinned `go tool reviewdog` (v0.21.0, go.mod tool line).
+// reviewdog is the pinned reviewdog v0.21.0 of its own tools module
+// (tools/reviewdog/go.mod: its GitLab client conflicts with goreleaser's),
+// run as `go tool -modfile=tools/reviewdog/go.mod reviewdog`.
 func reviewdog(t *testing.T) string {
-	return reviewdogBin.get(t, "reviewdog", "github.com/reviewdog/reviewdog/cmd/reviewdog",
-		"reviewdog is a pinned tool of go.mod: `go get -tool github.com/reviewdog/reviewdog/cmd/reviewdog@v0.21.0`, then `go mod download`")
+	return reviewdogBin.get(t, "reviewdog",
+		"reviewdog is a pinned tool of tools/reviewdog/go.mod: `cd tools/reviewdog && go get -tool github.com/reviewdog/reviewdog/cmd/reviewdog@v0.21.0`",
+		"tool", "-modfile=tools/reviewdog/go.mod", "-n", "reviewdog")
 }
 
 // needPreCommit fails the test when the pre-commit client is missing.
