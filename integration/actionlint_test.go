@@ -122,10 +122,10 @@ type action struct {
 }
 
 type actionStep struct {
-	ID, Name, Uses, Run, Shell string
-	WorkingDirectory           string `yaml:"working-directory"`
-	With                       map[string]string
-	Env                        map[string]string
+	ID, Name, Uses, Run, Shell, If string
+	WorkingDirectory               string `yaml:"working-directory"`
+	With                           map[string]string
+	Env                            map[string]string
 }
 
 func loadAction(t *testing.T) action {
