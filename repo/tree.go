@@ -542,11 +542,14 @@ func (t *Tree) CandidateDirsBelow(dir string, names []string) ([]string, error) 
 		if depth >= len(bufs) {
 			bufs = append(bufs, nil)
 		}
-		data, err := t.repo.treeScratch(h, d, bufs[depth])
+		data, scratch, err := t.repo.treeScratch(h, d, bufs[depth])
 		if err != nil {
 			return false, t.fatal(err)
 		}
-		if cap(data) > cap(bufs[depth]) {
+		// Only bytes of the walk's own may become its buffer: a cached
+		// tree's, taken here, would be overwritten by the next inflate at
+		// this level (F1).
+		if scratch && cap(data) > cap(bufs[depth]) {
 			bufs[depth] = data[:0]
 		}
 		hit, below := false, false
@@ -581,7 +584,7 @@ func (t *Tree) CandidateDirsBelow(dir string, names []string) ([]string, error) 
 			return false, t.fatal(fmt.Errorf("tree %s (%s/): %w", h.Short(), d, err))
 		}
 		if hit || below {
-			t.repo.keepTree(h, data)
+			t.repo.keepTree(h, data, scratch)
 		}
 		return hit || below, nil
 	}
