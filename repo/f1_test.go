@@ -309,7 +309,10 @@ func TestF1SerialTwins(t *testing.T) {
 		{"loose again", func() { unpackAll(t, g) }},
 	}
 	// A staged change for the index paths.
-	g.Write("AGENTS.md", "staged root\n", "s02/AGENTS.md", "staged\n", "new/dir/AGENTS.md", "new\n")
+	g.Write("AGENTS.md", "staged root\n", "new/dir/AGENTS.md", "new\n", "deep/a/b/c/d/f00.txt", "staged\n")
+	for i := range 6 {
+		g.Write(fmt.Sprintf("s%02d/AGENTS.md", i), fmt.Sprintf("staged %d\n", i))
+	}
 	g.Remove("s09")
 	g.Git("add", "-A")
 	for _, l := range layouts {

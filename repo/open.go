@@ -578,7 +578,13 @@ func (r *Repo) loadTrees(hs []Hash) {
 		}
 	}
 	if len(todo) < 4 {
-		return // not worth the goroutines
+		// Not worth the goroutines, but read all the same: the prefetch
+		// takes its next level from what is cached (the root pair of a
+		// diff is two trees). Errors are left to the reader, as below.
+		for _, h := range todo {
+			r.tree(h, "")
+		}
+		return
 	}
 	objsOut := make([]*treeObj, len(todo))
 	par.Each(parallelism, len(todo), func(i int) {
