@@ -192,10 +192,21 @@ func openPackIndex(packName string, hs int) (*pack, error) {
 	if err != nil {
 		return nil, err
 	}
+	p, err := parsePackIndex(packName, idx, hs)
+	if err != nil {
+		unmap(idx)
+		return nil, err
+	}
+	return p, nil
+}
+
+// parsePackIndex checks the layout of the index idx of the pack packName
+// (version 1, or 2 with its 64-bit offset table), enough that every later
+// look-up stays inside it.
+func parsePackIndex(packName string, idx []byte, hs int) (*pack, error) {
 	p := &pack{name: packName, idx: idx, hs: hs}
 	bad := func(why string) (*pack, error) {
-		unmap(idx)
-		return nil, fmt.Errorf("pack index %s is corrupt: %s", idxName, why)
+		return nil, fmt.Errorf("pack index %s is corrupt: %s", strings.TrimSuffix(packName, ".pack")+".idx", why)
 	}
 	fan := 0
 	if len(idx) >= 8 && string(idx[:4]) == "\xfftOc" {
@@ -274,12 +285,22 @@ func (p *pack) find(h []byte) int64 {
 func (p *pack) bytes() ([]byte, error) {
 	p.dataOnce.Do(func() {
 		p.data, p.dataErr = mapFile(p.name)
-		if p.dataErr == nil && (len(p.data) < 12+p.hs || string(p.data[:4]) != "PACK") {
-			unmap(p.data)
-			p.data, p.dataErr = nil, fmt.Errorf("%s is not a pack file", p.name)
+		if p.dataErr == nil {
+			if p.dataErr = checkPackData(p.name, p.data, p.hs); p.dataErr != nil {
+				unmap(p.data)
+				p.data = nil
+			}
 		}
 	})
 	return p.data, p.dataErr
+}
+
+// checkPackData checks the header of pack data: entryAt relies on it.
+func checkPackData(name string, data []byte, hs int) error {
+	if len(data) < 12+hs || string(data[:4]) != "PACK" {
+		return fmt.Errorf("%s is not a pack file", name)
+	}
+	return nil
 }
 
 // entry is a parsed pack entry header.
@@ -892,8 +913,9 @@ func parseLoose(r io.Reader, limit int64) (objType, []byte, int64, error) {
 		return 0, nil, 0, errors.New("bad header")
 	}
 	typName, sizeStr, ok := strings.Cut(string(hdr[:nul]), " ")
+	// Decimal digits, no sign and no leading zero, as Git parses it.
 	size, err := strconv.ParseInt(sizeStr, 10, 64)
-	if !ok || err != nil || size < 0 || sizeStr[0] < '0' || sizeStr[0] > '9' {
+	if !ok || err != nil || size < 0 || sizeStr[0] < '0' || sizeStr[0] > '9' || len(sizeStr) > 1 && sizeStr[0] == '0' {
 		return 0, nil, 0, fmt.Errorf("bad header %q", hdr[:nul])
 	}
 	var t objType
