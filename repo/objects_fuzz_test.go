@@ -49,10 +49,13 @@ func makeObjectSeeds(tb testing.TB) objectSeeds {
 	var out objectSeeds
 	g := gittest.New(tb)
 	var body strings.Builder
-	for i := range 6 {
-		fmt.Fprintf(&body, "line %d of a file that grows, so that deltas pay\n", i)
-		g.Write("AGENTS.md", body.String(), fmt.Sprintf("d%d/AGENTS.md", i%2), body.String()+"x\n", "d0/notes.txt", fmt.Sprint(i))
-		g.Commit(fmt.Sprintf("commit %d", i))
+	// Small: the fuzzer minimises every input that finds new coverage,
+	// and a large pack takes it all of a short run.
+	fixed := strings.Repeat("a fixed line of the file, long enough that deltas pay\n", 4)
+	for i := range 3 {
+		fmt.Fprintf(&body, "line %d of a file that grows\n", i)
+		g.Write("AGENTS.md", body.String()+fixed)
+		g.Commit(fmt.Sprint(i))
 	}
 	g.Git("tag", "-a", "-m", "annotated", "v1")
 	objects := filepath.Join(g.Dir, ".git", "objects")
@@ -67,25 +70,36 @@ func makeObjectSeeds(tb testing.TB) objectSeeds {
 		}
 		out.loose = append(out.loose, b)
 	}
-	tmp := tb.TempDir()
-	for _, repack := range [][]string{
-		{"repack", "-adfq", "--window=10", "--depth=10"},
-		{"-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq", "--window=10", "--depth=10"},
-		{"repack", "-adfq", "--window=0"},
-	} {
-		g.Git(repack...)
-		packs, _ := filepath.Glob(filepath.Join(objects, "pack", "*.pack"))
-		if len(packs) != 1 {
-			tb.Fatalf("packs: %v", packs)
+	// Small packs of a few objects each (the blobs with deltas, offset
+	// or reference; a commit, its tree and the tag), each with indexes of
+	// version 1, 2, and 2 with every offset in the 64-bit table.
+	var blobs, others []string
+	for _, line := range gittest.Lines(g.Git("cat-file", "--batch-all-objects", "--batch-check")) {
+		f := strings.Fields(line)
+		if f[1] == "blob" {
+			blobs = append(blobs, f[0])
+		} else if len(others) < 3 {
+			others = append(others, f[0])
 		}
-		data, err := os.ReadFile(packs[0])
-		if err != nil {
+	}
+	tmp := tb.TempDir()
+	for i, pack := range []struct {
+		ids  []string
+		args []string
+	}{
+		{blobs, []string{"--delta-base-offset"}},
+		{blobs, nil},
+		{others, nil},
+	} {
+		data := []byte(g.Input(strings.Join(pack.ids, "\n")+"\n", append([]string{"pack-objects", "-q", "--stdout", "--window=10", "--depth=10"}, pack.args...)...))
+		name := filepath.Join(tmp, fmt.Sprintf("p%d.pack", i))
+		if err := os.WriteFile(name, data, 0o644); err != nil {
 			tb.Fatal(err)
 		}
 		for _, v := range []string{"1", "2", "2,32"} {
 			idx := filepath.Join(tmp, "x.idx")
 			os.Remove(idx)
-			g.Git("index-pack", "--index-version="+v, "-o", idx, packs[0])
+			g.Git("index-pack", "--index-version="+v, "-o", idx, name)
 			b, err := os.ReadFile(idx)
 			if err != nil {
 				tb.Fatal(err)
@@ -183,19 +197,60 @@ func wellFormed(p *pack) bool {
 	return true
 }
 
+// idxParts splits an index into the fuzz input of FuzzPackIndex: the
+// bytes before the fanout (the version 2 header, or none), the fanout run
+// length encoded, the rest. The fanout is a kilobyte even for one object;
+// the fuzzer minimises each new input in time quadratic in its length,
+// which a raw index would spend a short run on.
+func idxParts(idx []byte) (head, fan, rest []byte) {
+	if len(idx) >= 8 && string(idx[:4]) == "\xfftOc" {
+		head, idx = idx[:8], idx[8:]
+	}
+	for i := 0; i < 256; {
+		v := binary.BigEndian.Uint32(idx[4*i:])
+		n := 1
+		for i+n < 256 && n < 255 && binary.BigEndian.Uint32(idx[4*(i+n):]) == v {
+			n++
+		}
+		fan = binary.BigEndian.AppendUint32(append(fan, byte(n)), v)
+		i += n
+	}
+	return head, fan, idx[1024:]
+}
+
+// idxJoin is idxParts undone: groups of a count and a 32-bit value make
+// the fanout, whose last value fills what the groups leave out.
+func idxJoin(head, fan, rest []byte) []byte {
+	out := bytes.Clone(head)
+	n, last := 0, uint32(0)
+	for ; len(fan) >= 5 && n < 256; fan = fan[5:] {
+		last = binary.BigEndian.Uint32(fan[1:])
+		for k := 0; k < int(fan[0]) && n < 256; k++ {
+			out = binary.BigEndian.AppendUint32(out, last)
+			n++
+		}
+	}
+	for ; n < 256; n++ {
+		out = binary.BigEndian.AppendUint32(out, last)
+	}
+	return append(out, rest...)
+}
+
 // FuzzPackIndex: parsing any index and looking any id up stays inside
 // it; an offset is only ever found for an id the index lists; and in an
 // index as git writes it (versions 1 and 2, 64-bit offsets) every listed
 // id is found at its offset.
 func FuzzPackIndex(f *testing.F) {
 	for _, s := range gitObjectSeeds(f).packs {
-		f.Add(s[0], bytes.Repeat([]byte{0x5a}, 20))
+		head, fan, rest := idxParts(s[0])
+		f.Add(head, fan, rest, bytes.Repeat([]byte{0x5a}, 20))
 	}
 	for _, s := range handPacks() {
-		f.Add(s[0], s[0][len(s[0])-20:])
+		head, fan, rest := idxParts(s[0])
+		f.Add(head, fan, rest, s[0][len(s[0])-20:])
 	}
-	f.Fuzz(func(t *testing.T, idx, id []byte) {
-		p, err := parsePackIndex("fuzz.pack", idx, 20)
+	f.Fuzz(func(t *testing.T, head, fan, rest, id []byte) {
+		p, err := parsePackIndex("fuzz.pack", idxJoin(head, fan, rest), 20)
 		if err != nil {
 			return
 		}
@@ -223,24 +278,54 @@ func FuzzPackIndex(f *testing.F) {
 	})
 }
 
-// FuzzPack reads every object an index lists from any pack bytes: size
-// and read agree, a read returns no more than limit+1 bytes, and only
-// errors come back from corruption (a cycle, a short stream, a delta out
-// of range, a chain longer than the pack has objects).
+// packTable is an index's content in the fuzz input of FuzzPack: 24-byte
+// records of an id and a 32-bit offset. The index itself (fanout, sorted
+// ids, 64-bit offsets) is built from it: FuzzPackIndex fuzzes that
+// format, and its kilobyte of fanout would only slow the minimiser here.
+func packTable(p *pack) []byte {
+	ids, offs := idxEntries(p, p.n)
+	var b []byte
+	for i := range ids {
+		b = append(b, ids[i].Bytes()...)
+		b = binary.BigEndian.AppendUint32(b, uint32(offs[i]))
+	}
+	return b
+}
+
+// FuzzPack reads every object of a pack from any pack bytes and any
+// table of ids and offsets: size and read agree, a read returns no more
+// than limit+1 bytes, and corruption (a cycle, a short stream, a delta
+// out of range, a chain longer than the pack has objects) is an error.
 func FuzzPack(f *testing.F) {
+	add := func(idx, data []byte) {
+		p, err := parsePackIndex("seed.pack", idx, 20)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(packTable(p), data, p.version == 2)
+	}
 	for _, s := range gitObjectSeeds(f).packs {
-		f.Add(s[0], s[1])
+		add(s[0], s[1])
 	}
 	for _, s := range handPacks() {
-		f.Add(s[0], s[1])
+		add(s[0], s[1])
 	}
-	f.Fuzz(func(t *testing.T, idx, data []byte) {
-		s := memObjects(idx, data)
-		if s == nil {
-			return
+	f.Fuzz(func(t *testing.T, table, data []byte, v2 bool) {
+		var objs []testPackObj
+		for len(table) >= 24 && len(objs) < 64 {
+			objs = append(objs, testPackObj{table[:20], int64(binary.BigEndian.Uint32(table[20:24]))})
+			table = table[24:]
 		}
-		ids, _ := idxEntries(s.packs[0], 64)
-		for _, h := range ids {
+		version := 1
+		if v2 {
+			version = 2
+		}
+		s := memObjects(buildIdx(objs, version, 64, make([]byte, 20)), data)
+		if s == nil {
+			t.Fatal("buildIdx made an index parsePackIndex refuses")
+		}
+		for _, o := range objs {
+			h := HashOf(o.id)
 			size, serr := s.size(h)
 			for _, typ := range []objType{objCommit, objTree, objBlob, objTag} {
 				for _, limit := range []int64{3, 1 << 16} {
@@ -411,4 +496,26 @@ func FuzzLooseObject(f *testing.F) {
 			t.Fatalf("content %q is not the stream's %q after %q", content, all, hdr)
 		}
 	})
+}
+
+// TestObjectSeedsHaveDeltas: the git-made seeds hold offset and
+// reference deltas, or the fuzz targets start far from them; and the
+// split of an index for FuzzPackIndex loses nothing.
+func TestObjectSeedsHaveDeltas(t *testing.T) {
+	kinds := map[int]bool{}
+	for _, s := range gitObjectSeeds(t).packs {
+		if !bytes.Equal(idxJoin(idxParts(s[0])), s[0]) {
+			t.Fatal("idxJoin does not undo idxParts")
+		}
+		st := memObjects(s[0], s[1])
+		_, offs := idxEntries(st.packs[0], 64)
+		for _, off := range offs {
+			if e, err := st.packs[0].entryAt(off); err == nil {
+				kinds[e.typ] = true
+			}
+		}
+	}
+	if !kinds[packOfsDelta] || !kinds[packRefDelta] {
+		t.Errorf("entry types in the seed packs: %v; want offset and reference deltas", kinds)
+	}
 }

@@ -91,7 +91,15 @@ func (tp *testPack) bytes() []byte {
 // idx returns an index of the objects written: version 1, or version 2
 // with every offset at or over large in the 64-bit table.
 func (tp *testPack) idx(version int, large int64) []byte {
-	objs := append([]testPackObj(nil), tp.objs...)
+	pack := tp.bytes()
+	return buildIdx(tp.objs, version, large, pack[len(pack)-20:])
+}
+
+// buildIdx writes an index of objs: version 1, or version 2 with every
+// offset at or over large in the 64-bit table. packSum is the pack's
+// checksum, which the index repeats.
+func buildIdx(objs []testPackObj, version int, large int64, packSum []byte) []byte {
+	objs = append([]testPackObj(nil), objs...)
 	sort.Slice(objs, func(i, j int) bool { return bytes.Compare(objs[i].id, objs[j].id) < 0 })
 	var b bytes.Buffer
 	if version == 2 {
@@ -126,8 +134,7 @@ func (tp *testPack) idx(version int, large int64) []byte {
 		}
 		binary.Write(&b, binary.BigEndian, big)
 	}
-	pack := tp.bytes()
-	b.Write(pack[len(pack)-20:])
+	b.Write(packSum)
 	sum := sha1.Sum(b.Bytes())
 	b.Write(sum[:])
 	return b.Bytes()
