@@ -124,7 +124,8 @@ func parseTree(data []byte, hashSize int) ([]TreeEntry, error) {
 	n := bytes.Count(data, []byte{0})
 	out := make([]TreeEntry, 0, n)
 	// Names are substrings of one string over data, which nothing modifies
-	// after the read: no allocation per entry.
+	// after the read (F1: cached object bytes are never scratch, see
+	// treeScratch): no allocation per entry.
 	str := unsafe.String(unsafe.SliceData(data), len(data))
 	err := forEachEntry(data, hashSize, func(mode uint32, start, end int, id []byte) error {
 		out = append(out, TreeEntry{Name: str[start:end], Mode: CanonMode(mode), Hash: HashOf(id)})
