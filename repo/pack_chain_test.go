@@ -1,10 +1,13 @@
 package repo
 
 import (
+	"bytes"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -97,5 +100,41 @@ func TestDeltaCycle(t *testing.T) {
 				t.Errorf("a cycle is corruption, not a missing object: %v", err)
 			}
 		}
+	}
+}
+
+// TestHostileSizes is §10 (never an unbounded allocation): sizes in a
+// pack entry's header, a delta's header and a loose object's header are
+// claims; a read allocates what the data really holds, and a claim the
+// data does not meet is an error.
+func TestHostileSizes(t *testing.T) {
+	tp := newTestPack(3)
+	huge := objectID(objBlob, []byte("huge"))
+	tp.entrySized(huge, packBlob, 1<<40, nil, []byte("four"))
+	_, off := tp.full(objBlob, []byte("base"))
+	bomb := objectID(objBlob, []byte("bomb"))
+	tp.ofsDelta(bomb, off, append(deltaVarintBytes(4), append(deltaVarintBytes(1<<40), 0x90, 0, 0)...))
+	s := tp.install(t, tp.idx(2, 1<<40))
+
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for _, id := range [][]byte{huge, bomb} {
+		if _, _, err := s.read(HashOf(id), objBlob, -1); err == nil {
+			t.Errorf("read of %x: no error", id[:4])
+		}
+		if _, _, err := s.read(HashOf(id), objBlob, 1<<40); err == nil {
+			t.Errorf("read of %x with a large limit: no error", id[:4])
+		}
+	}
+	var loose bytes.Buffer
+	zw := zlib.NewWriter(&loose)
+	zw.Write([]byte("blob 1099511627776\x00four"))
+	zw.Close()
+	if _, _, _, err := parseLoose(&loose, -1); err == nil {
+		t.Error("loose object shorter than its header: no error")
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Errorf("reading 1 TiB claims allocated %d MiB", grew>>20)
 	}
 }

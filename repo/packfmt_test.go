@@ -36,8 +36,12 @@ func newTestPack(count int) *testPack {
 // entry appends one entry: its type and size header, extra (an offset
 // delta's distance or a ref-delta's base id) and payload, compressed.
 func (tp *testPack) entry(id []byte, typ int, extra, payload []byte) int64 {
+	return tp.entrySized(id, typ, int64(len(payload)), extra, payload)
+}
+
+// entrySized is entry with a size header of size, true or not.
+func (tp *testPack) entrySized(id []byte, typ int, size int64, extra, payload []byte) int64 {
 	off := int64(tp.buf.Len())
-	size := len(payload)
 	c := byte(typ<<4) | byte(size&15)
 	size >>= 4
 	for size > 0 {
