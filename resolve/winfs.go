@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"strings"
@@ -153,7 +154,8 @@ func walkBeneath[H any](fsys handleFS[H], root H, dir string) (H, error) {
 	return cur, nil
 }
 
-// readBounded reads what read returns until end of file (a zero count),
+// readBounded reads what read returns until end of file (a zero count or
+// io.EOF),
 // at most limit+1 bytes whatever the file's size or growth (C3). size is
 // the size the handle reported when opened.
 func readBounded(read func([]byte) (int, error), size, limit int64) ([]byte, error) {
@@ -161,13 +163,13 @@ func readBounded(read func([]byte) (int, error), size, limit int64) ([]byte, err
 	n := 0
 	for n < len(buf) {
 		m, err := read(buf[n:])
+		n += m
+		if err == io.EOF || err == nil && m == 0 {
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
-		if m == 0 {
-			break
-		}
-		n += m
 		if n == len(buf) && int64(len(buf)) < limit+1 {
 			// It grew: make room up to the limit.
 			nb := make([]byte, min(int64(len(buf))*2, limit+1))
