@@ -11,7 +11,7 @@ import (
 // TestWindowsJunctionIsLink checks D1/C1 on a real NTFS worktree: a
 // junction (which mklink /J makes without privileges) is listed as a
 // symbolic link, a read below it is refused as one, and the file behind it
-// is never read; a directory named AGENTS.md and the console device are not
+// is never read; a directory named AGENTS.md and the NUL device are not
 // regular files (C2); a plain file reads with its bytes as on disk (CRLF
 // kept).
 func TestWindowsJunctionIsLink(t *testing.T) {
@@ -58,8 +58,8 @@ func TestWindowsJunctionIsLink(t *testing.T) {
 	if _, kind, _, err := w.Read("sub/AGENTS.md", 1000); kind != Dir || err != nil {
 		t.Errorf("Read(sub/AGENTS.md) = %v %v, want a directory", kind, err)
 	}
-	if _, kind, _, err := ReadFile("CONOUT$", 1000); kind != Special || err != nil {
-		t.Errorf("ReadFile(CONOUT$) = %v %v, want a special file", kind, err)
+	if _, kind, _, err := ReadFile("NUL", 1000); kind != Special || err != nil {
+		t.Errorf("ReadFile(NUL) = %v %v, want a special file (a device)", kind, err)
 	}
 	if _, kind, _, err := ReadFile(filepath.Join(root, "linked"), 1000); kind != Symlink || err != nil {
 		t.Errorf("ReadFile(junction) = %v %v, want a symbolic link", kind, err)
