@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
@@ -52,20 +53,26 @@ func (w *Worktree) openDir(dir string) (windows.Handle, error) {
 }
 
 // Lstat implements Source: the entry at p, its last component not
-// followed. It is used only below a linked directory (reported, never read).
+// followed, from its attributes alone (GetFileAttributesEx: no handle is
+// opened on it, as lstat(2) opens nothing). It is used only below a linked
+// directory, whose candidates are reported, never read. The reparse tag is
+// not known there: any reparse point counts as a link.
 func (w *Worktree) Lstat(p string) (Entry, error) {
 	abs := filepath.FromSlash(w.abs(p))
-	h, err := openPath(abs, windows.FILE_READ_ATTRIBUTES)
+	name, err := windows.UTF16PtrFromString(abs)
 	if err != nil {
+		return Entry{Name: path.Base(p), Kind: Missing}, nil
+	}
+	var ad windows.Win32FileAttributeData
+	if err := windows.GetFileAttributesEx(name, windows.GetFileExInfoStandard, (*byte)(unsafe.Pointer(&ad))); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Entry{Name: path.Base(p), Kind: Missing}, nil
 		}
 		return Entry{}, fmt.Errorf("lstat %s: %w", abs, err)
 	}
-	defer windows.CloseHandle(h)
-	fi, err := handleInfo(h)
-	if err != nil {
-		return Entry{}, fmt.Errorf("lstat %s: %w", abs, err)
+	fi := winFileInfo{Attrs: ad.FileAttributes, Size: int64(ad.FileSizeHigh)<<32 | int64(ad.FileSizeLow)}
+	if fi.Attrs&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0 {
+		fi.Tag = winTagNameSurrogate
 	}
 	e := Entry{Name: path.Base(p), Size: fi.Size}
 	e.Kind, e.Note = winKind(fi)
