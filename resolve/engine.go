@@ -193,11 +193,12 @@ func New(src Source, opt Options) *Engine {
 func (e *Engine) Source() Source { return e.src }
 
 // foldsToCandidate reports whether name, not a candidate itself, is one
-// in another case (D1). Most names differ from every candidate in their
-// first byte, where EqualFold stops.
+// in another case (D1). A name of another length cannot be (a folded
+// ASCII letter is at most three bytes: the Kelvin sign); most others
+// differ in their first byte, where EqualFold stops.
 func (e *Engine) foldsToCandidate(name string) bool {
 	for _, c := range e.candidates {
-		if strings.EqualFold(name, c) {
+		if len(name) >= len(c) && len(name) <= 3*len(c) && strings.EqualFold(name, c) {
 			return true
 		}
 	}
