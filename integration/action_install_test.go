@@ -227,7 +227,9 @@ func pathWithoutGo(t *testing.T) string {
 	t.Helper()
 	var keep []string
 	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
-		if _, err := os.Stat(filepath.Join(d, "go")); err == nil {
+		_, err := os.Stat(filepath.Join(d, "go"))
+		_, errExe := os.Stat(filepath.Join(d, "go.exe"))
+		if err == nil || errExe == nil {
 			continue
 		}
 		keep = append(keep, d)
@@ -282,8 +284,10 @@ func TestActionInstallsTheRecordedReleaseForEachRunnerD3(t *testing.T) {
 func TestActionReleaseBinaryReportsItsVersionD2D3(t *testing.T) {
 	// D2: the installed release binary reports the release version in
 	// `version` and in SARIF's tool.driver.version.
-	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
-		t.Fatalf("this test runs the Linux X64 archive's binary; it runs on linux/amd64, not %s/%s", runtime.GOOS, runtime.GOARCH)
+	runnerOS, ok := map[string]string{"linux": "Linux", "darwin": "macOS", "windows": "Windows"}[runtime.GOOS]
+	runnerArch, ok2 := map[string]string{"amd64": "X64", "arm64": "ARM64"}[runtime.GOARCH]
+	if !ok || !ok2 {
+		t.Fatalf("this test runs the host's release archive as a GitHub runner would; %s/%s is no GitHub runner (Linux, macOS, Windows on X64, ARM64)", runtime.GOOS, runtime.GOARCH)
 	}
 	rel := newRelease(t)
 	srv := serve(t, rel.dir)
@@ -291,6 +295,7 @@ func TestActionReleaseBinaryReportsItsVersionD2D3(t *testing.T) {
 	sarif := filepath.Join(t.TempDir(), "out.sarif")
 	r := newRunner(t, ws, "workflow_dispatch", map[string]any{}, map[string]string{"sarif-file": sarif})
 	r.actionPath = actionCopy(t, releaseVersion, rel.checksums())
+	r.runnerOS, r.runnerArch = runnerOS, runnerArch
 	r.extraEnv = []string{"RIVUMI_LINT_DOWNLOAD_URL=" + srv.URL}
 	if res := r.install(); res.code != 0 {
 		t.Fatalf("install: %s", res)
