@@ -1,6 +1,6 @@
 // Command bench is the benchmark driver behind scripts/bench (SPEC §9,
 // docs/performance.md). It builds the linter once, generates the
-// benchmark monorepos with internal/monorepo, checks that every case gives
+// benchmark monorepos with bench/monorepo, checks that every case gives
 // the right answer, then runs each case and its `git` yardstick in their
 // own processes, side by side, for several interleaved rounds, and prints
 // the medians, the ratios and where our time goes.
@@ -29,7 +29,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rivumi/rivumi-lint/internal/monorepo"
+	"github.com/rivumi/rivumi-lint/bench/monorepo"
 )
 
 type options struct {
@@ -922,7 +922,7 @@ func (b *bench) print(w io.Writer) {
 	for _, k := range gens {
 		fmt.Fprintf(w, "- setup: %s %.2f s\n", k, b.gen[k].Seconds())
 	}
-	fmt.Fprintf(w, "- %d interleaved rounds after one warm-up; medians; RSS is the peak resident set (wait4 rusage; floor %.1f MiB, the spawner's own, see internal/bench/spawn.go)\n", b.o.rounds, mib(b.rssFloor))
+	fmt.Fprintf(w, "- %d interleaved rounds after one warm-up; medians; RSS is the peak resident set (wait4 rusage; floor %.1f MiB, the spawner's own, see bench/spawn.go)\n", b.o.rounds, mib(b.rssFloor))
 	fmt.Fprintf(w, "- load average (1, 5, 15 min) before the rounds: %s; after: %s\n\n", b.loadBefore, b.loadAfter)
 
 	fmt.Fprintln(w, "| case | dirs | rivumi-lint | RSS | git yardstick | git | ratio | target | | CPU ours | CPU git | CPU ratio |")

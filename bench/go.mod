@@ -1,0 +1,3 @@
+module github.com/rivumi/rivumi-lint/bench
+
+go 1.26.0
