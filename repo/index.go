@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
@@ -118,7 +117,7 @@ func (r *Repo) readIndex(name string) (ents []IndexEntry, trees map[string]Hash,
 		if !errors.As(perr, &ue) {
 			return nil, nil, "", fmt.Errorf("read index %s: %w (Git refuses it too; rebuild it with `rm %s && git reset`)", name, perr, name)
 		}
-		if _, lerr := exec.LookPath("git"); lerr != nil {
+		if !HaveGit() {
 			return nil, nil, "", fmt.Errorf("read index %s: %v; the git binary would read it instead, but it is not installed: install git, or %s", name, perr, ue.fix)
 		}
 		ents, err = r.lsFilesIndex(name)

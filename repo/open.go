@@ -112,7 +112,7 @@ func OpenAt(top, gitDir string) (*Repo, error) {
 		r.shallow = true
 	}
 	if why != "" {
-		if _, err := exec.LookPath("git"); err != nil {
+		if !HaveGit() {
 			return nil, fmt.Errorf("go-git cannot read the repository at %s: %s; the git binary would be used instead, but it is not installed: install git (2.36 or later) and run again", root, why)
 		}
 		r.Backend = "git"
@@ -290,7 +290,7 @@ func (r *Repo) ResolveCommit(rev, what string) (Hash, error) {
 			return h, nil
 		}
 		// Not a reference: an abbreviated id, or a form only Git knows.
-		if _, lerr := exec.LookPath("git"); lerr != nil {
+		if !HaveGit() {
 			return Hash{}, r.revError(rev, what, fmt.Errorf("unknown revision"))
 		}
 	}
@@ -716,54 +716,3 @@ func (r *Repo) run(cmd *exec.Cmd, stdin []byte) ([]byte, error) {
 
 // gitCommand prepares git ARGS for this repository (GitCommand).
 func (r *Repo) gitCommand(args ...string) *exec.Cmd { return GitCommand(r.Root, r.GitDir, args...) }
-
-// GitCommand prepares git ARGS for the repository with worktree root and
-// Git directory gitDir: run in the worktree, with no variable of a
-// surrounding hook redirecting it elsewhere (GIT_INDEX_FILE stays: a
-// pre-commit hook names the index being committed there; a relative one is
-// resolved against root, as Git does), never fetching missing objects,
-// prompting or taking optional locks (git status would otherwise refresh
-// the index: the tool never writes to the repository).
-func GitCommand(root, gitDir string, args ...string) *exec.Cmd {
-	return gitCommandIndex(root, gitDir, indexFileEnv(root), args...)
-}
-
-// gitCommandIndex is GitCommand reading the index file index ("" for the
-// worktree's own). Every git process of this package starts here, so none
-// sees a hook's GIT_DIR, GIT_WORK_TREE or foreign GIT_INDEX_FILE (F3).
-func gitCommandIndex(root, gitDir, index string, args ...string) *exec.Cmd {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = root
-	env := make([]string, 0, len(os.Environ())+6)
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_NO_LAZY_FETCH", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS":
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "GIT_DIR="+gitDir, "GIT_WORK_TREE="+root, "GIT_NO_LAZY_FETCH=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-	if index != "" {
-		env = append(env, "GIT_INDEX_FILE="+index)
-	}
-	cmd.Env = env
-	return cmd
-}
-
-// indexFileEnv returns $GIT_INDEX_FILE as an absolute path, "" when it is
-// not set. A relative value is relative to the worktree top root, not to
-// the working directory: `git commit` exports GIT_INDEX_FILE=.git/index to
-// hooks, and Git resolves it at the top, where it runs (F2). A hook that
-// runs `cd frontend && rivumi-lint check --staged` must read that index,
-// not a missing frontend/.git/index.
-func indexFileEnv(root string) string {
-	p := os.Getenv("GIT_INDEX_FILE")
-	if p == "" {
-		return ""
-	}
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(root, p)
-}
