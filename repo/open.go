@@ -101,7 +101,7 @@ func OpenAt(top, gitDir string) (*Repo, error) {
 		r.CommonDir = filepath.Clean(c)
 	}
 	if fi, err := os.Stat(r.CommonDir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("Git directory %s of %s is missing (a linked worktree whose main repository was moved or deleted?); run `git worktree repair` in the main worktree", r.CommonDir, root)
+		return nil, fmt.Errorf("the Git directory %s of %s is missing (a linked worktree whose main repository was moved or deleted?); run `git worktree repair` in the main worktree", r.CommonDir, root)
 	}
 	cfg, err := readGitConfig(filepath.Join(r.CommonDir, "config"))
 	if err != nil {
@@ -385,7 +385,7 @@ func (r *Repo) resolveSimple(rev string) (Hash, bool, error) {
 // peelCommit follows annotated tags to the commit they name.
 func (r *Repo) peelCommit(h Hash) (Hash, error) {
 	for range 16 {
-		data, _, err := r.objs.read(h, objCommit, 0)
+		_, _, err := r.objs.read(h, objCommit, 0)
 		var wt *wrongTypeError
 		if !errors.As(err, &wt) {
 			return h, err
@@ -393,7 +393,8 @@ func (r *Repo) peelCommit(h Hash) (Hash, error) {
 		if wt.got != "tag" {
 			return Hash{}, fmt.Errorf("%s is a %s, not a commit", h.Short(), wt.got)
 		}
-		if data, _, err = r.objs.read(h, objTag, 1<<20); err != nil {
+		data, _, err := r.objs.read(h, objTag, 1<<20)
+		if err != nil {
 			return Hash{}, err
 		}
 		line, _, _ := bytes.Cut(data, []byte{'\n'})

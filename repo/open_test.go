@@ -15,10 +15,7 @@ import (
 
 // lsFiles is `git ls-files --stage` as entries, for comparison.
 func lsFiles(g *gittest.Repo) []string {
-	var out []string
-	for _, rec := range gittest.Nul(g.Git("ls-files", "--stage", "-z")) {
-		out = append(out, rec)
-	}
+	out := gittest.Nul(g.Git("ls-files", "--stage", "-z"))
 	sort.Strings(out)
 	return out
 }
