@@ -205,3 +205,14 @@ func Nul(s string) []string {
 	}
 	return out
 }
+
+// Pack returns the path of the repository's one pack file (after a
+// `git repack -a -d`); any other number of packs fails the test.
+func (r *Repo) Pack() string {
+	r.TB.Helper()
+	m, err := filepath.Glob(filepath.Join(r.Dir, ".git", "objects", "pack", "*.pack"))
+	if err != nil || len(m) != 1 {
+		r.TB.Fatalf("want one pack in %s: %v %v", r.Dir, m, err)
+	}
+	return m[0]
+}
