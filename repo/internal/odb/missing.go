@@ -3,7 +3,10 @@ package odb
 import "fmt"
 
 // MissingObjectError is an object the repository does not hold. It is
-// always an error (exit 2), never a shorter diff or a skipped file.
+// always an error (exit 2), never a shorter diff or a skipped file. The
+// stores set Hash; the repo package adds what the object is (Path) and
+// what explains its absence (a partial or shallow clone), which the
+// message turns into the fix.
 type MissingObjectError struct {
 	Hash     Hash
 	Path     string // what it is, when known

@@ -91,6 +91,9 @@ const maxDeltaResult = 512 << 20
 // grows as the bytes really come.
 const inflateStep = 1 << 20
 
+// Open opens the object database of objectDirs (the repository's objects
+// directory, then its alternates, searched in that order) for object ids
+// of hashSize bytes: it maps every pack index and reads nothing else.
 func Open(objectDirs []string, hashSize int) (*Native, error) {
 	s := &Native{dirs: objectDirs, hashSize: hashSize}
 	s.cache.max = 32 << 20
