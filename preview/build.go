@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rivumi/rivumi-lint/lint"
@@ -318,11 +317,8 @@ func memoryKey(path string) string {
 		return "error: " + err.Error()
 	}
 	k := fmt.Sprintf("%d %d %s", fi.Size(), fi.ModTime().UnixNano(), fi.Mode())
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		// Not the access time: reading the file changes it.
-		k += fmt.Sprintf(" %d %d %d.%d", st.Dev, st.Ino, st.Ctim.Sec, st.Ctim.Nsec)
-	}
-	return k
+	// Not the access time: reading the file changes it.
+	return k + statKey(fi)
 }
 
 func (in *inputs) build() (*Preview, error) {

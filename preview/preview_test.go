@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -195,7 +194,7 @@ func TestMemoryHostile(t *testing.T) {
 	f := fixture(t, "-- repo/AGENTS.md --\nx\n")
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "memory.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(t, fifo); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
@@ -324,7 +323,7 @@ description: TOP-SECRET-3c1d
 	must(os.Symlink(filepath.Join(f.Home, "secret", "SKILL.md"), filepath.Join(skills, "linked-file", "SKILL.md")))
 	must(os.Symlink(filepath.Join(f.Home, "secret"), filepath.Join(skills, "linked-dir")))
 	must(os.MkdirAll(filepath.Join(skills, "fifo"), 0o755))
-	must(syscall.Mkfifo(filepath.Join(skills, "fifo", "SKILL.md"), 0o644))
+	must(mkfifo(t, filepath.Join(skills, "fifo", "SKILL.md")))
 	must(os.WriteFile(filepath.Join(skills, "utf16", "SKILL.md"), []byte("\xff\xfe-\x00-\x00-\x00"), 0o644))
 
 	done := make(chan *preview.Preview, 1)

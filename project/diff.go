@@ -390,6 +390,7 @@ func (x *Diff) Check() (*lint.Result, error) {
 		// A new or changed link to a directory is resolved itself, as a
 		// whole-worktree check does, so the candidates behind it are
 		// reported (C1).
+		links := map[string]bool{}
 		for _, c := range changes {
 			if err != nil || c.NewMode != repo.ModeSymlink {
 				continue
@@ -397,10 +398,14 @@ func (x *Diff) Check() (*lint.Result, error) {
 			var ok bool
 			if ok, err = x.head.DirLink(c.Path); ok {
 				dirs = append(dirs, c.Path)
+				links[c.Path] = true
 			}
 		}
 		sort.Strings(dirs)
 		dirs = slices.Compact(dirs)
+		if err == nil {
+			dirs, err = dropBehindLinks(x.head, x.head.DirLink, dirs, links)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -73,6 +73,10 @@ type DirInfo struct {
 	Files []*File
 	// NearMisses are entries whose name resembles a candidate (RL011).
 	NearMisses []NearMiss
+	// CaseFold, when not nil, is the layer a checkout on a
+	// case-insensitive file system (macOS, Windows) gets here instead of
+	// Files[0] (D1); it never changes this resolution.
+	CaseFold *CaseFold
 	// Linked is the first directory from the root down to this one that is
 	// a symbolic link, "" when none is (C1).
 	Linked   string
@@ -187,6 +191,19 @@ func New(src Source, opt Options) *Engine {
 
 // Source returns the source the engine reads.
 func (e *Engine) Source() Source { return e.src }
+
+// foldsToCandidate reports whether name, not a candidate itself, is one
+// in another case (D1). A name of another length cannot be (a folded
+// ASCII letter is at most three bytes: the Kelvin sign); most others
+// differ in their first byte, where EqualFold stops.
+func (e *Engine) foldsToCandidate(name string) bool {
+	for _, c := range e.candidates {
+		if len(name) >= len(c) && len(name) <= 3*len(c) && strings.EqualFold(name, c) {
+			return true
+		}
+	}
+	return false
+}
 
 // Candidates returns the candidate names in priority order.
 func (e *Engine) Candidates() []string { return e.candidates }
@@ -369,14 +386,18 @@ func (e *Engine) fill(d *DirInfo) error {
 	} else {
 		byRank = make([]*Entry, len(e.candidates))
 	}
+	folded := false // an entry is a candidate in another case (D1)
 	for i := range ents {
 		ent := &ents[i]
 		if r := e.rank(ent.Name); r >= 0 {
 			byRank[r] = ent
-		} else if ent.Kind != Dir && ent.Kind != Submodule {
-			if like, ok := nearMissKeyed(ent.Name, e.candidates, e.candKeys); ok {
-				d.NearMisses = append(d.NearMisses, NearMiss{Path: path.Join(d.Path, ent.Name), Like: like})
+		} else {
+			if ent.Kind != Dir && ent.Kind != Submodule {
+				if like, ok := nearMissKeyed(ent.Name, e.candidates, e.candKeys); ok {
+					d.NearMisses = append(d.NearMisses, NearMiss{Path: path.Join(d.Path, ent.Name), Like: like})
+				}
 			}
+			folded = folded || e.foldsToCandidate(ent.Name)
 		}
 		switch ent.Kind {
 		case Dir, Symlink, Submodule:
@@ -385,6 +406,9 @@ func (e *Engine) fill(d *DirInfo) error {
 	}
 	if !slices.IsSortedFunc(d.children, byName) {
 		slices.SortFunc(d.children, byName)
+	}
+	if folded {
+		d.CaseFold = caseFoldLayer(ents, e.candidates)
 	}
 	for _, ent := range byRank {
 		if ent == nil {

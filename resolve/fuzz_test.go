@@ -1,3 +1,5 @@
+//go:build unix
+
 package resolve
 
 // Native fuzz targets for the engine over real trees on disk (§10: "resolver

@@ -39,9 +39,6 @@ import (
 	"testing"
 	"time"
 	"unicode"
-	"unsafe"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/rivumi/rivumi-lint/repo/gittest"
 )
@@ -76,51 +73,6 @@ type cli struct {
 	// or read (inotify; fd 0 when none).
 	inotify int
 	watched map[int32]string
-}
-
-// watchOpens makes every later run fail when it opens or reads one of
-// paths (files, or directories it would list): C1, "nothing behind a link
-// is ever opened", observed, not inferred from the output.
-func (c *cli) watchOpens(paths ...string) {
-	c.t.Helper()
-	if c.inotify == 0 {
-		fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
-		if err != nil {
-			c.t.Fatalf("inotify: %v (needs Linux inotify)", err)
-		}
-		c.inotify, c.watched = fd, map[int32]string{}
-		c.t.Cleanup(func() { unix.Close(fd) })
-	}
-	for _, p := range paths {
-		wd, err := unix.InotifyAddWatch(c.inotify, p, unix.IN_OPEN|unix.IN_ACCESS)
-		if err != nil {
-			c.t.Fatalf("inotify watch %s: %v", p, err)
-		}
-		c.watched[int32(wd)] = p
-	}
-}
-
-// opened drains the inotify events and returns the watched paths opened
-// or read since the last call.
-func (c *cli) opened() []string {
-	if c.inotify == 0 {
-		return nil
-	}
-	var out []string
-	buf := make([]byte, 1<<16)
-	for {
-		n, err := unix.Read(c.inotify, buf)
-		if n <= 0 || err != nil {
-			return out
-		}
-		for off := 0; off+unix.SizeofInotifyEvent <= n; {
-			ev := (*unix.InotifyEvent)(unsafe.Pointer(&buf[off]))
-			if p, ok := c.watched[ev.Wd]; ok && ev.Mask&(unix.IN_OPEN|unix.IN_ACCESS) != 0 {
-				out = append(out, p)
-			}
-			off += unix.SizeofInotifyEvent + int(ev.Len)
-		}
-	}
 }
 
 func newCLI(t *testing.T, dir string) *cli {
@@ -231,8 +183,7 @@ func (c *cli) runFor(interrupt time.Duration, args ...string) cliResult {
 	cmd.Dir, cmd.Env = c.dir, env
 	cmd.WaitDelay = 5 * time.Second
 	// On the deadline, kill the probe and rivumi-lint (one process group).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownProcessGroup(cmd)
 	var stdout, stderr limitedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	c.opened() // what the test itself did before this run does not count
@@ -247,7 +198,7 @@ func (c *cli) runFor(interrupt time.Duration, args ...string) cliResult {
 			}
 			time.Sleep(interrupt)
 			// The probe passes SIGINT on to its process group.
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+			interruptGroup(cmd)
 		}
 		err = cmd.Wait()
 	}
@@ -460,7 +411,7 @@ func mkfifo(t *testing.T, p string) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := unix.Mkfifo(p, 0o644); err != nil {
+	if err := makeFIFO(p); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -1237,8 +1188,8 @@ func rssProbeMain() {
 		fmt.Fprintf(os.Stderr, "rss-probe: %v\n", err)
 		os.Exit(3)
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		os.WriteFile(os.Args[1], []byte(fmt.Sprint(ru.Maxrss<<10)), 0o644)
+	if rss, ok := peakRSSBytes(cmd.ProcessState); ok {
+		os.WriteFile(os.Args[1], []byte(fmt.Sprint(rss)), 0o644)
 	}
 	os.Exit(code)
 }

@@ -59,10 +59,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	"golang.org/x/sys/unix"
 )
 
 func TestMain(m *testing.M) {
@@ -177,7 +175,7 @@ func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	p := ts.MkAbs(args[0])
 	ts.Check(os.MkdirAll(filepath.Dir(p), 0o777))
-	ts.Check(unix.Mkfifo(p, 0o644))
+	ts.Check(makeFIFO(p))
 }
 
 func cmdMksock(ts *testscript.TestScript, neg bool, args []string) {
@@ -555,28 +553,6 @@ func jsonType(v any) string {
 	return reflect.TypeOf(v).String()
 }
 
-// openPTY returns both ends of a new pseudo-terminal.
-func openPTY(t *testing.T) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("open /dev/ptmx: %v (the colour test needs a Linux pseudo-terminal: mount devpts)", err)
-	}
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatalf("unlock pty: %v", err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatalf("pty number: %v", err)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("open pty slave: %v", err)
-	}
-	t.Cleanup(func() { s.Close(); m.Close() })
-	return m, s
-}
-
 // TestColorOnTTY checks §6 (--no-color, NO_COLOR) and §7 (text: colour on
 // a TTY); RL010 gives it a finding to print: colour on a terminal, none with
 // --no-color or NO_COLOR. (Scripts cannot give the command a terminal on
@@ -635,80 +611,6 @@ func readAll(t *testing.T, f *os.File) string {
 				t.Fatalf("timed out reading the terminal")
 			}
 			return string(out)
-		}
-	}
-}
-
-// TestReadEachFileOnce checks R7: each chain is resolved once and each
-// instruction file read at most once per run, for a whole-worktree check
-// and for a changed root AGENTS.md passed as PATH (which brings in every
-// directory below). Opens are counted with inotify.
-func TestReadEachFileOnce(t *testing.T) {
-	root := t.TempDir()
-	for i := 0; i < 10; i++ {
-		for _, d := range []string{fmt.Sprintf("d%d", i), fmt.Sprintf("d%d/e", i), fmt.Sprintf("d%d/e/f", i)} {
-			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(root, d, "AGENTS.md"), []byte("rules of "+d+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	watched := []string{"AGENTS.md", "d3/AGENTS.md", "d3/e/AGENTS.md"}
-	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("root\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{
-		{"check", "--root", root, "--format", "json"},
-		{"check", "--root", root, "--format", "json", filepath.Join(root, "AGENTS.md")},
-	} {
-		fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
-		if err != nil {
-			t.Fatalf("inotify: %v (needs Linux inotify)", err)
-		}
-		names := map[int32]string{}
-		for _, w := range watched {
-			// IN_CLOSE_NOWRITE too: inotify merges identical consecutive
-			// events, so two opens in a row would show as one; with the
-			// close in between they cannot.
-			wd, err := unix.InotifyAddWatch(fd, filepath.Join(root, w), unix.IN_OPEN|unix.IN_CLOSE_NOWRITE)
-			if err != nil {
-				t.Fatal(err)
-			}
-			names[int32(wd)] = w
-		}
-		var stdout, stderr bytes.Buffer
-		if code := run(args, &stdout, &stderr); code != exitOK {
-			t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
-		}
-		opens := map[string]int{}
-		buf := make([]byte, 1<<16)
-		for {
-			n, err := unix.Read(fd, buf)
-			if n <= 0 || err != nil {
-				break
-			}
-			for off := 0; off+unix.SizeofInotifyEvent <= n; {
-				ev := (*unix.InotifyEvent)(unsafe.Pointer(&buf[off]))
-				if ev.Mask&unix.IN_OPEN != 0 {
-					opens[names[ev.Wd]]++
-				}
-				off += unix.SizeofInotifyEvent + int(ev.Len)
-			}
-		}
-		unix.Close(fd)
-		for _, w := range watched {
-			if opens[w] != 1 {
-				t.Errorf("%v: %s opened %d times, want exactly once (R7)", args[len(args)-1], w, opens[w])
-			}
-		}
-		var doc jsonReport
-		if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
-			t.Fatal(err)
-		}
-		if len(doc.Directories) != 31 {
-			t.Errorf("%v: %d directories resolved, want 31 (R7: the root and every directory below with a candidate)", args, len(doc.Directories))
 		}
 	}
 }

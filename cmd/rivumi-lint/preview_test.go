@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
-	"golang.org/x/sys/unix"
 
 	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/preview/previewtest"
@@ -136,7 +133,7 @@ func TestPreviewErrors(t *testing.T) {
 	f := previewtest.Load(t, "../../testdata/preview/chain.txtar")
 	previewEnv(t)
 	fifo := filepath.Join(t.TempDir(), "fifo.jsonl")
-	if err := unix.Mkfifo(fifo, 0o644); err != nil {
+	if err := makeFIFO(fifo); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -253,27 +250,6 @@ func TestPreviewColor(t *testing.T) {
 	}
 }
 
-func previewPTY(t *testing.T) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("no pseudo-terminal (the test needs /dev/ptmx): %v", err)
-	}
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close(); m.Close() })
-	return m, s
-}
-
 // drainPTY reads the master side until the slave is closed (EIO).
 func drainPTY(m *os.File) string {
 	m.SetReadDeadline(time.Now().Add(20 * time.Second))
@@ -298,7 +274,7 @@ func TestPreviewWatchSIGINT(t *testing.T) {
 	t.Cleanup(func() { watchContext = orig })
 	watchContext = func() (context.Context, context.CancelFunc) {
 		ctx, stop := orig()
-		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		if err := interruptSelf(); err != nil {
 			t.Error(err)
 		}
 		return ctx, stop

@@ -3,10 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
-
-	"golang.org/x/sys/unix"
 )
 
 // version is the module version when built with `go install …@vX`, else
@@ -43,13 +40,4 @@ func version() string {
 func cmdVersion(stdout io.Writer) int {
 	fmt.Fprintf(stdout, "rivumi-lint %s\n", version())
 	return exitOK
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }

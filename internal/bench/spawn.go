@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -67,9 +66,8 @@ func spawnerMain() int {
 			resp.Exit, resp.Err = -1, err.Error()
 		}
 		if cmd.ProcessState != nil {
-			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-				resp.RSS = int64(ru.Maxrss)
-				resp.CPU = ru.Utime.Nano() + ru.Stime.Nano()
+			if rss, cpu, ok := usage(cmd.ProcessState); ok {
+				resp.RSS, resp.CPU = rss, cpu
 			}
 		}
 		resp.Stderr = stderr.String()
@@ -132,8 +130,8 @@ func (s *spawner) close() int64 {
 	s.in.Close()
 	s.cmd.Wait()
 	if s.cmd.ProcessState != nil {
-		if ru, ok := s.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			return int64(ru.Maxrss)
+		if rss, _, ok := usage(s.cmd.ProcessState); ok {
+			return rss
 		}
 	}
 	return 0

@@ -15,7 +15,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"syscall"
 	"time"
 )
 
@@ -49,11 +48,7 @@ func Done() {
 		return
 	}
 	Mark("other")
-	var ru syscall.Rusage
-	rss := int64(-1)
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		rss = int64(ru.Maxrss) // KiB on Linux
-	}
+	rss := peakRSS()
 	fmt.Fprintf(out, "rivumi-lint: trace: total %.3fms\n", float64(time.Since(started).Microseconds())/1000)
 	fmt.Fprintf(out, "rivumi-lint: trace: maxrss %dKiB\n", rss)
 }

@@ -16,8 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"golang.org/x/sys/unix"
 )
 
 // Native reads objects straight from the object directories (the
@@ -154,35 +152,6 @@ func (s *Native) scanPacks() error {
 		}
 	}
 	return nil
-}
-
-func mapFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() == 0 {
-		return []byte{}, nil
-	}
-	if fi.Size() != int64(int(fi.Size())) {
-		return nil, fmt.Errorf("%s is too large to map", name)
-	}
-	b, err := unix.Mmap(int(f.Fd()), 0, int(fi.Size()), unix.PROT_READ, unix.MAP_SHARED)
-	if err != nil {
-		return nil, fmt.Errorf("map %s: %w", name, err)
-	}
-	return b, nil
-}
-
-func unmap(b []byte) {
-	if len(b) > 0 {
-		unix.Munmap(b)
-	}
 }
 
 // openPackIndex maps NAME.idx and checks its layout.

@@ -1,0 +1,8 @@
+//go:build !linux && !darwin && !freebsd && !windows
+
+package main
+
+import "io"
+
+// isTerminal is false where no terminal query is implemented: plain text.
+func isTerminal(io.Writer) bool { return false }

@@ -1,0 +1,17 @@
+package preview
+
+import (
+	"fmt"
+	"io/fs"
+	"syscall"
+)
+
+// statKey is the part of memoryKey only the platform's stat knows: device,
+// inode and change time (a rewrite in place keeps size and mtime).
+func statKey(fi fs.FileInfo) string {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(" %d %d %d.%d", st.Dev, st.Ino, st.Ctim.Sec, st.Ctim.Nsec)
+}
