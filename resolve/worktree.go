@@ -269,18 +269,6 @@ func (w *Worktree) LinkTarget(p string) (string, error) {
 	return t, nil
 }
 
-func kindOfFileMode(m fs.FileMode) Kind {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return Symlink
-	case m.IsDir():
-		return Dir
-	case m.IsRegular():
-		return Regular
-	}
-	return Special
-}
-
 // ModeNote names a file mode that is neither a regular file, a directory
 // nor a link: "FIFO", "socket", "character device", "block device"; "" else.
 func ModeNote(m fs.FileMode) string {
