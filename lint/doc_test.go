@@ -1,4 +1,4 @@
-package lint
+package lint_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/config"
+	. "github.com/rivumi/rivumi-lint/lint"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and generated docs")
@@ -33,18 +34,22 @@ func TestRulesDoc(t *testing.T) {
 }
 
 // §5: the table holds exactly the spec's rule ids, in order, each with a
-// name, a doc and a default severity; the config knows the same ids.
+// name, a doc and a default severity; the config accepts exactly these ids
+// (it validates against the table, §8).
 func TestRuleTable(t *testing.T) {
 	want := []string{"RL001", "RL002", "RL003", "RL004", "RL005", "RL006", "RL007", "RL008", "RL009", "RL010", "RL011", "RL012", "RL013", "RL014"}
-	if len(table) != len(want) {
-		t.Fatalf("%d rules, want %d", len(table), len(want))
+	if len(Rules()) != len(want) {
+		t.Fatalf("%d rules, want %d", len(Rules()), len(want))
 	}
-	for i, r := range table {
+	for i, r := range Rules() {
 		if r.ID != want[i] || r.Name == "" || r.Summary == "" || r.Doc == "" || r.Default == Off {
 			t.Errorf("rule %d = %+v", i, r)
 		}
-		if config.RuleIDs[i] != r.ID {
-			t.Errorf("config.RuleIDs[%d] = %s, rule table has %s", i, config.RuleIDs[i], r.ID)
+		if _, err := config.Parse("c.yaml", []byte("version: 1\nrules:\n  "+r.ID+": notice\n")); err != nil {
+			t.Errorf("config refuses rule %s: %v", r.ID, err)
 		}
+	}
+	if _, err := config.Parse("c.yaml", []byte("version: 1\nrules:\n  RL015: notice\n")); err == nil {
+		t.Error("config accepts RL015, which the table does not have")
 	}
 }

@@ -6,7 +6,7 @@
 //
 // [Build] makes a [Preview] from [Options]; [Text], [JSON] and [Markdown]
 // write it; [Watch] re-renders it when its inputs change (P6).
-// [MemoryFindings] gives `check --memory FILE` its RL013 findings.
+// The memory file is read by memory.ReadFile; RL013 is lint's.
 //
 // Everything is read under the engine's constraints: instruction files and
 // skills through the engine's Source (C1–C5: no symbolic link followed,
