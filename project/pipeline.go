@@ -359,7 +359,9 @@ type NoDirError struct {
 	Err error
 }
 
-func (e *NoDirError) Error() string { return "resolve " + lint.DisplayDir(e.Dir) + ": " + e.Err.Error() }
+func (e *NoDirError) Error() string {
+	return "resolve " + lint.DisplayDir(e.Dir) + ": " + e.Err.Error()
+}
 func (e *NoDirError) Unwrap() error { return e.Err }
 
 // configChanges are RL014's inputs: the root config, or the --config file
