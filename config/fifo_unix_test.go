@@ -13,7 +13,7 @@ import (
 func TestLoadFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), ".rivumi-lint.yaml")
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
+		t.Fatalf("mkfifo: %v (the test needs a file system that holds FIFOs)", err)
 	}
 	_, err := Load(p)
 	if err == nil || !strings.HasPrefix(err.Error(), p+": not a regular file (a named pipe)") {

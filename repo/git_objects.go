@@ -50,8 +50,11 @@ type objectStore interface {
 }
 
 // intoReader is an object store that can read into a caller's buffer.
+// scratch reports that the returned bytes belong to the caller alone
+// (dst's storage or a new allocation): only then may it write to them or
+// pass them as dst again. Otherwise they are shared, cached bytes (F1).
 type intoReader interface {
-	readInto(h Hash, typ objType, limit int64, dst []byte) ([]byte, int64, error)
+	readInto(h Hash, typ objType, limit int64, dst []byte) (data []byte, size int64, scratch bool, err error)
 }
 
 // openStorage opens go-git's storage of the Git directory, with the common

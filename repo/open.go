@@ -540,7 +540,7 @@ func (r *Repo) tree(h Hash, dir string) (*treeObj, error) {
 	if o, ok := r.trees[h]; ok {
 		return o, nil
 	}
-	data, err := r.readTree(h, dir, nil)
+	data, _, err := r.readTree(h, dir, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -549,23 +549,26 @@ func (r *Repo) tree(h Hash, dir string) (*treeObj, error) {
 	return o, nil
 }
 
-func (r *Repo) readTree(h Hash, dir string, dst []byte) ([]byte, error) {
+// readTree reads tree h, into dst's storage when it is large enough.
+// scratch reports that the bytes are the caller's alone (dst's storage or
+// a new allocation), which it may overwrite later; otherwise they are
+// cached object bytes (a delta base), read-only for everybody (F1).
+func (r *Repo) readTree(h Hash, dir string, dst []byte) (data []byte, scratch bool, err error) {
 	r.treeLoads++
-	var data []byte
 	var size int64
-	var err error
 	if ir, ok := r.objs.(intoReader); ok {
-		data, size, err = ir.readInto(h, objTree, maxTreeBytes, dst)
+		data, size, scratch, err = ir.readInto(h, objTree, maxTreeBytes, dst)
 	} else {
+		// Another store may keep what it returns: never scratch.
 		data, size, err = r.objs.read(h, objTree, maxTreeBytes)
 	}
 	if err != nil {
-		return nil, r.objectError(err, h, dir+"/")
+		return nil, false, r.objectError(err, h, dir+"/")
 	}
 	if size > maxTreeBytes {
-		return nil, fmt.Errorf("tree %s (%s/) is %d bytes, over the limit of %d", h.Short(), dir, size, maxTreeBytes)
+		return nil, false, fmt.Errorf("tree %s (%s/) is %d bytes, over the limit of %d", h.Short(), dir, size, maxTreeBytes)
 	}
-	return data, nil
+	return data, scratch, nil
 }
 
 // parallelism is how many goroutines read objects at once (tests set 1 or
@@ -593,7 +596,13 @@ func (r *Repo) loadTrees(hs []Hash) {
 		}
 	}
 	if len(todo) < 4 {
-		return // not worth the goroutines
+		// Not worth the goroutines, but read all the same: the prefetch
+		// takes its next level from what is cached (the root pair of a
+		// diff is two trees). Errors are left to the reader, as below.
+		for _, h := range todo {
+			r.tree(h, "")
+		}
+		return
 	}
 	objsOut := make([]*treeObj, len(todo))
 	par.Each(parallelism, len(todo), func(i int) {
@@ -617,11 +626,14 @@ func (r *Repo) loadTrees(hs []Hash) {
 }
 
 // treeScratch is the content of tree h for a walk that scans many trees
-// once: read into dst's storage when it is not cached (valid only until
-// the caller reuses dst). keepTree caches it.
-func (r *Repo) treeScratch(h Hash, dir string, dst []byte) ([]byte, error) {
+// once: read into dst's storage when it is not cached. scratch reports
+// bytes the caller may reuse as its buffer (valid only until it does);
+// the bytes of a cached tree never are, since entry names of parsed trees
+// point into them (F1: cached object bytes are never scratch space).
+// keepTree caches the content.
+func (r *Repo) treeScratch(h Hash, dir string, dst []byte) (data []byte, scratch bool, err error) {
 	if o, ok := r.trees[h]; ok {
-		return o.raw, nil
+		return o.raw, false, nil
 	}
 	return r.readTree(h, dir, dst)
 }
@@ -635,10 +647,14 @@ func (r *Repo) cachedRaw(h Hash) ([]byte, error) {
 	return nil, nil
 }
 
-// keepTree caches the content of tree h that treeScratch returned.
-func (r *Repo) keepTree(h Hash, data []byte) {
+// keepTree caches the content of tree h that treeScratch returned: a copy
+// when it is the walk's scratch, which the walk overwrites next.
+func (r *Repo) keepTree(h Hash, data []byte, scratch bool) {
 	if _, ok := r.trees[h]; !ok {
-		r.trees[h] = &treeObj{raw: bytes.Clone(data)}
+		if scratch {
+			data = bytes.Clone(data)
+		}
+		r.trees[h] = &treeObj{raw: data}
 	}
 }
 

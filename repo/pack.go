@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -78,8 +79,17 @@ const (
 	packRefDelta = 7
 )
 
-// maxDeltaDepth bounds a delta chain (Git writes at most 4095).
-const maxDeltaDepth = 10000
+// maxDeltaResult bounds an object rebuilt from deltas, and so what a
+// corrupt or hostile delta can make this process allocate. Git never
+// delta-compresses an object over core.bigFileThreshold (512 MiB by
+// default), and no object read here may be that large (trees stop at
+// maxTreeBytes, blobs are read after a size check, C3).
+const maxDeltaResult = 512 << 20
+
+// inflateStep is the largest buffer allocated for an inflate before the
+// data has arrived: a size from a header is a claim, and a larger buffer
+// grows as the bytes really come.
+const inflateStep = 1 << 20
 
 func newNativeObjects(objectDirs []string, hashSize int) (*nativeObjects, error) {
 	s := &nativeObjects{dirs: objectDirs, hashSize: hashSize}
@@ -182,10 +192,21 @@ func openPackIndex(packName string, hs int) (*pack, error) {
 	if err != nil {
 		return nil, err
 	}
+	p, err := parsePackIndex(packName, idx, hs)
+	if err != nil {
+		unmap(idx)
+		return nil, err
+	}
+	return p, nil
+}
+
+// parsePackIndex checks the layout of the index idx of the pack packName
+// (version 1, or 2 with its 64-bit offset table), enough that every later
+// look-up stays inside it.
+func parsePackIndex(packName string, idx []byte, hs int) (*pack, error) {
 	p := &pack{name: packName, idx: idx, hs: hs}
 	bad := func(why string) (*pack, error) {
-		unmap(idx)
-		return nil, fmt.Errorf("pack index %s is corrupt: %s", idxName, why)
+		return nil, fmt.Errorf("pack index %s is corrupt: %s", strings.TrimSuffix(packName, ".pack")+".idx", why)
 	}
 	fan := 0
 	if len(idx) >= 8 && string(idx[:4]) == "\xfftOc" {
@@ -264,12 +285,22 @@ func (p *pack) find(h []byte) int64 {
 func (p *pack) bytes() ([]byte, error) {
 	p.dataOnce.Do(func() {
 		p.data, p.dataErr = mapFile(p.name)
-		if p.dataErr == nil && (len(p.data) < 12+p.hs || string(p.data[:4]) != "PACK") {
-			unmap(p.data)
-			p.data, p.dataErr = nil, fmt.Errorf("%s is not a pack file", p.name)
+		if p.dataErr == nil {
+			if p.dataErr = checkPackData(p.name, p.data, p.hs); p.dataErr != nil {
+				unmap(p.data)
+				p.data = nil
+			}
 		}
 	})
 	return p.data, p.dataErr
+}
+
+// checkPackData checks the header of pack data: entryAt relies on it.
+func checkPackData(name string, data []byte, hs int) error {
+	if len(data) < 12+hs || string(data[:4]) != "PACK" {
+		return fmt.Errorf("%s is not a pack file", name)
+	}
+	return nil
 }
 
 // entry is a parsed pack entry header.
@@ -372,16 +403,41 @@ func (s *nativeObjects) inflateFrom(src []byte, n int64, what string, dst []byte
 	} else if err := z.zr.(flate.Resetter).Reset(&z.br, nil); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	buf := dst
-	if int64(cap(buf)) < n {
-		buf = make([]byte, n)
-	}
-	buf = buf[:n]
-	m, err := io.ReadFull(z.zr, buf)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+	buf, err := readUpTo(z.zr, n, dst)
+	if err != nil {
 		return nil, fmt.Errorf("%s: inflate: %w", what, err)
 	}
-	return buf[:m], nil
+	return buf, nil
+}
+
+// readUpTo reads up to n bytes of r, into dst's storage when it is large
+// enough. A short stream gives fewer bytes and no error (the callers
+// compare the length with the size they expect). The buffer grows as the
+// bytes arrive: n comes from a header and may be a lie.
+func readUpTo(r io.Reader, n int64, dst []byte) ([]byte, error) {
+	if n < 0 {
+		return nil, errors.New("negative size")
+	}
+	buf := dst[:0]
+	if int64(cap(buf)) < n {
+		buf = make([]byte, 0, min(n, inflateStep))
+	}
+	for int64(len(buf)) < n {
+		if len(buf) == cap(buf) {
+			bigger := make([]byte, len(buf), min(n, 2*int64(cap(buf))))
+			copy(bigger, buf)
+			buf = bigger
+		}
+		m, err := r.Read(buf[len(buf):min(int64(cap(buf)), n)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
 }
 
 // locate finds h in the packs, listing them again once after a miss (a
@@ -436,100 +492,168 @@ func (s *nativeObjects) typeAndSize(p *pack, off int64) (int, int64, error) {
 	if n2 == 0 {
 		return 0, 0, fmt.Errorf("corrupt pack %s: bad delta at offset %d", p.name, off)
 	}
-	typ, err := s.baseType(p, e, 0)
-	return typ, int64(size), err
+	end, err := s.followChain(p, off, e, false, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	if end.loose {
+		t, _, err := s.looseHeader(end.id)
+		return t, int64(size), err
+	}
+	return end.e.typ, int64(size), nil
 }
 
-func (s *nativeObjects) baseType(p *pack, e entry, depth int) (int, error) {
-	for {
-		if depth > maxDeltaDepth {
-			return 0, fmt.Errorf("corrupt pack %s: delta chain too long", p.name)
-		}
-		depth++
+// deltaLink is one delta of a chain: where it is and its entry.
+type deltaLink struct {
+	p   *pack
+	off int64
+	e   entry
+}
+
+// chainEnd is where a delta chain ends: an entry that is not a delta, a
+// cached object, or a loose object (a ref-delta's base outside the packs).
+type chainEnd struct {
+	p      *pack
+	off    int64
+	e      entry
+	loose  bool
+	id     Hash // the loose base
+	cached bool
+	typ    int    // cached: its type
+	data   []byte // cached: its content
+}
+
+// followChain follows the delta chain of entry e at off in p (a delta) to
+// its base, one step at a time, calling link for every delta on the way
+// (top first): no recursion, so a chain of any length (Git has no limit)
+// costs no stack. A cycle (possible only through ref-deltas, since an
+// offset delta points backwards) is an error, found when a ref-delta
+// target comes round again; and no chain may have more deltas than the
+// packs have objects. With cached, the walk stops at an object the base
+// cache holds.
+func (s *nativeObjects) followChain(p *pack, off int64, e entry, cached bool, link func(deltaLink)) (chainEnd, error) {
+	var seen map[cacheKey]bool // ref-delta targets met
+	budget := s.objectCount()
+	for n := 0; ; n++ {
 		switch e.typ {
-		case packOfsDelta:
-			next, err := p.entryAt(e.baseOff)
-			if err != nil {
-				return 0, err
-			}
-			e = next
-		case packRefDelta:
-			bp, off := s.locate(HashOf(e.baseID))
-			if bp == nil {
-				t, _, err := s.looseHeader(HashOf(e.baseID))
-				if err != nil {
-					return 0, err
-				}
-				return t, nil
-			}
-			next, err := bp.entryAt(off)
-			if err != nil {
-				return 0, err
-			}
-			p, e = bp, next
+		case packOfsDelta, packRefDelta:
 		default:
-			return e.typ, nil
+			return chainEnd{p: p, off: off, e: e}, nil
 		}
+		if n > budget {
+			return chainEnd{}, fmt.Errorf("corrupt pack %s: the delta chain of the object at offset %d is longer than the packs have objects (a cycle)", p.name, off)
+		}
+		if link != nil {
+			link(deltaLink{p, off, e})
+		}
+		if e.typ == packOfsDelta {
+			off = e.baseOff
+		} else {
+			id := HashOf(e.baseID)
+			bp, boff := s.locate(id)
+			if bp == nil {
+				return chainEnd{loose: true, id: id}, nil
+			}
+			k := cacheKey{bp, boff}
+			if seen[k] {
+				return chainEnd{}, fmt.Errorf("corrupt pack %s: the delta chain through object %s is a cycle", bp.name, id.Short())
+			}
+			if seen == nil {
+				seen = map[cacheKey]bool{}
+			}
+			seen[k] = true
+			p, off = bp, boff
+		}
+		if cached {
+			if t, b, ok := s.cache.get(p, off); ok {
+				return chainEnd{p: p, off: off, cached: true, typ: t, data: b}, nil
+			}
+		}
+		next, err := p.entryAt(off)
+		if err != nil {
+			return chainEnd{}, err
+		}
+		e = next
 	}
 }
 
-// unpack returns the whole object at off in p, resolving deltas.
-func (s *nativeObjects) unpack(p *pack, off int64, depth int) (int, []byte, error) {
-	if depth > maxDeltaDepth {
-		return 0, nil, fmt.Errorf("corrupt pack %s: delta chain too long", p.name)
+// objectCount is the number of objects in the packs: no delta chain is
+// longer.
+func (s *nativeObjects) objectCount() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	n := 0
+	for _, p := range s.packs {
+		n += p.n
 	}
+	return n
+}
+
+// unpack returns the whole object at off in p, resolving its delta chain
+// iteratively: the chain is followed down to its base (or to a cached
+// object), then the deltas are applied base first. Every intermediate
+// object is offered to the base cache, as the next read (the other side
+// of a diff, a sibling tree) is likely to share it. shared reports bytes
+// the cache holds: read-only for everybody, never scratch space (F1).
+func (s *nativeObjects) unpack(p *pack, off int64) (typ int, data []byte, shared bool, err error) {
 	if t, b, ok := s.cache.get(p, off); ok {
-		return t, b, nil
+		return t, b, true, nil
 	}
 	e, err := p.entryAt(off)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, false, err
 	}
-	var typ int
-	var base []byte
-	switch e.typ {
-	case packOfsDelta:
-		typ, base, err = s.unpack(p, e.baseOff, depth+1)
-	case packRefDelta:
-		bh := HashOf(e.baseID)
-		if bp, boff := s.locate(bh); bp != nil {
-			typ, base, err = s.unpack(bp, boff, depth+1)
-		} else {
-			var t objType
-			t, base, _, err = s.readLoose(bh, -1)
-			typ = packTypeOf(t)
-		}
-	default:
-		data, err := s.inflate(p, e.data, e.size)
+	var chain []deltaLink
+	end, err := s.followChain(p, off, e, true, func(l deltaLink) { chain = append(chain, l) })
+	if err != nil {
+		return 0, nil, false, err
+	}
+	switch {
+	case end.cached:
+		typ, data = end.typ, end.data
+	case end.loose:
+		var t objType
+		t, data, _, err = s.readLoose(end.id, -1)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, false, err
 		}
-		if int64(len(data)) != e.size {
-			return 0, nil, fmt.Errorf("corrupt pack %s: object at offset %d is shorter than its header says", p.name, off)
+		typ = packTypeOf(t)
+	default:
+		typ = end.e.typ
+		if end.e.size > maxDeltaResult && len(chain) > 0 {
+			return 0, nil, false, fmt.Errorf("corrupt pack %s: delta base at offset %d is %d bytes, over %d (core.bigFileThreshold: Git never deltifies such objects)", end.p.name, end.off, end.e.size, maxDeltaResult)
 		}
-		return e.typ, data, nil
+		data, err = s.inflate(end.p, end.e.data, end.e.size)
+		if err != nil {
+			return 0, nil, false, err
+		}
+		if int64(len(data)) != end.e.size {
+			return 0, nil, false, fmt.Errorf("corrupt pack %s: object at offset %d is shorter than its header says", end.p.name, end.off)
+		}
 	}
-	if err != nil {
-		return 0, nil, err
+	if len(chain) == 0 {
+		return typ, data, end.cached, nil
 	}
-	// A base is likely to serve the next delta too (the other side of a diff).
-	s.cache.put(p, e.baseOffOr(off), typ, base)
-	delta, err := s.inflate(p, e.data, e.size)
-	if err != nil {
-		return 0, nil, err
+	// baseP and baseOff are where data sits: its key in the cache.
+	baseP, baseOff := end.p, end.off
+	for i := len(chain) - 1; i >= 0; i-- {
+		l := chain[i]
+		if baseP != nil { // a loose base has no place to be cached under
+			s.cache.put(baseP, baseOff, typ, data)
+		}
+		delta, err := s.inflate(l.p, l.e.data, l.e.size)
+		if err != nil {
+			return 0, nil, false, err
+		}
+		if int64(len(delta)) != l.e.size {
+			return 0, nil, false, fmt.Errorf("corrupt pack %s: delta at offset %d is shorter than its header says", l.p.name, l.off)
+		}
+		if data, err = applyDelta(data, delta); err != nil {
+			return 0, nil, false, fmt.Errorf("corrupt pack %s: object at offset %d: %w", l.p.name, l.off, err)
+		}
+		baseP, baseOff = l.p, l.off
 	}
-	out, err := applyDelta(base, delta)
-	if err != nil {
-		return 0, nil, fmt.Errorf("corrupt pack %s: object at offset %d: %w", p.name, off, err)
-	}
-	return typ, out, nil
-}
-
-func (e entry) baseOffOr(off int64) int64 {
-	if e.typ == packOfsDelta {
-		return e.baseOff
-	}
-	return -off // a ref-delta's base: keyed apart from real offsets
+	return typ, data, false, nil
 }
 
 func packTypeOf(t objType) int {
@@ -585,7 +709,10 @@ func deltaVarint(b []byte) (uint64, int) {
 	return 0, 0
 }
 
-// applyDelta rebuilds an object from its base and a Git delta.
+// applyDelta rebuilds an object from its base and a Git delta. The delta
+// is checked whole before anything is allocated, and the result is
+// allocated once at the size the operations really produce: the size in
+// the delta's header alone never decides an allocation.
 func applyDelta(base, delta []byte) ([]byte, error) {
 	srcSize, n := deltaVarint(delta)
 	if n == 0 || srcSize != uint64(len(base)) {
@@ -593,56 +720,79 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 	}
 	delta = delta[n:]
 	dstSize, n := deltaVarint(delta)
-	if n == 0 || dstSize > 1<<40 {
+	if n == 0 {
 		return nil, errors.New("bad delta header")
 	}
-	delta = delta[n:]
+	if dstSize > maxDeltaResult {
+		return nil, fmt.Errorf("delta result of %d bytes, over %d (core.bigFileThreshold: Git never deltifies such objects)", dstSize, maxDeltaResult)
+	}
+	ops := delta[n:]
+	if err := deltaOps(base, ops, dstSize, nil); err != nil {
+		return nil, err
+	}
 	out := make([]byte, 0, dstSize)
-	for len(delta) > 0 {
-		op := delta[0]
-		delta = delta[1:]
+	if err := deltaOps(base, ops, dstSize, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// deltaOps runs the operations of a delta over base: it appends their
+// output to *out, or with a nil out only checks that they stay in range
+// and make exactly dstSize bytes.
+func deltaOps(base, ops []byte, dstSize uint64, out *[]byte) error {
+	var made uint64
+	for len(ops) > 0 {
+		op := ops[0]
+		ops = ops[1:]
 		switch {
 		case op&0x80 != 0:
 			var off, size uint64
 			for i := uint(0); i < 4; i++ {
 				if op&(1<<i) != 0 {
-					if len(delta) == 0 {
-						return nil, errors.New("truncated delta")
+					if len(ops) == 0 {
+						return errors.New("truncated delta")
 					}
-					off |= uint64(delta[0]) << (8 * i)
-					delta = delta[1:]
+					off |= uint64(ops[0]) << (8 * i)
+					ops = ops[1:]
 				}
 			}
 			for i := uint(0); i < 3; i++ {
 				if op&(0x10<<i) != 0 {
-					if len(delta) == 0 {
-						return nil, errors.New("truncated delta")
+					if len(ops) == 0 {
+						return errors.New("truncated delta")
 					}
-					size |= uint64(delta[0]) << (8 * i)
-					delta = delta[1:]
+					size |= uint64(ops[0]) << (8 * i)
+					ops = ops[1:]
 				}
 			}
 			if size == 0 {
 				size = 0x10000
 			}
-			if off+size > uint64(len(base)) || uint64(len(out))+size > dstSize {
-				return nil, errors.New("delta copies out of range")
+			if off+size > uint64(len(base)) || made+size > dstSize {
+				return errors.New("delta copies out of range")
 			}
-			out = append(out, base[off:off+size]...)
+			if out != nil {
+				*out = append(*out, base[off:off+size]...)
+			}
+			made += size
 		case op != 0:
-			if int(op) > len(delta) || uint64(len(out))+uint64(op) > dstSize {
-				return nil, errors.New("truncated delta")
+			if int(op) > len(ops) || made+uint64(op) > dstSize {
+				return errors.New("truncated delta")
 			}
-			out = append(out, delta[:op]...)
-			delta = delta[op:]
+			if out != nil {
+				*out = append(*out, ops[:op]...)
+			}
+			ops = ops[op:]
+			made += uint64(op)
 		default:
-			return nil, errors.New("delta opcode 0")
+			return errors.New("delta opcode 0")
 		}
 	}
-	if uint64(len(out)) != dstSize {
-		return nil, errors.New("delta result has the wrong size")
+	if made != dstSize {
+		return errors.New("delta result has the wrong size")
 	}
-	return out, nil
+	return nil
 }
 
 // baseCache keeps recently unpacked delta bases, up to max bytes.
@@ -730,9 +880,20 @@ func (s *nativeObjects) readLoose(h Hash, limit int64) (objType, []byte, int64, 
 		return 0, nil, 0, &MissingObjectError{Hash: h}
 	}
 	defer f.Close()
-	zr, err := zlib.NewReader(bufio.NewReaderSize(f, 512))
+	t, data, size, err := parseLoose(bufio.NewReaderSize(f, 512), limit)
 	if err != nil {
 		return 0, nil, 0, fmt.Errorf("loose object %s: %w", h.Short(), err)
+	}
+	return t, data, size, nil
+}
+
+// parseLoose reads a loose object file: a zlib stream of "TYPE SIZE\0"
+// and the content. It returns the type, at most limit+1 bytes of content
+// (all of it when limit < 0) and the size from the header.
+func parseLoose(r io.Reader, limit int64) (objType, []byte, int64, error) {
+	zr, err := zlib.NewReader(r)
+	if err != nil {
+		return 0, nil, 0, err
 	}
 	defer zr.Close()
 	var hdr [64]byte
@@ -745,16 +906,17 @@ func (s *nativeObjects) readLoose(h Hash, limit int64) (objType, []byte, int64, 
 			nul = n - 1
 		}
 		if err != nil && nul < 0 {
-			return 0, nil, 0, fmt.Errorf("loose object %s: bad header: %v", h.Short(), err)
+			return 0, nil, 0, fmt.Errorf("bad header: %v", err)
 		}
 	}
 	if nul < 0 {
-		return 0, nil, 0, fmt.Errorf("loose object %s: bad header", h.Short())
+		return 0, nil, 0, errors.New("bad header")
 	}
 	typName, sizeStr, ok := strings.Cut(string(hdr[:nul]), " ")
-	var size int64
-	if _, err := fmt.Sscanf(sizeStr, "%d", &size); !ok || err != nil || size < 0 {
-		return 0, nil, 0, fmt.Errorf("loose object %s: bad header %q", h.Short(), hdr[:nul])
+	// Decimal digits, no sign and no leading zero, as Git parses it.
+	size, err := strconv.ParseInt(sizeStr, 10, 64)
+	if !ok || err != nil || size < 0 || sizeStr[0] < '0' || sizeStr[0] > '9' || len(sizeStr) > 1 && sizeStr[0] == '0' {
+		return 0, nil, 0, fmt.Errorf("bad header %q", hdr[:nul])
 	}
 	var t objType
 	switch typName {
@@ -767,7 +929,7 @@ func (s *nativeObjects) readLoose(h Hash, limit int64) (objType, []byte, int64, 
 	case "tag":
 		t = objTag
 	default:
-		return 0, nil, 0, fmt.Errorf("loose object %s: unknown type %q", h.Short(), typName)
+		return 0, nil, 0, fmt.Errorf("unknown type %q", typName)
 	}
 	if limit == 0 {
 		return t, nil, size, nil
@@ -776,12 +938,14 @@ func (s *nativeObjects) readLoose(h Hash, limit int64) (objType, []byte, int64, 
 	if limit > 0 && limit+1 < want {
 		want = limit + 1
 	}
-	buf := make([]byte, want)
-	m, err := io.ReadFull(zr, buf)
-	if err != nil && int64(m) != size {
-		return 0, nil, 0, fmt.Errorf("loose object %s: %w", h.Short(), err)
+	buf, err := readUpTo(zr, want, nil)
+	if err != nil {
+		return 0, nil, 0, err
 	}
-	return t, buf[:m], size, nil
+	if int64(len(buf)) != want {
+		return 0, nil, 0, fmt.Errorf("content is %d bytes, shorter than its header says (%d)", len(buf), size)
+	}
+	return t, buf, size, nil
 }
 
 func (s *nativeObjects) checkID(h Hash) error {
@@ -811,15 +975,19 @@ func (s *nativeObjects) size(h Hash) (int64, error) {
 }
 
 func (s *nativeObjects) read(h Hash, typ objType, limit int64) ([]byte, int64, error) {
-	return s.readInto(h, typ, limit, nil)
+	data, size, _, err := s.readInto(h, typ, limit, nil)
+	return data, size, err
 }
 
 // readInto is read, inflating into dst's storage when it is large enough
 // (and the object is not a delta): a walk over many trees reuses one
-// buffer per level instead of allocating one per tree.
-func (s *nativeObjects) readInto(h Hash, typ objType, limit int64, dst []byte) ([]byte, int64, error) {
+// buffer per level instead of allocating one per tree. scratch reports
+// that the bytes are the caller's alone (dst's storage or a new
+// allocation); otherwise they are the base cache's, which nobody may
+// write to (F1).
+func (s *nativeObjects) readInto(h Hash, typ objType, limit int64, dst []byte) (data []byte, size int64, scratch bool, err error) {
 	if err := s.checkID(h); err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	p, off := s.locate(h)
 	if p == nil {
@@ -827,25 +995,25 @@ func (s *nativeObjects) readInto(h Hash, typ objType, limit int64, dst []byte) (
 		var me *MissingObjectError
 		if !errors.As(err, &me) {
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, false, err
 			}
 			if t != typ {
-				return nil, 0, &wrongTypeError{h, typeName(packTypeOf(t)), typ}
+				return nil, 0, false, &wrongTypeError{h, typeName(packTypeOf(t)), typ}
 			}
-			return data, size, nil
+			return data, size, true, nil
 		}
 		if p, off = s.locateAgain(h); p == nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 	}
 	e, err := p.entryAt(off)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	if e.typ != packOfsDelta && e.typ != packRefDelta {
 		// Not a delta: inflate no more than asked for.
 		if t, _ := objTypeOf(e.typ); t != typ {
-			return nil, 0, &wrongTypeError{h, typeName(e.typ), typ}
+			return nil, 0, false, &wrongTypeError{h, typeName(e.typ), typ}
 		}
 		want := e.size
 		if limit >= 0 && limit+1 < want {
@@ -853,29 +1021,32 @@ func (s *nativeObjects) readInto(h Hash, typ objType, limit int64, dst []byte) (
 		}
 		data, err := s.inflateInto(p, e.data, want, dst)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 		if int64(len(data)) != want {
-			return nil, 0, fmt.Errorf("corrupt pack %s: object %s is shorter than its header says", p.name, h.Short())
+			return nil, 0, false, fmt.Errorf("corrupt pack %s: object %s is shorter than its header says", p.name, h.Short())
 		}
-		return data, e.size, nil
+		return data, e.size, true, nil
 	}
-	t, data, err := s.unpack(p, off, 0)
+	t, data, shared, err := s.unpack(p, off)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	if ot, _ := objTypeOf(t); ot != typ {
-		return nil, 0, &wrongTypeError{h, typeName(t), typ}
+		return nil, 0, false, &wrongTypeError{h, typeName(t), typ}
 	}
-	if typ == objBlob {
-		// The data may be a cached delta base: the caller gets its own copy.
-		data = bytes.Clone(data)
+	if shared && typ == objBlob {
+		// A blob's bytes stay with the caller for the run: not the
+		// cache's, which would keep them alive after eviction.
+		data, shared = bytes.Clone(data), false
 	}
-	size := int64(len(data))
+	size = int64(len(data))
 	if limit >= 0 && size > limit+1 {
-		data = data[:limit+1]
+		// No spare capacity: an append by the caller cannot write into
+		// the bytes after the limit.
+		data = data[: limit+1 : limit+1]
 	}
-	return data, size, nil
+	return data, size, !shared, nil
 }
 
 func (s *nativeObjects) close() error {

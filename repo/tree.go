@@ -124,7 +124,8 @@ func parseTree(data []byte, hashSize int) ([]TreeEntry, error) {
 	n := bytes.Count(data, []byte{0})
 	out := make([]TreeEntry, 0, n)
 	// Names are substrings of one string over data, which nothing modifies
-	// after the read: no allocation per entry.
+	// after the read (F1: cached object bytes are never scratch, see
+	// treeScratch): no allocation per entry.
 	str := unsafe.String(unsafe.SliceData(data), len(data))
 	err := forEachEntry(data, hashSize, func(mode uint32, start, end int, id []byte) error {
 		out = append(out, TreeEntry{Name: str[start:end], Mode: CanonMode(mode), Hash: HashOf(id)})
@@ -555,11 +556,14 @@ func (t *Tree) CandidateDirsBelow(dir string, names []string) ([]string, error) 
 		if depth >= len(bufs) {
 			bufs = append(bufs, nil)
 		}
-		data, err := t.repo.treeScratch(h, d, bufs[depth])
+		data, scratch, err := t.repo.treeScratch(h, d, bufs[depth])
 		if err != nil {
 			return false, t.fatal(err)
 		}
-		if cap(data) > cap(bufs[depth]) {
+		// Only bytes of the walk's own may become its buffer: a cached
+		// tree's, taken here, would be overwritten by the next inflate at
+		// this level (F1).
+		if scratch && cap(data) > cap(bufs[depth]) {
 			bufs[depth] = data[:0]
 		}
 		hit, below := false, false
@@ -597,7 +601,7 @@ func (t *Tree) CandidateDirsBelow(dir string, names []string) ([]string, error) 
 			return false, t.fatal(fmt.Errorf("tree %s (%s/): %w", h.Short(), d, err))
 		}
 		if hit || below {
-			t.repo.keepTree(h, data)
+			t.repo.keepTree(h, data, scratch)
 		}
 		return hit || below, nil
 	}

@@ -472,7 +472,7 @@ func mksock(t *testing.T, p string) {
 	}
 	l, err := net.Listen("unix", p)
 	if err != nil {
-		t.Skipf("cannot make a socket at %s: %v", p, err)
+		t.Fatalf("cannot make a socket at %s: %v", p, err)
 	}
 	l.(*net.UnixListener).SetUnlinkOnClose(false)
 	l.Close()
@@ -489,7 +489,7 @@ func sparseFile(t *testing.T, p string, size int64) {
 	}
 	f.Close()
 	if err := os.Truncate(p, size); err != nil {
-		t.Skipf("no sparse files here: %v", err)
+		t.Fatalf("cannot make a sparse file here (the test needs a file system with sparse files, such as ext4 or tmpfs): %v", err)
 	}
 }
 
