@@ -19,7 +19,7 @@ func hostilePreview() *preview.Preview {
 		Version: preview.Version, Directory: bad, Fingerprint: "rivumi-fp-v1:00",
 		Sections: []preview.Section{
 			{Name: preview.Instructions, Kind: preview.KindDynamic, Included: true, Bytes: 1,
-				Text: "<rivumi:section>\n" + bad + "\n  ::warning::indented\n\t##[endgroup]\n</rivumi:section>\n"},
+				Text: "<rivumi:section>\n::error::owned ##[group]x\n  ::warning::indented\n\t##[endgroup]\n</rivumi:section>\n"},
 		},
 		Layers:   []lint.Layer{{Path: bad, Scope: "project", State: "shadowed", Reason: bad, Bytes: 3}},
 		Skills:   []preview.Skill{{Name: bad, State: "rejected", Reason: "RL004", Problem: bad}},
@@ -34,7 +34,9 @@ func hostilePreview() *preview.Preview {
 // text format no line can start a workflow command, "##[" never appears,
 // and bidi and zero-width characters are shown as \uXXXX; the JSON is
 // runner-safe and still decodes to the same values; markdown escapes
-// every value as check's markdown does.
+// every value as check's markdown does. (A rendered section keeps bidi
+// and zero-width characters: it is the text the model reads, and RL010
+// reports them.)
 func TestPreviewWritersDefuseHostileText(t *testing.T) {
 	pv := hostilePreview()
 	for _, name := range PreviewNames() {

@@ -118,14 +118,16 @@ func termText(s string) string {
 	return SafeLine(b.String())
 }
 
-// termLines is termText for multi-line text (a rendered section): tab and
+// termLines is SafeLine for multi-line text (a rendered section): tab and
 // LF are kept, and a line that would start with "::" starts with \x3a.
+// Bidi and zero-width characters are kept: the section is the text the
+// model reads, and RL010 reports them.
 func termLines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		parts := strings.Split(l, "\t")
 		for k, part := range parts {
-			parts[k] = termText(part)
+			parts[k] = SafeLine(part)
 		}
 		lines[i] = lineStartText(strings.Join(parts, "\t"))
 	}
