@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 func init() {
@@ -54,7 +56,7 @@ func checkBudget(p *pass) {
 		sizes += fmt.Sprintf(" + skills %d", len(p.skills))
 	}
 	deepest := active[len(active)-1]
-	dir := DisplayDir(p.res.Dir)
+	dir := resolve.DisplayDir(p.res.Dir)
 	if sev == Error {
 		p.report(deepest.Path, noPos, sev,
 			"Rivumi's dynamic context from %s would be %d bytes (%s + reserved %d), over limits.max_dynamic_bytes %d by %d bytes; layers (rendered bytes): %s",

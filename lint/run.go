@@ -72,7 +72,7 @@ func Check(in Inputs, cfg Config) *Result {
 	memos := map[*resolve.DirInfo]*memo{}
 	facts := factCache{}
 	for _, r := range in.Chains {
-		dir := DisplayDir(r.Dir)
+		dir := resolve.DisplayDir(r.Dir)
 		key := contributor(r)
 		m, ok := memos[key]
 		if !ok {
@@ -314,7 +314,7 @@ func compact(s []string) []string {
 // directoryOf is r's row of the directory table. layers, when not nil, is
 // the table of an identical chain, shared.
 func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer) Directory {
-	d := Directory{Path: DisplayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
+	d := Directory{Path: resolve.DisplayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
 		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes)}
 	if layers != nil {
 		return d
@@ -329,14 +329,6 @@ func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer
 			n = l.Rej.Size
 		}
 		d.Layers = append(d.Layers, Layer{Path: l.Path, Scope: l.Scope, State: string(l.State), Reason: l.Reason(), Bytes: n})
-	}
-	return d
-}
-
-// DisplayDir shows a directory relative to the root: "." for the root.
-func DisplayDir(d string) string {
-	if d == "" {
-		return "."
 	}
 	return d
 }

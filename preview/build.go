@@ -224,7 +224,7 @@ func gather(o Options) (*inputs, error) {
 	in.run, err = p.Start(project.Scope{Dirs: []string{dir}})
 	var noDir *project.NoDirError
 	if errors.As(err, &noDir) {
-		return nil, fmt.Errorf("preview %s: no such directory under the project root %s", lint.DisplayDir(dir), p.Root)
+		return nil, fmt.Errorf("preview %s: no such directory under the project root %s", resolve.DisplayDir(dir), p.Root)
 	}
 	if err != nil {
 		return nil, err
@@ -343,7 +343,7 @@ func (in *inputs) build() (*Preview, error) {
 	}
 	pv := &Preview{
 		Version:     Version,
-		Directory:   lint.DisplayDir(in.res.Dir),
+		Directory:   resolve.DisplayDir(in.res.Dir),
 		Fingerprint: in.res.Fingerprint,
 		Layers:      res.Directories[0].Layers,
 		Skills:      in.skills,

@@ -345,7 +345,7 @@ func (r *Run) resolve(dirs []string) ([]*resolve.Resolution, error) {
 			return nil, &NoDirError{Dir: d, Err: err}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("resolve %s: %w", lint.DisplayDir(d), err)
+			return nil, fmt.Errorf("resolve %s: %w", resolve.DisplayDir(d), err)
 		}
 		out = append(out, res)
 	}
@@ -360,7 +360,7 @@ type NoDirError struct {
 }
 
 func (e *NoDirError) Error() string {
-	return "resolve " + lint.DisplayDir(e.Dir) + ": " + e.Err.Error()
+	return "resolve " + resolve.DisplayDir(e.Dir) + ": " + e.Err.Error()
 }
 func (e *NoDirError) Unwrap() error { return e.Err }
 
