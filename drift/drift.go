@@ -45,10 +45,9 @@ const (
 // empty when the group's chains differ.
 func Compare(base *resolve.Engine, heads []*resolve.Resolution) ([]lint.Drift, error) {
 	type group struct {
-		d        *lint.Drift
-		baseFP   map[string]bool
-		headFP   map[string]bool
-		firstDir string
+		d      *lint.Drift
+		baseFP map[string]bool
+		headFP map[string]bool
 	}
 	groups := map[string]*group{}
 	for _, h := range heads {
