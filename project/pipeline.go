@@ -304,6 +304,7 @@ func (r *Run) diffScope() ([]string, error) {
 		// A new or changed link to a directory is resolved itself, as a
 		// whole-worktree check does, so the candidates behind it are
 		// reported (C1).
+		links := map[string]bool{}
 		for _, c := range r.changes {
 			if err != nil || c.NewMode != repo.ModeSymlink {
 				continue
@@ -311,10 +312,14 @@ func (r *Run) diffScope() ([]string, error) {
 			var ok bool
 			if ok, err = s.head.DirLink(c.Path); ok {
 				dirs = append(dirs, c.Path)
+				links[c.Path] = true
 			}
 		}
 		sort.Strings(dirs)
 		dirs = slices.Compact(dirs)
+		if err == nil {
+			dirs, err = dropBehindLinks(s.head, s.head.DirLink, dirs, links)
+		}
 	}
 	if err != nil {
 		return nil, err

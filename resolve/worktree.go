@@ -294,6 +294,13 @@ func (w *Worktree) overlay(p string, e *Entry) {
 	}
 	switch rec {
 	case Symlink:
+		if e.Kind == Dir {
+			// A directory where the index records a link is a checkout
+			// in the middle of a change (a staged type change): the
+			// runtime reads the directory, so the walk goes into it.
+			// core.symlinks=false checks a link out as a plain file.
+			return
+		}
 		e.Note = "Git records it as a symbolic link (mode 120000) although this checkout holds a " + e.Kind.String() + " (core.symlinks=false)"
 		e.Kind = Symlink
 	case Submodule:
