@@ -26,7 +26,7 @@ var (
 func Env(tb testing.TB) []string {
 	tb.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		tb.Skip("git binary not found")
+		tb.Fatal("the git binary is needed by this test and is not on PATH: install git (2.36 or later)")
 	}
 	cfgOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "gittest-config")
