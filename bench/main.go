@@ -1,6 +1,6 @@
 // Command bench is the benchmark driver behind scripts/bench (SPEC §9,
 // docs/performance.md). It builds the linter once, generates the
-// benchmark monorepos with bench/monorepo, checks that every case gives
+// benchmark monorepos with internal/monorepo, checks that every case gives
 // the right answer, then runs each case and its `git` yardstick in their
 // own processes, side by side, for several interleaved rounds, and prints
 // the medians, the ratios and where our time goes.
@@ -29,7 +29,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rivumi/rivumi-lint/bench/monorepo"
+	"github.com/rivumi/rivumi-lint/internal/monorepo"
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 type options struct {
@@ -454,7 +455,7 @@ func (b *bench) mainJobs(dir string) {
 	}
 	want := map[string]bool{}
 	for _, p := range onDisk {
-		for d := parent(p); ; d = parent(d) {
+		for d := resolve.ParentDir(p); ; d = resolve.ParentDir(d) {
 			want[d] = true
 			if d == "" {
 				break
@@ -653,12 +654,12 @@ func (b *bench) verifyDirs(j *job, want map[string]bool) {
 	var missing, extra []string
 	for d := range want {
 		if !got[d] {
-			missing = append(missing, show(d))
+			missing = append(missing, resolve.DisplayDir(d))
 		}
 	}
 	for d := range got {
 		if !want[d] {
-			extra = append(extra, show(d))
+			extra = append(extra, resolve.DisplayDir(d))
 		}
 	}
 	sort.Strings(missing)
@@ -696,7 +697,7 @@ func (b *bench) verifyFingerprints() {
 			if other, ok := fpByJob[j][d]; ok && other != fp {
 				bad++
 				if first == "" {
-					first = show(d)
+					first = resolve.DisplayDir(d)
 				}
 			}
 		}
@@ -716,20 +717,6 @@ func head(s []string) string {
 	return strings.Join(s, ", ")
 }
 
-func show(d string) string {
-	if d == "" {
-		return "."
-	}
-	return d
-}
-
-func parent(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
-}
-
 // affected is R7 computed from git's answers: the directory of every
 // changed path, and below every changed instruction file's directory P, P
 // and every directory holding a candidate; only directories that exist
@@ -738,20 +725,20 @@ func affected(changed, files []string) map[string]bool {
 	exists := map[string]bool{"": true}
 	var cands []string
 	for _, f := range files {
-		for d := parent(f); !exists[d]; d = parent(d) {
+		for d := resolve.ParentDir(f); !exists[d]; d = resolve.ParentDir(d) {
 			exists[d] = true
 		}
 		if monorepo.IsInstruction(f) {
-			cands = append(cands, parent(f))
+			cands = append(cands, resolve.ParentDir(f))
 		}
 	}
 	out := map[string]bool{}
 	for _, p := range changed {
-		out[parent(p)] = true
+		out[resolve.ParentDir(p)] = true
 		if !monorepo.IsInstruction(p) {
 			continue
 		}
-		pd := parent(p)
+		pd := resolve.ParentDir(p)
 		for _, c := range cands {
 			if pd == "" || c == pd || strings.HasPrefix(c, pd+"/") {
 				out[c] = true

@@ -17,6 +17,9 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/lint/severity"
 )
 
 // MaxConfigBytes is the largest config file accepted. A real config is a few
@@ -38,20 +41,15 @@ type Config struct {
 	// Ignore holds doublestar globs over slash-separated paths relative to
 	// the root, validated with doublestar.ValidatePattern.
 	Ignore []string
-	// Rules maps a rule id to "off", "notice", "warning" or "error". It holds
+	// Rules maps a rule id to its severity (Off switches it off). It holds
 	// only the rules the file sets: a rule not in the map keeps its own
 	// default severity, which the rule table (not the config) knows.
-	Rules   map[string]string
+	Rules   map[string]severity.Severity
 	Project string // memory project key; "" = unset
 }
 
-// Limits are the size limits of C3 and P3.
-type Limits struct {
-	MaxFileBytes    int64
-	MaxDynamicBytes int64
-	ReservedBytes   int64
-	WarnRatio       float64
-}
+// Limits are the size limits of C3 and P3: the rules' own type, not a copy.
+type Limits = lint.Limits
 
 // Filenames are the instruction file candidates of R2, in priority order.
 type Filenames struct {
@@ -59,15 +57,25 @@ type Filenames struct {
 	Normal   []string
 }
 
-// RuleIDs are the known rule ids (SPEC §5). A rules key outside this set is a
-// config error rather than a no-op, so that a typo cannot silence nothing.
-var RuleIDs = []string{
-	"RL001", "RL002", "RL003", "RL004", "RL005", "RL006", "RL007",
-	"RL008", "RL009", "RL010", "RL011", "RL012", "RL013", "RL014",
+// ruleIDs are the known rule ids, lint's table (SPEC §5). A rules key
+// outside this set is a config error rather than a no-op, so that a typo
+// cannot silence nothing.
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range lint.Rules() {
+		ids = append(ids, r.ID)
+	}
+	return ids
 }
 
-// Severities are the accepted values of a rules entry.
-var severities = []string{"off", "notice", "warning", "error"}
+// RuleSeverity is the severity the file sets for rule id (lint.Config).
+func (c *Config) RuleSeverity(id string) (severity.Severity, bool) {
+	s, ok := c.Rules[id]
+	return s, ok
+}
+
+// RuleLimits are the limits the rules use (lint.Config).
+func (c *Config) RuleLimits() lint.Limits { return c.Limits }
 
 // Default returns the configuration used when there is no config file. Each
 // call returns fresh slices and map, so callers may modify the result.
@@ -84,7 +92,7 @@ func Default() *Config {
 			Override: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 			Normal:   []string{"RIVUMI.md", "AGENTS.md"},
 		},
-		Rules: map[string]string{},
+		Rules: map[string]severity.Severity{},
 	}
 }
 

@@ -6,6 +6,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/lint/severity"
 )
 
 // Effect says which way a changed key moves the checks (F7).
@@ -36,33 +39,28 @@ func (k KeyChange) String() string {
 	return fmt.Sprintf("%s %s (%s → %s)", k.Key, k.Effect, k.Old, k.New)
 }
 
-// severityRank orders the values of a rules entry: off < notice < warning
-// < error.
-func severityRank(s string) int { return slices.Index(severities, s) }
-
 // Diff lists every setting whose effective value differs from base to
 // head, in key order, each marked loosened, tightened or changed (F7).
-// defaultSeverity gives a rule's default severity ("error", …): a rule a
-// file does not set has that severity, so `rules.RL008: error` where the
-// default is error changes nothing.
-func Diff(base, head *Config, defaultSeverity func(id string) string) []KeyChange {
+// A rule a file does not set has its default severity (lint's table), so
+// `rules.RL008: error` where the default is error changes nothing.
+func Diff(base, head *Config) []KeyChange {
 	var out []KeyChange
-	sev := func(c *Config, id string) string {
-		if s, ok := c.Rules[id]; ok {
-			return s
+	for _, r := range lint.Rules() {
+		sev := func(c *Config) severity.Severity {
+			if s, ok := c.Rules[r.ID]; ok {
+				return s
+			}
+			return r.Default
 		}
-		return defaultSeverity(id)
-	}
-	for _, id := range RuleIDs {
-		o, n := sev(base, id), sev(head, id)
+		o, n := sev(base), sev(head)
 		if o == n {
 			continue
 		}
 		e := Tightened
-		if severityRank(n) < severityRank(o) {
+		if n < o {
 			e = Loosened
 		}
-		out = append(out, KeyChange{Key: "rules." + id, Old: o, New: n, Effect: e})
+		out = append(out, KeyChange{Key: "rules." + r.ID, Old: o.String(), New: n.String(), Effect: e})
 	}
 	// Larger limits let more through; a larger reserve leaves less of the
 	// budget to the instructions, so it tightens.

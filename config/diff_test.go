@@ -6,14 +6,8 @@ import (
 )
 
 // TestDiff is F7: every changed key with its direction; a rule set to its
-// default changes nothing.
+// default (lint's table) changes nothing.
 func TestDiff(t *testing.T) {
-	def := func(id string) string {
-		if id == "RL007" {
-			return "warning"
-		}
-		return "error"
-	}
 	parse := func(s string) *Config {
 		t.Helper()
 		c, err := Parse(".rivumi-lint.yaml", []byte(s))
@@ -25,7 +19,7 @@ func TestDiff(t *testing.T) {
 	base := parse("version: 1\nrules:\n  RL005: notice\nignore: [\"a/**\", \"b\"]\n")
 	head := parse("version: 1\nrules:\n  RL001: error\n  RL005: error\n  RL007: off\nlimits:\n  max_dynamic_bytes: 70000\n  reserved_bytes: 9000\n  warn_ratio: 0.9\nfilenames:\n  override: [AGENTS.override.md]\nignore: [\"b\"]\nproject: p\n")
 	var got []string
-	for _, k := range Diff(base, head, def) {
+	for _, k := range Diff(base, head) {
 		got = append(got, k.String())
 	}
 	want := []string{
@@ -41,10 +35,10 @@ func TestDiff(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Diff:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if d := Diff(head, head, def); len(d) != 0 {
+	if d := Diff(head, head); len(d) != 0 {
 		t.Errorf("Diff of a config with itself: %v", d)
 	}
-	if d := Diff(Default(), parse("version: 1\nignore: [x]\nlimits:\n  max_file_bytes: 100\n"), def); len(d) != 2 ||
+	if d := Diff(Default(), parse("version: 1\nignore: [x]\nlimits:\n  max_file_bytes: 100\n")); len(d) != 2 ||
 		d[0].String() != "limits.max_file_bytes tightened (32768 → 100)" || d[1].Effect != Loosened {
 		t.Errorf("Diff: %v", d)
 	}

@@ -13,6 +13,9 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/lint/severity"
 )
 
 var (
@@ -422,17 +425,18 @@ func (d *decoder) rules(c *Config, v *yaml.Node) error {
 	}
 	for _, p := range pairs {
 		id := p.k.Value
-		if !slices.Contains(RuleIDs, id) {
-			return d.errorf(p.k, "unknown rule id %s in rules (known: %s)", shown(id), strings.Join(RuleIDs, ", "))
+		if _, ok := lint.Lookup(id); !ok {
+			return d.errorf(p.k, "unknown rule id %s in rules (known: %s)", shown(id), strings.Join(ruleIDs(), ", "))
 		}
 		key := "rules." + id
 		if p.v.Kind != yaml.ScalarNode || p.v.ShortTag() != "!!str" {
-			return d.errorf(p.v, "%s: expected a severity (%s), got %s", key, strings.Join(severities, ", "), describe(p.v))
+			return d.errorf(p.v, "%s: expected a severity (%s), got %s", key, strings.Join(severity.Names, ", "), describe(p.v))
 		}
-		if !slices.Contains(severities, p.v.Value) {
-			return d.errorf(p.v, "%s: unknown severity %s (accepted: %s)", key, shown(p.v.Value), strings.Join(severities, ", "))
+		sev, err := severity.Parse(p.v.Value)
+		if err != nil {
+			return d.errorf(p.v, "%s: unknown severity %s (accepted: %s)", key, shown(p.v.Value), strings.Join(severity.Names, ", "))
 		}
-		c.Rules[id] = p.v.Value
+		c.Rules[id] = sev
 	}
 	return nil
 }

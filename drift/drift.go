@@ -45,10 +45,9 @@ const (
 // empty when the group's chains differ.
 func Compare(base *resolve.Engine, heads []*resolve.Resolution) ([]lint.Drift, error) {
 	type group struct {
-		d        *lint.Drift
-		baseFP   map[string]bool
-		headFP   map[string]bool
-		firstDir string
+		d      *lint.Drift
+		baseFP map[string]bool
+		headFP map[string]bool
 	}
 	groups := map[string]*group{}
 	for _, h := range heads {
@@ -63,7 +62,7 @@ func Compare(base *resolve.Engine, heads []*resolve.Resolution) ([]lint.Drift, e
 		if len(changes) == 0 {
 			// The fingerprint covers exactly what Changes compares; keep the
 			// directory visible should the two ever disagree.
-			changes = []lint.LayerChange{{Path: displayDir(h.Dir), Change: Modified, Detail: "the chain changed"}}
+			changes = []lint.LayerChange{{Path: resolve.DisplayDir(h.Dir), Change: Modified, Detail: "the chain changed"}}
 		}
 		k := key(changes)
 		g, ok := groups[k]
@@ -71,7 +70,7 @@ func Compare(base *resolve.Engine, heads []*resolve.Resolution) ([]lint.Drift, e
 			g = &group{d: &lint.Drift{Changes: changes}, baseFP: map[string]bool{}, headFP: map[string]bool{}}
 			groups[k] = g
 		}
-		g.d.Directories = append(g.d.Directories, displayDir(h.Dir))
+		g.d.Directories = append(g.d.Directories, resolve.DisplayDir(h.Dir))
 		g.baseFP[b.Fingerprint] = true
 		g.headFP[h.Fingerprint] = true
 	}
@@ -94,13 +93,13 @@ func Compare(base *resolve.Engine, heads []*resolve.Resolution) ([]lint.Drift, e
 
 // chainOrAncestor resolves dir, or its nearest ancestor that exists.
 func chainOrAncestor(e *resolve.Engine, dir string) (*resolve.Resolution, error) {
-	for d := dir; ; d = parent(d) {
+	for d := dir; ; d = resolve.ParentDir(d) {
 		r, err := e.Chain(d)
 		if err == nil {
 			return r, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) || resolve.IsFatal(err) || d == "" {
-			return nil, fmt.Errorf("resolve %s at the base: %w", displayDir(d), err)
+			return nil, fmt.Errorf("resolve %s at the base: %w", resolve.DisplayDir(d), err)
 		}
 	}
 }
@@ -233,18 +232,4 @@ func key(cs []lint.LayerChange) string {
 		b.WriteByte(0)
 	}
 	return b.String()
-}
-
-func parent(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
-}
-
-func displayDir(d string) string {
-	if d == "" {
-		return "."
-	}
-	return d
 }

@@ -15,8 +15,6 @@ import (
 // mem is a tree in memory: path → content; content "->T" is a symlink to T.
 type mem map[string]string
 
-func parentOf(p string) string { return parent(p) }
-
 func (m mem) isDir(d string) bool {
 	if d == "" {
 		return true

@@ -191,7 +191,7 @@ func readConfigNative(top, gitDir string) (Config, error) {
 		}
 		for _, s := range cfg.Sections {
 			if s.IsName("include") || s.IsName("includeIf") {
-				return c, fmt.Errorf("Git config %s has an [%s] section, which only the git binary follows for core.excludesFile; install git", files[i], s.Name)
+				return c, fmt.Errorf("the Git config %s has an [%s] section, which only the git binary follows for core.excludesFile; install git", files[i], s.Name)
 			}
 		}
 		core := cfg.Section("core")

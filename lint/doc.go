@@ -11,12 +11,12 @@ import (
 func WriteRulesDoc(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("# Rules\n\n")
-	b.WriteString("<!-- Generated from lint/rules.go by `go test ./lint -run TestRulesDoc -update`. Do not edit. -->\n\n")
+	b.WriteString("<!-- Generated from the rule files in lint/ (rl*.go) by `go test ./lint -run TestRulesDoc -update`. Do not edit. -->\n\n")
 	b.WriteString("Every rule can be set to `off`, `notice`, `warning` or `error` in `.rivumi-lint.yaml` (`rules: {RL007: off}`).\n")
 	b.WriteString("`rivumi-lint rules ID` prints the same text.\n\n")
 	b.WriteString("| id | name | default | finds |\n|---|---|---|---|\n")
 	for _, r := range table {
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, lowerID(r.ID), r.Name, r.Default, r.Summary)
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Default, r.Summary)
 	}
 	for _, r := range table {
 		fmt.Fprintf(&b, "\n## %s\n\n**%s** — default severity **%s**.\n\n%s\n\n%s\n", r.ID, r.Name, r.Default, r.Summary, r.Doc)

@@ -3,11 +3,11 @@ package lint
 import (
 	"sort"
 
-	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
-// Limits are the budget figures the rules use (§8 limits).
+// Limits are the size limits of C3 and P3 (§8 limits); config.Limits is
+// this type.
 type Limits struct {
 	MaxFileBytes    int64
 	MaxDynamicBytes int64
@@ -15,34 +15,55 @@ type Limits struct {
 	WarnRatio       float64
 }
 
-// Run applies every enabled rule to every resolution and returns the result.
-// skills is the rendered skills section (nil when there are no skills): it
-// is the same for every directory and counts toward the budget (P3).
-// A finding that several directories share (a rejected root file, say) is
-// reported once, with all of those directories.
-func Run(resolutions []*resolve.Resolution, cfg *config.Config, skills []byte) *Result {
-	return RunWith(resolutions, cfg, skills, Options{})
+// Config is what the rules read of the configuration (config.Config):
+// the severities the file sets, the limits and the ignore globs.
+type Config interface {
+	// RuleSeverity is the severity the config sets for a rule; set is
+	// false when it leaves the rule's own choice.
+	RuleSeverity(id string) (sev Severity, set bool)
+	RuleLimits() Limits
+	// Ignored reports whether findings on path are dropped (§8 ignore).
+	Ignored(path string) bool
 }
 
-// Options add what the engine's resolutions do not carry.
-type Options struct {
-	// Checkout, when not nil, returns a note on how a checkout of the
-	// layer file at path differs in size from its content (F5: Git adds
-	// CRs), "" when it does not; the budget finding shows it next to the
-	// layer's bytes, so that it says which count it used.
-	Checkout func(path string) string
+// Inputs are everything the rules read, each kind for the rules that
+// declare it (Rule.Input).
+type Inputs struct {
+	// Chains are the resolutions of the checked directories (Chain and
+	// Directory rules).
+	Chains []*resolve.Resolution
+	// Skills is the rendered skills section (nil when there are no
+	// skills): the same for every directory, it counts toward the budget
+	// (P3).
+	Skills []byte
+	// Checkout, in the diff modes, says how a Git checkout writes the
+	// layer file at path (F5); nil when it writes the content as read.
+	Checkout func(path string) *CheckoutFile
+	// Memory is the explicit memory file, nil when none is checked.
+	Memory *MemoryFile
+	// ConfigChanges are the config files a diff-mode change touches.
+	ConfigChanges []ConfigChange
 }
 
-// RunWith is Run with options.
-func RunWith(resolutions []*resolve.Resolution, cfg *config.Config, skills []byte, opt Options) *Result {
-	lim := Limits{cfg.Limits.MaxFileBytes, cfg.Limits.MaxDynamicBytes, cfg.Limits.ReservedBytes, cfg.Limits.WarnRatio}
+// Run applies every enabled chain rule to every resolution and returns
+// the result: Check with only chains and skills.
+func Run(resolutions []*resolve.Resolution, cfg Config, skills []byte) *Result {
+	return Check(Inputs{Chains: resolutions, Skills: skills}, cfg)
+}
+
+// Check runs every enabled rule over the inputs it declares. A finding
+// that several directories share (a rejected root file, say) is reported
+// once, with all of those directories.
+func Check(in Inputs, cfg Config) *Result {
+	lim := cfg.RuleLimits()
+	skills := in.Skills
 	res := &Result{Findings: []Finding{}, Directories: []Directory{}, Drift: []Drift{}}
 	index := map[findingKey]int{}
 	// Directories whose chains are the same (a directory without
 	// instruction files has its parent's) share one rendering and one run
 	// of the rules: a whole-worktree check renders each distinct chain
-	// once, not each of its directories. Only the budget rule, whose
-	// message names the directory, runs per directory.
+	// once, not each of its directories. Only the Directory rules (the
+	// budget), whose messages name the directory, run per directory.
 	type memo struct {
 		instructions int     // rendered bytes
 		findings     []int   // positions in res.Findings
@@ -50,17 +71,17 @@ func RunWith(resolutions []*resolve.Resolution, cfg *config.Config, skills []byt
 	}
 	memos := map[*resolve.DirInfo]*memo{}
 	facts := factCache{}
-	for _, r := range resolutions {
-		dir := displayDir(r.Dir)
+	for _, r := range in.Chains {
+		dir := resolve.DisplayDir(r.Dir)
 		key := contributor(r)
 		m, ok := memos[key]
 		if !ok {
 			m = &memo{instructions: facts.instructionsLen(r)}
 			for _, rule := range table {
-				if rule.check == nil || rule.ID == budgetRule {
+				if rule.Input != InChain {
 					continue
 				}
-				runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts}, func(f Finding) {
+				runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}, func(f Finding) {
 					m.findings = append(m.findings, add(res, index, f, ""))
 				})
 			}
@@ -69,10 +90,12 @@ func RunWith(resolutions []*resolve.Resolution, cfg *config.Config, skills []byt
 		for _, i := range m.findings {
 			addDir(res, i, dir)
 		}
-		if budgetMayFire(m.instructions+len(skills), lim) {
+		// Most directories are below the budget's threshold: the rule
+		// would report nothing.
+		if lim.Budget(int64(m.instructions+len(skills))+lim.ReservedBytes) != Off {
 			for _, rule := range table {
-				if rule.ID == budgetRule {
-					runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: opt.Checkout}, func(f Finding) {
+				if rule.Input == InDirectory {
+					runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}, func(f Finding) {
 						add(res, index, f, dir)
 					})
 				}
@@ -81,6 +104,20 @@ func RunWith(resolutions []*resolve.Resolution, cfg *config.Config, skills []byt
 		d := directoryOf(r, m.instructions+len(skills), lim, m.layers)
 		m.layers = d.Layers
 		res.Directories = append(res.Directories, d)
+	}
+	for _, rule := range table {
+		var passes []*pass
+		switch {
+		case rule.Input == InMemory && in.Memory != nil:
+			passes = append(passes, &pass{memory: in.Memory})
+		case rule.Input == InConfigChange:
+			for i := range in.ConfigChanges {
+				passes = append(passes, &pass{change: &in.ConfigChanges[i]})
+			}
+		}
+		for _, p := range passes {
+			runRule(rule, cfg, p, func(f Finding) { add(res, index, f, "") })
+		}
 	}
 	res.Findings = mergeUserFindings(res.Findings)
 	Sort(res.Findings)
@@ -132,25 +169,20 @@ func mergeUserFindings(fs []Finding) []Finding {
 	return out // Sort orders and compacts the merged directories
 }
 
-// budgetRule is the one rule whose findings depend on the directory, not
-// only on its chain.
-const budgetRule = "RL006"
-
-// budgetMayFire is checkBudget's threshold: below it the rule reports
-// nothing, and most directories of a check are below it.
-func budgetMayFire(rendered int, lim Limits) bool {
-	total := int64(rendered) + lim.ReservedBytes
-	return total > lim.MaxDynamicBytes || float64(total) > lim.WarnRatio*float64(lim.MaxDynamicBytes)
-}
-
 // runRule runs one enabled rule over a pass; out receives its findings
 // with rule, name and severity set, those on ignored paths dropped.
-func runRule(rule Rule, cfg *config.Config, p *pass, out func(Finding)) {
+func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
 	sev, on := severityFor(rule, cfg)
 	if !on {
 		return
 	}
-	user := userFile(p.res)
+	var user *resolve.File
+	if p.res != nil {
+		user = userFile(p.res)
+	}
+	// Ignore globs name repository paths of the chains (§8); the memory
+	// file and a changed config are reported whatever they match.
+	chain := rule.Input == InChain || rule.Input == InDirectory
 	p.emit = func(f Finding) {
 		if user != nil && f.Path == user.Path {
 			// F10: the user-level file by its repository path when it
@@ -161,14 +193,14 @@ func runRule(rule Rule, cfg *config.Config, p *pass, out func(Finding)) {
 				f.User = true
 			}
 		}
-		if cfg.Ignored(f.Path) {
+		if chain && cfg.Ignored(f.Path) {
 			return
 		}
 		f.Rule, f.Name = rule.ID, rule.Name
 		f.Severity = effective(rule, sev, f.Severity)
 		out(f)
 	}
-	rule.check(p)
+	rule.run(p)
 }
 
 // contributor is the deepest directory of r's chain that has candidates or
@@ -183,38 +215,14 @@ func contributor(r *resolve.Resolution) *resolve.DirInfo {
 	return nil
 }
 
-// Add merges findings made outside the rule table (memory, config changes)
-// into a result, keeping the order stable.
-func (r *Result) Add(cfg *config.Config, fs ...Finding) {
-	index := map[findingKey]int{}
-	for i, f := range r.Findings {
-		index[keyOf(f)] = i
-	}
-	for _, f := range fs {
-		rule, _ := Lookup(f.Rule)
-		sev, on := severityFor(rule, cfg)
-		if !on {
-			continue
-		}
-		f.Name = rule.Name
-		f.Severity = effective(rule, sev, f.Severity)
-		add(r, index, f, "")
-	}
-	Sort(r.Findings)
-}
-
 // severityFor returns the configured severity of a rule (0 when the config
 // leaves the rule's own choice) and whether the rule is on.
-func severityFor(rule Rule, cfg *config.Config) (Severity, bool) {
-	s, ok := cfg.Rules[rule.ID]
+func severityFor(rule Rule, cfg Config) (Severity, bool) {
+	v, ok := cfg.RuleSeverity(rule.ID)
 	if !ok {
 		return 0, true
 	}
-	v, err := ParseSeverity(s)
-	if err != nil || v == Off {
-		return 0, v != Off
-	}
-	return v, true
+	return v, v != Off
 }
 
 // effective is a finding's severity: the configured one, else the one the
@@ -306,7 +314,7 @@ func compact(s []string) []string {
 // directoryOf is r's row of the directory table. layers, when not nil, is
 // the table of an identical chain, shared.
 func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer) Directory {
-	d := Directory{Path: displayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
+	d := Directory{Path: resolve.DisplayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
 		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes)}
 	if layers != nil {
 		return d

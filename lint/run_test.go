@@ -1,4 +1,4 @@
-package lint
+package lint_test
 
 import (
 	"os"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/config"
+	. "github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/lint/severity"
 	"github.com/rivumi/rivumi-lint/render"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
@@ -72,7 +74,7 @@ func TestSeverities(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	cfg := config.Default()
-	cfg.Rules = map[string]string{"RL009": "notice", "RL011": "off"}
+	cfg.Rules = map[string]severity.Severity{"RL009": severity.Notice, "RL011": severity.Off}
 	r = runTree(t, cfg, files, "", "a")
 	if got, want := rulesOf(r), "RL009:notice RL005:notice RL009:notice"; got != want {
 		t.Errorf("with config: got %s, want %s", got, want)

@@ -1,55 +1,17 @@
 package lint
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "github.com/rivumi/rivumi-lint/lint/severity"
 
-// Severity orders findings. The zero value is Off: a rule set to off emits nothing.
-type Severity int
+// Severity is a finding's severity (package severity, a leaf the config
+// shares).
+type Severity = severity.Severity
 
 const (
-	Off Severity = iota
-	Notice
-	Warning
-	Error
+	Off     = severity.Off
+	Notice  = severity.Notice
+	Warning = severity.Warning
+	Error   = severity.Error
 )
 
 // ParseSeverity accepts off, notice, warning and error.
-func ParseSeverity(s string) (Severity, error) {
-	switch s {
-	case "off":
-		return Off, nil
-	case "notice":
-		return Notice, nil
-	case "warning":
-		return Warning, nil
-	case "error":
-		return Error, nil
-	}
-	return Off, fmt.Errorf("unknown severity %q (want off, notice, warning or error)", s)
-}
-
-func (s Severity) String() string {
-	switch s {
-	case Notice:
-		return "notice"
-	case Warning:
-		return "warning"
-	case Error:
-		return "error"
-	}
-	return "off"
-}
-
-func (s Severity) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
-
-func (s *Severity) UnmarshalJSON(b []byte) error {
-	var str string
-	if err := json.Unmarshal(b, &str); err != nil {
-		return err
-	}
-	v, err := ParseSeverity(str)
-	*s = v
-	return err
-}
+func ParseSeverity(s string) (Severity, error) { return severity.Parse(s) }

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -158,6 +157,7 @@ func Build(o Options) (*Preview, error) {
 type inputs struct {
 	o          Options
 	p          *project.Project
+	run        *project.Run // the pipeline up to the rules (project.Start)
 	res        *resolve.Resolution
 	skills     []Skill
 	skillNotes []string
@@ -220,17 +220,15 @@ func gather(o Options) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.res, err = p.Engine.Chain(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("preview %s: no such directory under the project root %s", displayDir(dir), p.Root)
+	in.run, err = p.Start(project.Scope{Dirs: []string{dir}})
+	var noDir *project.NoDirError
+	if errors.As(err, &noDir) {
+		return nil, fmt.Errorf("preview %s: no such directory under the project root %s", resolve.DisplayDir(dir), p.Root)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("resolve %s: %w", displayDir(dir), err)
-	}
-	in.skills, in.skillNotes, err = skills.Read(p.Engine.Source(), p.Config.Limits.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
+	in.res, in.skills, in.skillNotes = in.run.Resolutions[0], in.run.Skills, in.run.SkillNotes
 	switch {
 	case o.NoMemory && o.Memory != "":
 		return nil, errors.New("--no-memory and --memory exclude each other")
@@ -238,7 +236,7 @@ func gather(o Options) (*inputs, error) {
 		if _, err := os.Stat(o.Memory); err != nil {
 			return nil, fmt.Errorf("memory file: %w", err)
 		}
-		in.memDisplay, in.memInRoot = displayPath(o.Memory, p.Root)
+		in.memDisplay, in.memInRoot = project.DisplayPath(o.Memory, p.Root)
 		in.memPath = o.Memory
 	case o.NoMemory:
 		in.memNote = "no memory: --no-memory"
@@ -256,7 +254,7 @@ func gather(o Options) (*inputs, error) {
 		Fingerprint: in.res.Fingerprint,
 		Skills:      skillsKey(in.skills, in.skillNotes),
 		Memory:      memoryKey(in.memPath),
-		Config:      fmt.Sprintf("%+v|%s|%s", *p.Config, ProjectKey(o.Project, p), popt.UserInstructions),
+		Config:      fmt.Sprintf("%+v|%s|%s", *in.run.Config, in.run.ProjectKey(o.Project), popt.UserInstructions),
 	}
 	ok = true
 	return in, nil
@@ -322,11 +320,26 @@ func memoryKey(path string) string {
 }
 
 func (in *inputs) build() (*Preview, error) {
-	p, o := in.p, in.o
-	res := lint.Run([]*resolve.Resolution{in.res}, p.Config, skills.Render(in.skills))
+	p, o, cfg := in.p, in.o, in.run.Config
+	// memory (P4): read first, as its corrupt lines are an input of the
+	// rules (RL013).
+	key := in.run.ProjectKey(o.Project)
+	var sel memory.Selection
+	var mem *lint.MemoryFile
+	if in.memPath != "" {
+		var err error
+		if sel, err = memory.ReadFile(in.memPath, key); err != nil {
+			return nil, err
+		}
+		mem = project.MemoryFile(in.memDisplay, in.memInRoot, sel)
+	}
+	res, err := in.run.Lint(mem)
+	if err != nil {
+		return nil, err
+	}
 	pv := &Preview{
 		Version:     Version,
-		Directory:   displayDir(in.res.Dir),
+		Directory:   resolve.DisplayDir(in.res.Dir),
 		Fingerprint: in.res.Fingerprint,
 		Layers:      res.Directories[0].Layers,
 		Skills:      in.skills,
@@ -347,19 +360,12 @@ func (in *inputs) build() (*Preview, error) {
 	}
 	pv.Notes = append(pv.Notes, in.skillNotes...)
 
-	// memory (P4)
-	key := ProjectKey(o.Project, p)
 	pv.Memory = Memory{Path: in.memDisplay, Project: key, Note: in.memNote}
 	var memText []byte
 	if in.memPath != "" {
-		sel, err := selectMemory(in.memPath, key)
-		if err != nil {
-			return nil, err
-		}
 		pv.Memory.Lines, pv.Memory.Selected, pv.Memory.Rendered = sel.Lines, sel.Selected, len(sel.Entries)
 		pv.Memory.Corrupt = len(sel.Problems) + sel.MoreProblems
 		memText = memory.Render(sel.Entries)
-		res.Add(p.Config, memoryFindings(sel, in.memDisplay, in.memInRoot)...)
 	}
 
 	// runtime and workspace (P5)
@@ -382,7 +388,7 @@ func (in *inputs) build() (*Preview, error) {
 		Skills:       "no skills",
 		MemorySec:    "no memory entry selected",
 	}
-	lim := p.Config.Limits
+	lim := cfg.Limits
 	pv.Budget = Budget{Limit: lim.MaxDynamicBytes, Warn: int64(lim.WarnRatio * float64(lim.MaxDynamicBytes)), Sections: []BudgetItem{}}
 	for _, name := range SectionNames {
 		s := Section{Name: name, Kind: KindDynamic}
@@ -404,14 +410,8 @@ func (in *inputs) build() (*Preview, error) {
 	}
 	b := &pv.Budget
 	b.Remaining = b.Limit - int64(b.Total)
-	switch {
-	case int64(b.Total) > b.Limit:
-		b.Status = "over"
-	case float64(b.Total) > lim.WarnRatio*float64(b.Limit):
-		b.Status = "warning"
-	default:
-		b.Status = "ok"
-	}
+	// Every section is known here: no reserve (P3).
+	b.Status = map[lint.Severity]string{lint.Error: "over", lint.Warning: "warning", lint.Off: "ok"}[lim.Budget(int64(b.Total))]
 	pv.Findings = res.Findings
 	s := res.Summary()
 	pv.Summary = Summary{Errors: s.Errors, Warnings: s.Warnings, Notices: s.Notices}
@@ -419,11 +419,4 @@ func (in *inputs) build() (*Preview, error) {
 		pv.Notes = []string{}
 	}
 	return pv, nil
-}
-
-func displayDir(d string) string {
-	if d == "" {
-		return "."
-	}
-	return d
 }

@@ -4,9 +4,10 @@
 // state, reason and bytes, the R8 fingerprint, skills, memory, budget and
 // the findings of check's rules over the chain).
 //
-// [Build] makes a [Preview] from [Options]; [Text], [JSON] and [Markdown]
-// write it; [Watch] re-renders it when its inputs change (P6).
-// [MemoryFindings] gives `check --memory FILE` its RL013 findings.
+// [Build] makes a [Preview] from [Options] through project's pipeline (the
+// same engine, skills and rules as check); report's preview writers
+// (report.LookupPreview) write it; [Watch] re-renders it when its inputs
+// change (P6). The memory file is read by memory.ReadFile; RL013 is lint's.
 //
 // Everything is read under the engine's constraints: instruction files and
 // skills through the engine's Source (C1–C5: no symbolic link followed,

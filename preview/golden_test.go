@@ -10,6 +10,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/preview/previewtest"
+	"github.com/rivumi/rivumi-lint/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/preview/golden")
@@ -94,12 +95,12 @@ func TestGoldenFormats(t *testing.T) {
 		{"chain.md", "markdown", false},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
-			f, ok := preview.Lookup(tc.format)
+			f, ok := report.LookupPreview(tc.format)
 			if !ok {
 				t.Fatalf("no format %s", tc.format)
 			}
 			var buf bytes.Buffer
-			if err := f.Write(&buf, pv, preview.WriteOptions{Color: tc.color}); err != nil {
+			if err := f.Write(&buf, pv, report.Options{Color: tc.color}); err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, tc.golden, buf.Bytes())
@@ -136,8 +137,8 @@ func TestGoldenBare(t *testing.T) {
 	}
 	for _, format := range []string{"text", "json"} {
 		var buf bytes.Buffer
-		fm, _ := preview.Lookup(format)
-		if err := fm.Write(&buf, pv, preview.WriteOptions{}); err != nil {
+		fm, _ := report.LookupPreview(format)
+		if err := fm.Write(&buf, pv, report.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		checkGolden(t, "bare."+map[string]string{"text": "txt", "json": "json"}[format], buf.Bytes())

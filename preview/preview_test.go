@@ -12,10 +12,12 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 
+	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/preview/previewtest"
 	"github.com/rivumi/rivumi-lint/project"
+	"github.com/rivumi/rivumi-lint/report"
 )
 
 // fixture extracts a txtar given as text.
@@ -58,7 +60,7 @@ func findings(pv *preview.Preview, rule string) []lint.Finding {
 func jsonOf(t *testing.T, pv *preview.Preview) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := preview.JSON(&buf, pv, preview.WriteOptions{}); err != nil {
+	if err := report.PreviewJSON(&buf, pv, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -209,8 +211,8 @@ func TestMemoryHostile(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Build hangs on a FIFO memory file")
 	}
-	if _, err := preview.MemoryFindings(fifo, "p"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Errorf("MemoryFindings(FIFO): %v", err)
+	if _, err := project.MemoryInput(fifo, "", "p"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("MemoryInput(FIFO): %v", err)
 	}
 	if _, err := preview.Build(preview.Options{Root: f.Root, Dir: f.Root, Memory: filepath.Join(dir, "missing.jsonl")}); err == nil {
 		t.Error("a missing --memory file is not an error")
@@ -251,9 +253,19 @@ func TestMemoryDefaultFile(t *testing.T) {
 	}
 }
 
-// RL013 through MemoryFindings (check --memory FILE): line numbers, the
-// path as shown, rules config applied by lint.Result.Add, and the count of
-// the problems beyond the first 1000.
+// memoryFindings is RL013 over the memory file at path, shown as without
+// a project root, with the default config.
+func memoryFindings(path string) ([]lint.Finding, error) {
+	m, err := project.MemoryInput(path, "", "p")
+	if err != nil {
+		return nil, err
+	}
+	return lint.Check(lint.Inputs{Memory: m}, config.Default()).Findings, nil
+}
+
+// RL013 over the memory file (check --memory FILE): line numbers, the
+// path as shown, and the count of the problems beyond the first 1000 (a
+// finding on the whole file, sorted first).
 func TestMemoryFindings(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -264,20 +276,20 @@ func TestMemoryFindings(t *testing.T) {
 		b.WriteString("{\n")
 	}
 	previewtest.WriteFile(t, p, b.String())
-	fs, err := preview.MemoryFindings(p, "p")
+	fs, err := memoryFindings(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fs) != 1001 || fs[0].Line != 2 || fs[0].Path != "~/.rivumi/memory.jsonl" || fs[0].Rule != "RL013" {
-		t.Fatalf("%d findings, first %+v", len(fs), fs[0])
+	if len(fs) != 1001 || fs[1].Line != 2 || fs[1].Path != "~/.rivumi/memory.jsonl" || fs[1].Rule != "RL013" {
+		t.Fatalf("%d findings, second %+v", len(fs), fs[1])
 	}
-	if last := fs[1000]; last.Line != 0 || !strings.Contains(last.Message, "2 more") {
-		t.Errorf("last finding %+v, want the count of the 2 unlisted lines", last)
+	if count := fs[0]; count.Line != 0 || !strings.Contains(count.Message, "2 more") {
+		t.Errorf("finding on the whole file %+v, want the count of the 2 unlisted lines", count)
 	}
 	dir := t.TempDir()
 	t.Chdir(dir)
 	previewtest.WriteFile(t, filepath.Join(dir, "m.jsonl"), "nope\n")
-	fs, err = preview.MemoryFindings("m.jsonl", "p")
+	fs, err = memoryFindings("m.jsonl")
 	if err != nil || len(fs) != 1 || fs[0].Path != "m.jsonl" || fs[0].Line != 1 {
 		t.Errorf("relative path: %+v, %v", fs, err)
 	}
@@ -542,7 +554,7 @@ func TestBudgetOver(t *testing.T) {
 		t.Errorf("Invalid() = %q", why)
 	}
 	var buf bytes.Buffer
-	preview.Text(&buf, pv, preview.WriteOptions{})
+	report.PreviewText(&buf, pv, report.Options{})
 	if !strings.Contains(buf.String(), "of 300 (limits.max_dynamic_bytes), over by ") {
 		t.Errorf("text output does not say the budget is exceeded:\n%s", buf.String())
 	}
@@ -619,7 +631,7 @@ func TestControlCharacters(t *testing.T) {
 		t.Errorf("runtime section %q", got)
 	}
 	var buf bytes.Buffer
-	preview.Text(&buf, pv, preview.WriteOptions{})
+	report.PreviewText(&buf, pv, report.Options{})
 	if strings.Contains(buf.String(), "\x1b") || !strings.Contains(buf.String(), `line one\x1b[2Jcleared`) {
 		t.Errorf("text output passes an escape sequence through:\n%q", buf.String())
 	}
@@ -632,9 +644,9 @@ func TestControlCharacters(t *testing.T) {
 	}
 }
 
-// RL013 for check: AddMemoryFindings applies the rules config and shows a
-// memory file inside the root relative to it.
-func TestAddMemoryFindings(t *testing.T) {
+// RL013 for check --memory: the rules config applies and a memory file
+// inside the root is shown relative to it.
+func TestCheckMemory(t *testing.T) {
 	for _, tc := range []struct {
 		rule string
 		want int
@@ -645,18 +657,10 @@ func TestAddMemoryFindings(t *testing.T) {
 			cfg += "rules:\n  RL013: " + tc.rule + "\n"
 		}
 		f := fixture(t, "-- repo/.rivumi-lint.yaml --\n"+cfg+"-- repo/AGENTS.md --\nx\n-- repo/mem/m.jsonl --\n"+userPref(1)+"\n[]\n")
-		p, err := project.Open(project.Options{Root: f.Root})
+		res, _, err := project.Check(project.Options{Root: f.Root}, project.Scope{Memory: filepath.Join(f.Root, "mem", "m.jsonl")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := p.Check(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := preview.AddMemoryFindings(res, p, filepath.Join(f.Root, "mem", "m.jsonl")); err != nil {
-			t.Fatal(err)
-		}
-		p.Close()
 		var got []lint.Finding
 		for _, f := range res.Findings {
 			if f.Rule == "RL013" {

@@ -2,7 +2,6 @@ package preview
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -27,8 +26,10 @@ type Event struct {
 
 // WatchOptions configure Watch.
 type WatchOptions struct {
-	Format Format // the format of renders and events; zero: text
-	Write  WriteOptions
+	// Write writes a render and Event a reload event, in one format (the
+	// writers are report's: report.LookupPreview).
+	Write func(w io.Writer, p *Preview) error
+	Event func(w io.Writer, e Event) error
 	// Clear clears the terminal before each new render (text on a TTY), so
 	// the screen shows the current render and the events after it.
 	Clear bool
@@ -52,8 +53,8 @@ func Watch(ctx context.Context, interval time.Duration, w io.Writer, o Options, 
 	if interval <= 0 {
 		return fmt.Errorf("watch interval %v: want a positive duration", interval)
 	}
-	if wo.Format.Write == nil {
-		wo.Format, _ = Lookup("text")
+	if wo.Write == nil || wo.Event == nil {
+		return fmt.Errorf("watch: no output format (WatchOptions.Write and Event)")
 	}
 	if wo.Now == nil {
 		wo.Now = time.Now
@@ -68,7 +69,7 @@ func Watch(ctx context.Context, interval time.Duration, w io.Writer, o Options, 
 		first     = true
 	)
 	event := func(valid bool, reason, fp string) error {
-		return wo.Format.Event(w, Event{Event: "reload", Time: wo.Now(), Valid: valid, Reason: reason, Fingerprint: fp, Shown: shown}, wo.Write)
+		return wo.Event(w, Event{Event: "reload", Time: wo.Now(), Valid: valid, Reason: reason, Fingerprint: fp, Shown: shown})
 	}
 	for {
 		err := func() error {
@@ -112,7 +113,7 @@ func Watch(ctx context.Context, interval time.Duration, w io.Writer, o Options, 
 					return err
 				}
 			}
-			if err := wo.Format.Write(w, pv, wo.Write); err != nil {
+			if err := wo.Write(w, pv); err != nil {
 				return err
 			}
 			if invalid != "" {
@@ -161,31 +162,4 @@ func shortFP(fp string) string {
 		return fp[:len("rivumi-fp-v1:")+12]
 	}
 	return fp
-}
-
-func textEvent(w io.Writer, e Event, o WriteOptions) error {
-	c := painter(o.Color)
-	var line string
-	if e.Valid {
-		line = fmt.Sprintf("[%s] %s %s\n", e.Time.Format(time.TimeOnly), c.wrap("32", "reload:"), safe(e.Reason))
-	} else {
-		line = fmt.Sprintf("[%s] %s %s\n", e.Time.Format(time.TimeOnly), c.wrap("1;31", "reload rejected:"), safe(e.Reason))
-	}
-	_, err := io.WriteString(w, line)
-	return err
-}
-
-func markdownEvent(w io.Writer, e Event, _ WriteOptions) error {
-	what := "reload"
-	if !e.Valid {
-		what = "reload rejected"
-	}
-	_, err := fmt.Fprintf(w, "\n> **%s** %s: %s\n\n", what, e.Time.Format(time.TimeOnly), mdEscape(e.Reason))
-	return err
-}
-
-func jsonEvent(w io.Writer, e Event, _ WriteOptions) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(e)
 }

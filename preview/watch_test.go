@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/preview/previewtest"
+	"github.com/rivumi/rivumi-lint/report"
 )
 
 // syncBuffer is a writer the watch loop and the test share.
@@ -69,7 +71,7 @@ func TestWatch(t *testing.T) {
 	go func() {
 		done <- preview.Watch(watchCtx, 5*time.Millisecond, out,
 			preview.Options{Root: f.Root, Dir: filepath.Join(f.Root, "docs", "api"), Machine: previewtest.Machine},
-			preview.WatchOptions{Now: func() time.Time { return clock }})
+			withNow(watchFormat("text"), func() time.Time { return clock }))
 	}()
 	const render = "Prompt preview of docs/api"
 	// Files are replaced atomically (write, then rename), as editors save
@@ -159,12 +161,11 @@ func TestWatchJSONAndErrors(t *testing.T) {
 	defer cancel()
 	watchCtx, stop := context.WithCancel(ctx)
 	out := newSyncBuffer()
-	format, _ := preview.Lookup("json")
 	done := make(chan error, 1)
 	go func() {
 		done <- preview.Watch(watchCtx, 5*time.Millisecond, out,
 			preview.Options{Root: f.Root, Dir: filepath.Join(f.Root, "docs"), Machine: previewtest.Machine},
-			preview.WatchOptions{Format: format})
+			watchFormat("json"))
 	}()
 	out.waitCount(ctx, t, `"directory": "docs"`, 1)
 	if err := os.RemoveAll(filepath.Join(f.Root, "docs")); err != nil {
@@ -188,11 +189,25 @@ func TestWatchJSONAndErrors(t *testing.T) {
 		t.Errorf("event %+v", ev)
 	}
 
-	err := preview.Watch(context.Background(), time.Millisecond, out, preview.Options{Root: f.Root, Dir: filepath.Join(f.Root, "nope")}, preview.WatchOptions{})
+	err := preview.Watch(context.Background(), time.Millisecond, out, preview.Options{Root: f.Root, Dir: filepath.Join(f.Root, "nope")}, watchFormat("text"))
 	if err == nil || !strings.Contains(err.Error(), "no such directory") {
 		t.Errorf("Watch on a missing directory: %v", err)
 	}
-	if err := preview.Watch(context.Background(), 0, out, preview.Options{}, preview.WatchOptions{}); err == nil {
+	if err := preview.Watch(context.Background(), 0, out, preview.Options{}, watchFormat("text")); err == nil {
 		t.Error("Watch accepts a zero interval")
 	}
+}
+
+// watchFormat is Watch's options for one of report's preview formats.
+func watchFormat(name string) preview.WatchOptions {
+	f, _ := report.LookupPreview(name)
+	return preview.WatchOptions{
+		Write: func(w io.Writer, p *preview.Preview) error { return f.Write(w, p, report.Options{}) },
+		Event: func(w io.Writer, e preview.Event) error { return f.Event(w, e, report.Options{}) },
+	}
+}
+
+func withNow(o preview.WatchOptions, now func() time.Time) preview.WatchOptions {
+	o.Now = now
+	return o
 }

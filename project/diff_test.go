@@ -23,13 +23,7 @@ func runDiff(t *testing.T, root string, d DiffOptions) (*lint.Result, []string) 
 }
 
 func tryDiff(root string, d DiffOptions) (*lint.Result, []string, error) {
-	x, err := OpenDiff(Options{Root: root}, d)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer x.Close()
-	res, err := x.Check()
-	return res, x.Notes, err
+	return Check(Options{Root: root}, Scope{Diff: d})
 }
 
 func dirs(r *lint.Result) string {
@@ -294,12 +288,7 @@ func TestExplicitConfigChanged(t *testing.T) {
 	g.Commit("one")
 	g.Write("ci/lint.yaml", "version: 1\nrules:\n  RL014: warning\n")
 	g.Commit("loosen")
-	x, err := OpenDiff(Options{Root: g.Dir, Config: filepath.Join(g.Dir, "ci/lint.yaml")}, DiffOptions{Base: "HEAD~1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
-	res, err := x.Check()
+	res, _, err := Check(Options{Root: g.Dir, Config: filepath.Join(g.Dir, "ci/lint.yaml")}, Scope{Diff: DiffOptions{Base: "HEAD~1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,12 +653,7 @@ func TestBrokenBaseConfig(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("version: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	x, err := OpenDiff(Options{Root: g.Dir, Config: cfg}, DiffOptions{Base: "HEAD~1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
-	res, err := x.Check()
+	res, _, err := Check(Options{Root: g.Dir, Config: cfg}, Scope{Diff: DiffOptions{Base: "HEAD~1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,11 @@
-// Package project opens what every command works on: the project root
-// (R1), its configuration (§8) and an engine over its worktree.
+// Package project opens what every command works on, the project root
+// (R1) and its Git repository, and runs the one pipeline of check and
+// preview over it: scope → engine → skills → rules → drift (pipeline.go).
 package project
 
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,106 +25,104 @@ type Options struct {
 	UserInstructions string // --user-instructions; "" = no user layer
 }
 
-// Project is an opened project.
+// Project is an opened project: where it is (R1, F2), found once for
+// every scope. Its sources (the worktree, the index, a commit's tree) are
+// opened by the run that reads them (Start).
 type Project struct {
 	Root   string // absolute
-	GitDir string // "" when the root is not in a Git worktree (--root outside Git)
-	// GitTop is the top of the Git worktree holding Root, and Prefix Root's
-	// slash path below it ("" unless --root names a subdirectory of a
-	// worktree): the index and the ignore files are the worktree's.
+	GitDir string // "" when the root is not in a Git repository (--root outside Git)
+	// GitTop is the top of the Git worktree holding Root (Root without a
+	// worktree), and Prefix Root's slash path below it ("" unless --root
+	// names a subdirectory of a worktree): the index and the ignore files
+	// are the worktree's.
 	GitTop, Prefix string
-	Config         *config.Config
-	Engine         *resolve.Engine
 	// Notes are things the run should tell the user, such as a fall-back to
 	// the git binary.
-	Notes   []string
-	wt      *resolve.Worktree
-	allDirs []string
-	tracked map[string]bool // directories with tracked paths, relative to GitTop
-	wd      string          // the working directory, once asked for
-}
-
-// place is where a run's project is (R1, F2): the root, and the Git
-// repository around it as git finds it. Open and OpenDiff both start here,
-// so every mode agrees on the root, the Git top level and the prefix.
-type place struct {
-	root   string // absolute: --root, else the worktree's top level
-	top    string // the worktree's top level; "" without Git or without a worktree
-	gitDir string // "" when the root is not in a Git repository (--root outside Git)
-	prefix string // root's slash path below top ("" unless --root names a subdirectory)
+	Notes []string
+	opts  Options
 	// noWorktree is set for a bare repository (or a root inside a Git
 	// directory): only commits can be checked there.
 	noWorktree *repo.NoWorktreeError
+	wt         *resolve.Worktree
+	repo       *repo.Repo
+	allDirs    []string
+	tracked    map[string]bool // directories with tracked paths, relative to GitTop
+	wd         string          // the working directory, once asked for
 }
 
 // locate finds the project root and its repository: --root DIR, or the
 // Git worktree around the working directory, with the environment git
 // honours (GIT_DIR, GIT_WORK_TREE: repo.Locate). --root outside any
-// repository is a plain directory (gitDir ""); without --root that is an
+// repository is a plain directory (GitDir ""); without --root that is an
 // error (R1).
-func locate(o Options) (place, error) {
-	var pl place
+func (p *Project) locate(o Options) error {
 	start := ""
 	if o.Root != "" {
 		root, err := filepath.Abs(o.Root)
 		if err != nil {
-			return pl, fmt.Errorf("--root %s: %w", o.Root, err)
+			return fmt.Errorf("--root %s: %w", o.Root, err)
 		}
 		fi, err := os.Stat(root)
 		if err != nil || !fi.IsDir() {
-			return pl, fmt.Errorf("--root %s: not a directory", o.Root)
+			return fmt.Errorf("--root %s: not a directory", o.Root)
 		}
-		pl.root, start = root, root
+		p.Root, start = root, root
 	} else {
 		wd, err := os.Getwd()
 		if err != nil {
-			return pl, fmt.Errorf("working directory: %w", err)
+			return fmt.Errorf("working directory: %w", err)
 		}
 		start = wd
 	}
 	loc, err := repo.Locate(start)
 	switch {
 	case errors.Is(err, repo.ErrNotGit) && o.Root != "":
-		return pl, nil
+		return nil
 	case err != nil:
-		return pl, err
+		return err
 	}
-	pl.gitDir = loc.GitDir
+	p.GitDir = loc.GitDir
 	if loc.Top == "" {
-		pl.noWorktree = &repo.NoWorktreeError{Dir: start, GitDir: loc.GitDir, Bare: loc.BareConfig}
-		if pl.root == "" {
-			pl.root = loc.GitDir
+		p.noWorktree = &repo.NoWorktreeError{Dir: start, GitDir: loc.GitDir, Bare: loc.BareConfig}
+		if p.Root == "" {
+			p.Root = loc.GitDir
 		}
-		return pl, nil
+		return nil
 	}
-	pl.top = loc.Top
-	if pl.root == "" {
-		pl.root = loc.Top
-		return pl, nil
+	p.GitTop = loc.Top
+	if p.Root == "" {
+		p.Root = loc.Top
+		return nil
 	}
-	rel, ok := repo.Within(loc.Top, pl.root)
+	rel, ok := repo.Within(loc.Top, p.Root)
 	if !ok {
-		return pl, fmt.Errorf("--root %s is outside the worktree %s of the Git directory %s (set by GIT_DIR, GIT_WORK_TREE or core.worktree): pass a --root inside that worktree, or unset those variables", o.Root, loc.Top, loc.GitDir)
+		return fmt.Errorf("--root %s is outside the worktree %s of the Git directory %s (set by GIT_DIR, GIT_WORK_TREE or core.worktree): pass a --root inside that worktree, or unset those variables", o.Root, loc.Top, loc.GitDir)
 	}
-	pl.prefix = rel
-	return pl, nil
+	p.Prefix = rel
+	return nil
 }
 
-// Open finds the root, loads the config and opens the worktree source.
+// Open finds the project root, the Git repository around it, the Git top
+// level and the prefix (R1, F2): every scope and the preview agree on them.
 func Open(o Options) (*Project, error) {
-	pl, err := locate(o)
-	if err != nil {
+	p := &Project{opts: o}
+	if err := p.locate(o); err != nil {
 		return nil, err
 	}
-	if pl.noWorktree != nil {
-		return nil, fmt.Errorf("%w: checking files (the worktree mode, PATHs) needs a worktree; check commits there with --base REV [--head REV], as a pre-receive hook does", pl.noWorktree)
-	}
-	p := &Project{Root: pl.root, GitTop: pl.top, Prefix: pl.prefix, GitDir: pl.gitDir}
-	if p.GitTop == "" {
+	if p.GitTop == "" && p.noWorktree == nil {
 		p.GitTop = p.Root
 	}
-	if p.Config, err = loadConfig(p.Root, o.Config); err != nil {
-		return nil, err
+	return p, nil
+}
+
+// worktree opens the worktree source (the worktree mode and the preview)
+// with the kinds the index records (R10: read only).
+func (p *Project) worktree() (*resolve.Worktree, error) {
+	if p.noWorktree != nil {
+		return nil, fmt.Errorf("%w: checking files (the worktree mode, PATHs) needs a worktree; check commits there with --base REV [--head REV], as a pre-receive hook does", p.noWorktree)
+	}
+	if p.wt != nil {
+		return p.wt, nil
 	}
 	var recorded map[string]resolve.Kind
 	if p.GitDir != "" {
@@ -138,24 +136,31 @@ func Open(o Options) (*Project, error) {
 		recorded = underPrefix(scan.Kinds, p.Prefix)
 		p.tracked = scan.Tracked
 	}
-	if p.wt, err = resolve.OpenWorktree(p.Root, recorded); err != nil {
+	wt, err := resolve.OpenWorktree(p.Root, recorded)
+	if err != nil {
 		return nil, err
 	}
+	p.wt = wt
+	return wt, nil
+}
+
+// engineOptions are the engine's settings from cfg, with the user layer
+// of --user-instructions.
+func (p *Project) engineOptions(cfg *config.Config) (resolve.Options, error) {
 	opt := resolve.Options{
-		Overrides:    p.Config.Filenames.Override,
-		Normals:      p.Config.Filenames.Normal,
-		MaxFileBytes: p.Config.Limits.MaxFileBytes,
+		Overrides:    cfg.Filenames.Override,
+		Normals:      cfg.Filenames.Normal,
+		MaxFileBytes: cfg.Limits.MaxFileBytes,
 	}
-	if o.UserInstructions != "" {
-		u, err := UserFile(o.UserInstructions)
+	if p.opts.UserInstructions != "" {
+		u, err := UserFile(p.opts.UserInstructions)
 		if err != nil {
-			return nil, err
+			return opt, err
 		}
-		u.Location = Location(p.Root, u.Path)
+		u.Location, _ = Within(p.Root, u.Path)
 		opt.User = u
 	}
-	p.Engine = resolve.New(p.wt, opt)
-	return p, nil
+	return opt, nil
 }
 
 // underPrefix keeps the entries below prefix, relative to it.
@@ -172,29 +177,16 @@ func underPrefix(kinds map[string]resolve.Kind, prefix string) map[string]resolv
 	return out
 }
 
-// Close releases the worktree, if one was opened.
+// Close releases the sources that were opened.
 func (p *Project) Close() error {
-	if p.wt == nil {
-		return nil
+	var err error
+	if p.wt != nil {
+		err = p.wt.Close()
 	}
-	return p.wt.Close()
-}
-
-func loadConfig(root, explicit string) (*config.Config, error) {
-	if explicit != "" {
-		return config.Load(explicit)
+	if p.repo != nil {
+		err = errors.Join(err, p.repo.Close())
 	}
-	path := filepath.Join(root, ConfigName)
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return config.Default(), nil
-	}
-	// The repository's own config may come from an untrusted change: never
-	// read it through a link (§10), or an error message could echo the target.
-	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return nil, fmt.Errorf("%s is a symbolic link; replace it with a regular file (rivumi-lint does not follow links)", path)
-	}
-	return config.Load(path)
+	return err
 }
 
 // UserFile describes a user-level instruction file given on the command
@@ -210,15 +202,16 @@ func UserFile(name string) (*resolve.UserFile, error) {
 	return &resolve.UserFile{Path: abs, Display: Tilde(abs)}, nil
 }
 
-// Location is abs as a slash path relative to root when it lies inside
-// the root, "" otherwise: the repository location of a user-level file
-// given on the command line (F10).
-func Location(root, abs string) string {
+// Within is abs as a slash path relative to root, and whether it lies
+// inside the root ("" for the root itself): the one inside-the-root test
+// of a local file named on the command line (a user-level file's
+// repository location, F10; the memory file's display).
+func Within(root, abs string) (string, bool) {
 	rel, err := filepath.Rel(root, abs)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return ""
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
 	}
-	return filepath.ToSlash(rel)
+	return cleanRel(rel), true
 }
 
 // Tilde shows a path under the home directory as ~/… (P2).
@@ -227,8 +220,8 @@ func Tilde(abs string) string {
 	if err != nil || home == "" {
 		return filepath.ToSlash(abs)
 	}
-	if rel, err := filepath.Rel(home, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "~/" + filepath.ToSlash(rel)
+	if rel, ok := Within(home, abs); ok {
+		return "~/" + rel
 	}
 	return filepath.ToSlash(abs)
 }
@@ -245,19 +238,19 @@ func (p *Project) Rel(arg string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("path %q: %w", arg, err)
 	}
-	rel, err := filepath.Rel(p.Root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := Within(p.Root, abs)
+	if !ok {
 		// The working directory may reach the root through a link.
 		if real, err2 := filepath.EvalSymlinks(filepath.Dir(abs)); err2 == nil {
 			if rr, err3 := filepath.EvalSymlinks(p.Root); err3 == nil {
-				if r2, err4 := filepath.Rel(rr, filepath.Join(real, filepath.Base(abs))); err4 == nil && r2 != ".." && !strings.HasPrefix(r2, ".."+string(filepath.Separator)) {
-					return cleanRel(r2), nil
+				if r2, ok := Within(rr, filepath.Join(real, filepath.Base(abs))); ok {
+					return r2, nil
 				}
 			}
 		}
 		return "", fmt.Errorf("path %q is outside the project root %s", arg, p.Root)
 	}
-	return cleanRel(rel), nil
+	return rel, nil
 }
 
 // abs is filepath.Abs with the working directory asked for once (a

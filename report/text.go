@@ -99,6 +99,52 @@ func lineStart(p string) string {
 	return p
 }
 
+// termText is SafeLine for the preview's terminal text, which also shows
+// the characters a reader cannot see (bidi controls, zero-width
+// characters: invisibleRune) as \uXXXX, so a name or message cannot
+// reorder or hide what is around it.
+func termText(s string) string {
+	if !strings.ContainsFunc(s, invisibleRune) {
+		return SafeLine(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if invisibleRune(r) && !isControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return SafeLine(b.String())
+}
+
+// termLines is SafeLine for multi-line text (a rendered section): tab and
+// LF are kept, and a line that would start with "::" starts with \x3a.
+// Bidi and zero-width characters are kept: the section is the text the
+// model reads, and RL010 reports them.
+func termLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		parts := strings.Split(l, "\t")
+		for k, part := range parts {
+			parts[k] = SafeLine(part)
+		}
+		lines[i] = lineStartText(strings.Join(parts, "\t"))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// lineStartText keeps a value that begins a line from being read as a
+// workflow command (the runner takes a line whose text, after leading
+// white space, starts with "::"): its first colon is shown as \x3a.
+func lineStartText(s string) string {
+	t := strings.TrimLeftFunc(s, unicode.IsSpace)
+	if strings.HasPrefix(t, "::") {
+		return s[:len(s)-len(t)] + `\x3a` + t[1:]
+	}
+	return s
+}
+
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 func paint(o Options, s lint.Severity) string {

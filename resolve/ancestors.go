@@ -1,7 +1,5 @@
 package resolve
 
-import "strings"
-
 // WithAncestors returns dirs and every directory above them up to the root
 // (""), once each, in first-met order: the directories whose listings and
 // layer files the chains of dirs need (R2).
@@ -15,11 +13,7 @@ func WithAncestors(dirs []string) []string {
 			if d == "" {
 				break
 			}
-			if i := strings.LastIndexByte(d, '/'); i >= 0 {
-				d = d[:i]
-			} else {
-				d = ""
-			}
+			d = ParentDir(d)
 		}
 	}
 	return out

@@ -248,7 +248,7 @@ func (e *Engine) Chain(dir string) (*Resolution, error) {
 		// (R3), with the same fingerprint. It is shared, not rebuilt, so a
 		// whole-worktree check hashes one chain per directory that has
 		// instruction files, not one per directory.
-		pr, err := e.Chain(parentDir(dir))
+		pr, err := e.Chain(ParentDir(dir))
 		if err != nil {
 			return nil, err
 		}
@@ -263,7 +263,7 @@ func (e *Engine) Chain(dir string) (*Resolution, error) {
 		if d.Path == "" {
 			break
 		}
-		d = e.dirs[parentDir(d.Path)]
+		d = e.dirs[ParentDir(d.Path)]
 	}
 	r := &Resolution{Dir: dir, Dirs: make([]*DirInfo, 0, len(infos))}
 	for i := len(infos) - 1; i >= 0; i-- {
@@ -324,7 +324,7 @@ func (e *Engine) Dir(dir string) (*DirInfo, error) {
 
 func (e *Engine) fill(d *DirInfo) error {
 	if d.Path != "" {
-		parent, err := e.Dir(parentDir(d.Path))
+		parent, err := e.Dir(ParentDir(d.Path))
 		if err != nil {
 			return err
 		}
@@ -380,7 +380,7 @@ func (e *Engine) fill(d *DirInfo) error {
 		return err
 	}
 	var ranks [8]*Entry
-	byRank := ranks[:0]
+	var byRank []*Entry
 	if len(e.candidates) <= len(ranks) {
 		byRank = ranks[:len(e.candidates)]
 	} else {
@@ -543,9 +543,19 @@ func (e *Engine) User() *File { return e.user }
 
 func byName(a, b child) int { return strings.Compare(a.name, b.name) }
 
-func parentDir(p string) string {
+// ParentDir is the parent of a slash path relative to the root ("" for
+// the root's children): the one helper every package uses.
+func ParentDir(p string) string {
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {
 		return p[:i]
 	}
 	return ""
+}
+
+// DisplayDir shows a directory relative to the root: "." for the root.
+func DisplayDir(d string) string {
+	if d == "" {
+		return "."
+	}
+	return d
 }

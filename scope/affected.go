@@ -34,7 +34,7 @@ func Affected(e *resolve.Engine, changed []string, dirsBelow func(dir string) ([
 		if p == "" {
 			continue
 		}
-		set[parent(p)] = true
+		set[resolve.ParentDir(p)] = true
 		dir := ""
 		comps := strings.Split(p, "/")
 		for i, c := range comps {

@@ -18,7 +18,7 @@ func (m memSource) Name() string { return "memory" }
 func (m memSource) dirs() map[string]bool {
 	out := map[string]bool{"": true}
 	for p := range m {
-		for d := parent(p); d != ""; d = parent(d) {
+		for d := resolve.ParentDir(p); d != ""; d = resolve.ParentDir(d) {
 			out[d] = true
 		}
 	}

@@ -328,7 +328,7 @@ func diffSeed(t *testing.T, c *diffCase) {
 	// 1. Every untracked path is decided by the same line of the same file.
 	trackedDir := map[string]bool{}
 	for f := range c.tracked {
-		for d := parent(f); d != ""; d = parent(d) {
+		for d := resolve.ParentDir(f); d != ""; d = resolve.ParentDir(d) {
 			trackedDir[d] = true
 		}
 	}
@@ -345,7 +345,7 @@ func diffSeed(t *testing.T, c *diffCase) {
 			return false
 		}
 		for f := range c.tracked {
-			for x := f; x != ""; x = parent(x) {
+			for x := f; x != ""; x = resolve.ParentDir(x) {
 				if wildmatch.Match(p, x, 0) {
 					return true
 				}
@@ -377,7 +377,7 @@ func diffSeed(t *testing.T, c *diffCase) {
 	want := []string{""}
 	for _, d := range c.dirs {
 		ok := true
-		for a := d; a != ""; a = parent(a) {
+		for a := d; a != ""; a = resolve.ParentDir(a) {
 			if ignored(a) {
 				ok = false
 			}

@@ -42,7 +42,7 @@ func PathDirs(root string, e *resolve.Engine, rels []string, below func(dir stri
 		switch {
 		case fi == nil:
 			missing = append(missing, rel)
-			dir := parent(rel)
+			dir := resolve.ParentDir(rel)
 			set[dir] = true
 			if e.IsCandidate(path.Base(rel)) {
 				expand = append(expand, dir)
@@ -52,7 +52,7 @@ func PathDirs(root string, e *resolve.Engine, rels []string, below func(dir stri
 		case fi.Mode()&os.ModeSymlink != 0 && isDirBehind(abs):
 			set[rel] = true // the engine reports what is behind the link, never opens it
 		default:
-			dir := parent(rel)
+			dir := resolve.ParentDir(rel)
 			set[dir] = true
 			if e.IsCandidate(path.Base(rel)) {
 				expand = append(expand, dir)
@@ -131,13 +131,6 @@ func Below(e *resolve.Engine, dirs []string, p string) []string {
 		}
 	}
 	return out
-}
-
-func parent(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
 }
 
 func sorted(set map[string]bool) []string {

@@ -66,7 +66,7 @@ func gitDirs(g *gittest.Repo) []string {
 		if strings.HasPrefix(f, "nested/") {
 			continue // git lists the nested repository as one entry, "nested/"
 		}
-		for d := parent(f); d != ""; d = parent(d) {
+		for d := resolve.ParentDir(f); d != ""; d = resolve.ParentDir(d) {
 			set[d] = true
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/lint"
-	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/project"
 	"github.com/rivumi/rivumi-lint/report"
 )
@@ -55,13 +54,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	trace.Mark("start") // process start, flags
-	opts := project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user}
-	var res *lint.Result
-	if diff.Enabled() {
-		res, err = checkDiff(opts, diff, *memFile, stderr)
-	} else {
-		res, err = checkPaths(opts, paths, *memFile, stderr)
+	if diff.Source != "" {
+		printNotes(stderr, []string{diff.Describe()})
 	}
+	res, notes, err := project.Check(project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user},
+		project.Scope{Diff: diff, Paths: paths, Memory: *memFile})
+	printNotes(stderr, notes)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -112,43 +110,6 @@ func diffScope(paths []string, staged bool, base, head string, getenv func(strin
 		return project.DiffOptions{}, err
 	}
 	return d, nil
-}
-
-func checkPaths(opts project.Options, paths []string, memFile string, stderr io.Writer) (*lint.Result, error) {
-	p, err := project.Open(opts)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Close()
-	trace.Mark("open")
-	printNotes(stderr, p.Notes)
-	printed := len(p.Notes)
-	res, err := p.Check(paths)
-	printNotes(stderr, p.Notes[printed:]) // e.g. PATHs that do not exist (F9)
-	if err == nil && memFile != "" {
-		err = preview.AddMemoryFindings(res, p, memFile)
-	}
-	return res, err
-}
-
-func checkDiff(opts project.Options, d project.DiffOptions, memFile string, stderr io.Writer) (*lint.Result, error) {
-	if d.Source != "" {
-		printNotes(stderr, []string{d.Describe()})
-	}
-	x, err := project.OpenDiff(opts, d)
-	if err != nil {
-		return nil, err
-	}
-	defer x.Close()
-	trace.Mark("open")
-	printed := len(x.Notes)
-	printNotes(stderr, x.Notes)
-	res, err := x.Check()
-	printNotes(stderr, x.Notes[printed:])
-	if err == nil && memFile != "" {
-		err = preview.AddMemoryFindings(res, x.Project, memFile)
-	}
-	return res, err
 }
 
 // printNotes tells how the repository was read, e.g. a fall-back to the

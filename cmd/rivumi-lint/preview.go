@@ -14,6 +14,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/preview"
+	"github.com/rivumi/rivumi-lint/report"
 )
 
 // watchContext is the context of `preview --watch`: done on SIGINT or
@@ -27,7 +28,7 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	interval := intervalFlag(500 * time.Millisecond)
 	var (
-		format     = fs.String("format", "text", "output `FORMAT`: "+strings.Join(preview.FormatNames(), ", "))
+		format     = fs.String("format", "text", "output `FORMAT`: "+strings.Join(report.PreviewNames(), ", "))
 		output     = fs.String("output", "", "write the preview to `FILE` instead of standard output")
 		cfgPath    = fs.String("config", "", "config `FILE` (default: .rivumi-lint.yaml at the root)")
 		root       = fs.String("root", "", "project root `DIR` (default: the Git worktree around the working directory)")
@@ -55,9 +56,9 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 	if len(pos) > 1 {
 		return fail(stderr, &usageError{fmt.Sprintf("preview takes one DIR, got %d: %s", len(pos), strings.Join(pos, " "))})
 	}
-	f, ok := preview.Lookup(*format)
+	f, ok := report.LookupPreview(*format)
 	if !ok {
-		return fail(stderr, &usageError{fmt.Sprintf("unknown --format %q (want one of %s)", *format, strings.Join(preview.FormatNames(), ", "))})
+		return fail(stderr, &usageError{fmt.Sprintf("unknown --format %q (want one of %s)", *format, strings.Join(report.PreviewNames(), ", "))})
 	}
 	if *section != "" {
 		if err := checkSection(*section); err != nil {
@@ -83,7 +84,7 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 		o.Dir = pos[0]
 	}
 	tty := *output == "" && isTerminal(stdout)
-	wo := preview.WriteOptions{Color: tty && !*noColor && os.Getenv("NO_COLOR") == ""}
+	wo := report.Options{Color: tty && !*noColor && os.Getenv("NO_COLOR") == ""}
 
 	if *watch {
 		out, closeOut, err := openOutput(*output, stdout)
@@ -93,7 +94,10 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 		ctx, stop := watchContext()
 		defer stop()
 		err = preview.Watch(ctx, time.Duration(interval), out, o,
-			preview.WatchOptions{Format: f, Write: wo, Clear: tty && f.Name == "text"})
+			preview.WatchOptions{
+				Write: func(w io.Writer, p *preview.Preview) error { return f.Write(w, p, wo) },
+				Event: func(w io.Writer, e preview.Event) error { return f.Event(w, e, wo) },
+				Clear: tty && f.Name == "text"})
 		if cerr := closeOut(err == nil); err == nil && cerr != nil {
 			err = fmt.Errorf("--output: %w", cerr)
 		}

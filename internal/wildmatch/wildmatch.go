@@ -127,11 +127,6 @@ func dowild(pat string, p int, text string, t int, flags Flags) result {
 				return noMatch
 			}
 			continue
-		default:
-			if tch != pch {
-				return noMatch
-			}
-			continue
 		case '?':
 			if flags&Pathname != 0 && tch == '/' {
 				return noMatch
@@ -318,6 +313,11 @@ func dowild(pat string, p int, text string, t int, flags Flags) result {
 				}
 			}
 			if matched == negated || (flags&Pathname != 0 && tch == '/') {
+				return noMatch
+			}
+			continue
+		default:
+			if tch != pch {
 				return noMatch
 			}
 			continue

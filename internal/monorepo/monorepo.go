@@ -16,6 +16,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 // Version changes whenever the generator makes other repositories from the
@@ -271,7 +273,7 @@ func (g *Repo) planB(r *rng) {
 	byDir := map[string][]string{}
 	var instr []string
 	for _, p := range g.order {
-		d := parentDir(p)
+		d := resolve.ParentDir(p)
 		byDir[d] = append(byDir[d], p)
 		if IsInstruction(p) && p != Agents {
 			instr = append(instr, p)
@@ -287,7 +289,7 @@ func (g *Repo) planB(r *rng) {
 	for k, i := range permute(r, len(instr))[:nMod+nDel] {
 		p := instr[i]
 		used[p] = true
-		dirs[parentDir(p)] = true
+		dirs[resolve.ParentDir(p)] = true
 		if k < nDel {
 			changes = append(changes, Change{Path: p, Kind: Delete})
 		} else {
@@ -397,7 +399,7 @@ var rules = []string{
 // UTF-8 with nothing a rule objects to.
 func instructionContent(r *rng, p string, version int) []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Instructions for %s\n\n", displayDir(parentDir(p)))
+	fmt.Fprintf(&b, "# Instructions for %s\n\n", displayDir(resolve.ParentDir(p)))
 	if strings.Contains(p, "override") {
 		b.WriteString("These instructions replace every instruction file above this directory.\n\n")
 	}
@@ -406,7 +408,7 @@ func instructionContent(r *rng, p string, version int) []byte {
 		fmt.Fprintf(&b, "- %s\n", rules[r.intn(len(rules))])
 	}
 	if version > 0 {
-		fmt.Fprintf(&b, "\n## Changed in revision %d\n\n- Re-run the integration suite for %s.\n", version, displayDir(parentDir(p)))
+		fmt.Fprintf(&b, "\n## Changed in revision %d\n\n- Re-run the integration suite for %s.\n", version, displayDir(resolve.ParentDir(p)))
 	}
 	return []byte(b.String())
 }
@@ -428,13 +430,6 @@ func join(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
-}
-
-func parentDir(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
 }
 
 func displayDir(d string) string {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path"
 	"testing"
+
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 // TestGenerateShape checks the promises of Size on the small and full sizes:
@@ -23,7 +25,7 @@ func TestGenerateShape(t *testing.T) {
 		dirs := map[string]bool{}
 		instr := 0
 		for _, p := range g.Paths() {
-			for d := parentDir(p); ; d = parentDir(d) {
+			for d := resolve.ParentDir(p); ; d = resolve.ParentDir(d) {
 				dirs[d] = true
 				if d == "" {
 					break

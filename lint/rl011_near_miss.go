@@ -1,0 +1,51 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/resolve"
+)
+
+func init() {
+	register(Rule{ID: "RL011", Name: "near-miss-name", Default: Warning,
+		Summary: "A file name close to an instruction file name that Rivumi will not load.",
+		Doc:     "Candidate names are matched exactly and case-sensitively (R2). agents.md, Agents.md, AGENT.md, RIVUMI.MD or AGENTS.override.MD are not loaded on Linux but are on a case-insensitive disk (macOS, Windows), so the agent behaves differently per machine. Fix: rename the file to the exact candidate name.",
+		run:     checkNearMiss})
+}
+
+func checkNearMiss(p *pass) {
+	for _, d := range p.res.Dirs {
+		for _, nm := range d.NearMisses {
+			name := nm.Path[strings.LastIndexByte(nm.Path, '/')+1:]
+			if strings.EqualFold(name, nm.Like) {
+				p.report(nm.Path, noPos, 0, "%s", caseMessage(d, name, nm.Like))
+				continue
+			}
+			p.report(nm.Path, noPos, 0, "Rivumi will not load this file: its name is close to %s but not it", nm.Like)
+		}
+	}
+}
+
+// caseMessage is RL011's message for a candidate name in another case: what
+// Linux and FreeBSD (case-sensitive) load, and what a checkout on macOS or
+// Windows (case-insensitive by default) loads instead (D1). It is the same
+// wherever the check runs.
+func caseMessage(d *resolve.DirInfo, name, like string) string {
+	const head = "Rivumi will not load this file: names are matched case-sensitively and this is not %s, so on Linux and FreeBSD it is never read; "
+	msg := fmt.Sprintf(head, like)
+	cf := d.CaseFold
+	switch {
+	case cf != nil && cf.Loads() == name:
+		return msg + fmt.Sprintf("on macOS and Windows (case-insensitive disks by default) opening %s gets this file, and it is the layer of %s there", cf.As, resolve.DisplayDir(d.Path))
+	case cf != nil && slices.Contains(cf.Names, name):
+		others := slices.DeleteFunc(slices.Clone(cf.Names), func(n string) bool { return n == name })
+		return msg + fmt.Sprintf("its name differs from %s only in case, so a checkout on macOS or Windows (case-insensitive disks by default) holds only one of these files and which text Rivumi loads there depends on the checkout", strings.Join(others, " and "))
+	case cf != nil:
+		return msg + fmt.Sprintf("on macOS and Windows (case-insensitive disks by default) it would be opened as %s, but %s comes first there", like, strings.Join(cf.Names, " and "))
+	case len(d.Files) > 0:
+		return msg + fmt.Sprintf("on macOS and Windows (case-insensitive disks by default) it would be opened as %s, but %s comes first there too", like, d.Files[0].Name)
+	}
+	return msg + "a case-insensitive disk (macOS, Windows) would load it"
+}

@@ -1,0 +1,111 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/resolve"
+)
+
+// The engine rejects a layer for one of these rules (C1–C5); each rule
+// reports the rejections made for its id. RL012 also reports a layer file
+// that a checkout converts through a filter (F5).
+
+func init() {
+	register(Rule{ID: "RL001", Name: "symlink", Default: Error,
+		Summary: "An instruction file is a symbolic link, sits in a symlinked directory, or is recorded by Git as a symlink.",
+		Doc:     "Rivumi never follows symbolic links when it loads instruction files (C1): a layer that is a link, that sits below a symlinked directory, or that Git records with mode 120000 (even where the checkout holds a plain file because core.symlinks=false) is skipped without a word, and since the runtime does not fall back to the next candidate the directory contributes no instructions at all. The finding says where the link points; the linter never opens the target. Fix: replace the link with a regular file holding the text.",
+		run:     checkRejected("RL001")})
+	register(Rule{ID: "RL002", Name: "not-regular", Default: Error,
+		Summary: "An instruction candidate is a directory, FIFO, socket, device or submodule.",
+		Doc:     "Only regular files are loaded (C2). The first candidate name that has any directory entry is the directory's layer, whatever its type, so a directory or FIFO named AGENTS.md makes Rivumi skip the directory's instructions entirely. Fix: rename or remove the entry so that the instruction file is a regular file.",
+		run:     checkRejected("RL002")})
+	register(Rule{ID: "RL003", Name: "oversized", Default: Error,
+		Summary: "An instruction file is larger than limits.max_file_bytes.",
+		Doc:     "Files larger than max_file_bytes (default 32768 bytes) are rejected whole (C3): Rivumi loads none of the text, not a truncated part. Fix: shorten the file or move detail into deeper directories' files; raise limits.max_file_bytes only if the runtime is configured the same way.",
+		run:     checkRejected("RL003")})
+	register(Rule{ID: "RL004", Name: "invalid-utf8", Default: Error,
+		Summary: "An instruction file is not valid UTF-8.",
+		Doc:     "Instruction files must be UTF-8 (C4); any invalid byte rejects the whole file. The finding gives the line, column (in bytes) and byte offset of the first invalid byte, and names a UTF-16 or UTF-32 byte-order mark when the file starts with one. Fix: re-save the file as UTF-8 (without converting it to UTF-16, which many Windows editors do by default).",
+		run:     checkRejected("RL004")})
+	register(Rule{ID: "RL012", Name: "unreadable", Default: Error,
+		Summary: "An instruction file could not be read.",
+		Doc:     "An I/O error while opening or reading a chosen layer (permissions, a vanished file) rejects the layer (C5); the run goes on. The finding carries the error text. Fix: make the file readable by the user the agent runs as. In diff and staged modes it also reports a layer file that a filter attribute (filter=lfs, Git LFS) converts on checkout: the runtime then reads bytes this check could not read; the layer is not rejected (F5, docs/behaviour.md). Fix: unset the filter for instruction files (AGENTS.md -filter).",
+		run: func(p *pass) {
+			checkRejected("RL012")(p)
+			checkFiltered(p)
+		}})
+}
+
+func checkRejected(id string) func(p *pass) {
+	return func(p *pass) {
+		for _, l := range p.res.Layers {
+			if l.State != resolve.Rejected || l.Rej.Rule != id {
+				continue
+			}
+			p.report(l.Path, l.Rej.Pos, 0, "Rivumi will skip this file: %s; %s", l.Rej.Reason, consequence(p.res, l))
+		}
+	}
+}
+
+// consequence says what skipping a layer costs: the runtime has no fall-back.
+func consequence(r *resolve.Resolution, l resolve.Layer) string {
+	if l.Scope == resolve.ScopeUser {
+		return "the user-level instructions will not be loaded"
+	}
+	var next []string
+	for _, d := range r.Dirs {
+		if d.Path == l.Dir {
+			for _, f := range d.Files[1:] {
+				next = append(next, f.Path)
+			}
+		}
+	}
+	s := "its directory contributes no instructions"
+	if l.Override {
+		s += " and it overrides nothing"
+	}
+	if len(next) > 0 {
+		s += " (there is no fall-back to " + strings.Join(next, ", ") + ")"
+	}
+	return s
+}
+
+// checkFiltered reports each accepted project layer that a filter
+// attribute converts on checkout (F5): the bytes the runtime reads are not
+// the ones this check could read. The layer is not rejected: without the
+// driver the checkout holds the blob.
+func checkFiltered(p *pass) {
+	if p.checkout == nil {
+		return
+	}
+	var paths []string
+	for _, l := range p.res.Layers {
+		if !l.Accepted() || l.Scope != resolve.ScopeProject {
+			continue
+		}
+		if co := p.checkout(l.Path); co != nil && co.Filtered {
+			paths = append(paths, l.Path)
+		}
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		co := p.checkout(path)
+		p.report(path, noPos, 0, "%s", fmt.Sprintf(
+			"Rivumi will read this file as Git's checkout writes it, through the filter %q (%s): where that filter's driver is installed (Git LFS for \"lfs\") a checkout holds what the driver writes, not the committed bytes this check read, so they are unchecked; remove the filter for instruction files (for example a line `%s -filter` after it) so that the repository holds their text",
+			co.Filter, co.FilterSource, path))
+	}
+}
+
+// CheckoutFile is how a Git checkout writes one layer file (F5), for the
+// diff modes, where the content is read from a tree or the index.
+type CheckoutFile struct {
+	// CRLF, when not "", says how the checkout differs in size because Git
+	// adds CRs; the budget finding shows it next to the layer's bytes.
+	CRLF string
+	// Filtered is set when a filter attribute converts the file on
+	// checkout: Filter is its value, FilterSource where it is set.
+	Filtered             bool
+	Filter, FilterSource string
+}

@@ -1,0 +1,81 @@
+// Package lint holds every rule (§5) and runs them: each rule is a value
+// in its own file (rl*.go) that registers itself, declares the input it
+// reads and reports findings; Check runs the enabled rules over their
+// inputs and returns the Result every output format reads.
+//
+// Adding a rule touches its file here, its testscript
+// (testdata/script/rlNNN_*.txtar) and what is regenerated from the table:
+// docs/rules.md (go test ./lint -run TestRulesDoc -update) and SARIF's
+// rule list in report/testdata/sarif_fixture.golden (go test ./report
+// -update).
+package lint
+
+import (
+	"slices"
+	"strings"
+)
+
+// Rule is one check, modelled on go/analysis's Analyzer: a value with its
+// documentation, the input it reads and the function that runs over one
+// value of that input. Each rule (or family of rules) lives in its own
+// file and registers itself; the table is the single source of `rivumi-lint
+// rules`, docs/rules.md, SARIF's rule list and the config's rule ids.
+type Rule struct {
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Default Severity `json:"default_severity"`
+	// Summary is one line: what the rule finds.
+	Summary string `json:"summary"`
+	// Doc is one paragraph: why it matters and how to fix it.
+	Doc string `json:"doc"`
+	// Input is what the rule reads; Run calls run once per value of it.
+	Input Input `json:"-"`
+	run   func(p *pass)
+}
+
+// Input is what a rule reads (Inputs holds every kind).
+type Input int
+
+const (
+	// InChain: one distinct chain of layers (directories with the same
+	// chain share the findings); in the diff modes with how a checkout
+	// writes its layer files (Inputs.Checkout, F5).
+	InChain Input = iota
+	// InDirectory: one resolved directory (the finding names it).
+	InDirectory
+	// InMemory: the explicit memory file (check --memory, preview).
+	InMemory
+	// InConfigChange: a changed config file of a diff-mode check (F7).
+	InConfigChange
+)
+
+// table is every rule in id order; register fills it.
+var table []Rule
+
+// register adds a rule to the table, keeping id order whatever the order
+// of the rule files.
+func register(r Rule) {
+	i, found := slices.BinarySearchFunc(table, r.ID, func(a Rule, id string) int { return strings.Compare(a.ID, id) })
+	if found {
+		panic("lint: rule " + r.ID + " registered twice")
+	}
+	table = slices.Insert(table, i, r)
+}
+
+// Rules returns the rule table in id order.
+func Rules() []Rule { return table }
+
+// Lookup returns the rule with the given id.
+func Lookup(id string) (Rule, bool) {
+	for _, r := range table {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// URL is where a rule is documented.
+func (r Rule) URL() string {
+	return "https://github.com/rivumi/rivumi-lint/blob/main/docs/rules.md#" + strings.ToLower(r.ID)
+}

@@ -1,0 +1,484 @@
+package project
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/drift"
+	"github.com/rivumi/rivumi-lint/internal/trace"
+	"github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/memory"
+	"github.com/rivumi/rivumi-lint/repo"
+	"github.com/rivumi/rivumi-lint/resolve"
+	"github.com/rivumi/rivumi-lint/scope"
+	"github.com/rivumi/rivumi-lint/skills"
+)
+
+// This file is the one pipeline of check (every scope) and preview:
+//
+//	scope    which directories, from which source (worktree, index, tree)
+//	engine   their chains (resolve)
+//	skills   the skills section (P4b)
+//	rules    lint.Check over the chains, the memory file, a changed config
+//	drift    the base's chains of the same directories (diff modes, R9)
+//
+// It returns a lint.Result or an error; an error that *resolve.FatalError
+// wraps is a source that could not be read (F6), never a finding.
+
+// Scope is what a run checks (§6).
+type Scope struct {
+	// Diff, when enabled, checks a change: content from its head (a
+	// commit's tree or the index), drift from its base.
+	Diff DiffOptions
+	// Paths are the worktree mode's command-line paths; with neither Paths
+	// nor Dirs every directory of the worktree is checked.
+	Paths []string
+	// Dirs are worktree directories (relative to the root) resolved as
+	// they are: one that does not exist is an error (the preview).
+	Dirs []string
+	// Memory is an explicit memory file to check (RL013, check --memory).
+	Memory string
+}
+
+// Run is one pass of the pipeline up to the rules: the config it uses, the
+// engine over the checked source, the chains and the skills.
+type Run struct {
+	Config      *config.Config
+	Engine      *resolve.Engine
+	Resolutions []*resolve.Resolution
+	Skills      []skills.Skill
+	SkillNotes  []string
+
+	p     *Project
+	scope Scope
+	// The diff modes: both sides, their configs, the changed paths, the
+	// engine settings the base is resolved with and the checkout view of
+	// the head (F5).
+	sides     *sides
+	sideCfgs  sideConfigs
+	changes   []repo.Change
+	engineOpt resolve.Options
+	checkout  func(path string) *lint.CheckoutFile
+}
+
+// Check runs the whole pipeline for the command line: opens the project,
+// checks the scope and returns the result and the notes to show (also
+// with an error, when some were gathered).
+func Check(o Options, s Scope) (*lint.Result, []string, error) {
+	p, err := Open(o)
+	if errors.Is(err, repo.ErrNotGit) && s.Diff.Enabled() {
+		return nil, nil, fmt.Errorf("%s needs a Git repository: %w", s.Diff.describe(), err)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer p.Close()
+	res, err := p.Check(s)
+	return res, p.Notes, err
+}
+
+// Check runs the pipeline over the scope.
+func (p *Project) Check(s Scope) (*lint.Result, error) {
+	r, err := p.Start(s)
+	if err != nil {
+		return nil, err
+	}
+	var mem *lint.MemoryFile
+	if s.Memory != "" {
+		if mem, err = MemoryInput(s.Memory, p.Root, r.ProjectKey("")); err != nil {
+			return nil, err
+		}
+	}
+	return r.Lint(mem)
+}
+
+// Start runs the scope, engine and skills stages.
+func (p *Project) Start(s Scope) (*Run, error) {
+	r := &Run{p: p, scope: s}
+	var dirs []string
+	var err error
+	if s.Diff.Enabled() {
+		dirs, err = r.diffScope()
+	} else {
+		dirs, err = r.worktreeScope()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.Resolutions, err = r.resolve(dirs); err != nil {
+		return nil, err
+	}
+	if s.Diff.Deleted {
+		return r, nil
+	}
+	r.Skills, r.SkillNotes, err = skills.Read(r.Engine.Source(), r.Config.Limits.MaxFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("read skills: %w", err)
+	}
+	trace.Mark("resolve")
+	return r, nil
+}
+
+// Lint runs the rules over the run's chains, its skills, the memory file
+// (nil: none) and a changed config, then the drift from the base.
+func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
+	in := lint.Inputs{Chains: r.Resolutions, Skills: skills.Render(r.Skills), Checkout: r.checkout, Memory: mem}
+	s := r.sides
+	if s != nil {
+		var err error
+		if in.ConfigChanges, err = r.configChanges(); err != nil {
+			return nil, err
+		}
+	}
+	res := lint.Check(in, r.Config)
+	trace.Mark("render")
+	if s != nil && s.base != nil {
+		baseCO, err := checkout(r.p.repo.CommonDir, s.base)
+		if err != nil {
+			return nil, err
+		}
+		groups, err := drift.Compare(resolve.New(baseCO, r.engineOpt), r.Resolutions)
+		if err != nil {
+			return nil, err
+		}
+		res.Drift = groups
+		trace.Mark("drift")
+	}
+	if s != nil {
+		r.p.Notes = appendNew(r.p.Notes, r.p.repo.Notes())
+	}
+	return res, nil
+}
+
+// ProjectKey is the memory project key (P4): flag (--project) when set,
+// else the config's project, else the absolute root path.
+func (r *Run) ProjectKey(flag string) string {
+	switch {
+	case flag != "":
+		return flag
+	case r.Config.Project != "":
+		return r.Config.Project
+	}
+	return r.p.Root
+}
+
+// worktreeScope opens the worktree and its config and lists the
+// directories of the scope: Dirs, the directories of Paths (F9), or every
+// directory of the worktree.
+func (r *Run) worktreeScope() ([]string, error) {
+	p := r.p
+	if p.noWorktree != nil {
+		_, err := p.worktree()
+		return nil, err
+	}
+	cfg, err := loadConfig(p.Root, p.opts.Config)
+	if err != nil {
+		return nil, err
+	}
+	wt, err := p.worktree()
+	if err != nil {
+		return nil, err
+	}
+	r.Config = cfg
+	if r.engineOpt, err = p.engineOptions(cfg); err != nil {
+		return nil, err
+	}
+	r.Engine = resolve.New(wt, r.engineOpt)
+	trace.Mark("open")
+	var dirs []string
+	switch {
+	case r.scope.Dirs != nil:
+		dirs = r.scope.Dirs
+	case len(r.scope.Paths) == 0:
+		dirs, err = r.worktreeDirs()
+	default:
+		rels := make([]string, 0, len(r.scope.Paths))
+		for _, a := range r.scope.Paths {
+			rel, err := p.Rel(a)
+			if err != nil {
+				return nil, err
+			}
+			rels = append(rels, rel)
+		}
+		var missing []string
+		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, r.walker().DirsBelow)
+		if len(missing) > 0 {
+			p.Notes = append(p.Notes, missingNote(missing))
+		}
+		if err == nil {
+			// The chains of these directories need every directory from the
+			// root down: list them (and read their layer files) in parallel
+			// before the engine walks them one by one.
+			wt.Prefetch(resolve.WithAncestors(dirs))
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	trace.Mark("scope")
+	return dirs, nil
+}
+
+func (r *Run) worktreeDirs() ([]string, error) {
+	p := r.p
+	if p.allDirs == nil {
+		dirs, err := r.walker().WorktreeDirs()
+		if err != nil {
+			return nil, err
+		}
+		p.allDirs = dirs
+	}
+	return p.allDirs, nil
+}
+
+// walker lists the worktree's directories through the engine's source,
+// which keeps each listing for the resolution that follows.
+func (r *Run) walker() *scope.Walker {
+	p := r.p
+	return &scope.Walker{Top: p.GitTop, GitDir: p.GitDir, Prefix: p.Prefix, Tracked: p.tracked,
+		Skip: r.Config.Ignored, List: p.wt.ListKeep, Workers: runtime.GOMAXPROCS(0)}
+}
+
+// diffScope opens both sides of the change and the config (F7) and lists
+// the directories the change reaches (R7), or every directory of the head
+// (All).
+func (r *Run) diffScope() ([]string, error) {
+	p, d := r.p, r.scope.Diff
+	rp, err := p.repository(d)
+	if err != nil {
+		return nil, err
+	}
+	s, err := p.openSides(rp, d)
+	if err != nil {
+		return nil, err
+	}
+	r.sides = s
+	if r.Config, r.sideCfgs, err = p.diffConfig(s); err != nil {
+		return nil, err
+	}
+	if r.engineOpt, err = p.engineOptions(r.Config); err != nil {
+		return nil, err
+	}
+	r.Engine = resolve.New(s.head, r.engineOpt)
+	p.Notes = append(p.Notes, rp.Notes()...)
+	trace.Mark("open")
+	if d.Deleted {
+		return nil, nil
+	}
+	// F5: the head is read as its checkout holds the files (gitattr).
+	headCO, err := checkout(rp.CommonDir, s.head)
+	if err != nil {
+		return nil, err
+	}
+	r.Engine = resolve.New(headCO, r.engineOpt)
+	r.checkout = checkoutFiles(headCO)
+	switch {
+	case s.index != nil:
+		r.changes, err = rp.DiffIndex(s.base.Root(), s.index)
+	case s.base != nil:
+		r.changes, err = rp.DiffTrees(s.base.Root(), s.headTree)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var dirs []string
+	if d.All {
+		dirs, err = s.head.DirsBelow("")
+	} else {
+		paths := make([]string, len(r.changes))
+		for i, c := range r.changes {
+			paths[i] = c.Path
+		}
+		dirs, err = scope.Affected(r.Engine, paths, func(p string) ([]string, error) {
+			return s.head.CandidateDirsBelow(p, r.Engine.Candidates())
+		})
+		// A new or changed link to a directory is resolved itself, as a
+		// whole-worktree check does, so the candidates behind it are
+		// reported (C1).
+		links := map[string]bool{}
+		for _, c := range r.changes {
+			if err != nil || c.NewMode != repo.ModeSymlink {
+				continue
+			}
+			var ok bool
+			if ok, err = s.head.DirLink(c.Path); ok {
+				dirs = append(dirs, c.Path)
+				links[c.Path] = true
+			}
+		}
+		sort.Strings(dirs)
+		dirs = slices.Compact(dirs)
+		if err == nil {
+			dirs, err = dropBehindLinks(s.head, s.head.DirLink, dirs, links)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Read the layer files of the chains to resolve, head and base, on
+	// several goroutines; the engines then find them read.
+	s.head.PrefetchLayers(dirs, r.Engine.Candidates(), r.engineOpt.MaxFileBytes)
+	if s.base != nil {
+		s.base.PrefetchLayers(dirs, r.Engine.Candidates(), r.engineOpt.MaxFileBytes)
+	}
+	trace.Mark("diff")
+	return dirs, nil
+}
+
+// resolve resolves each directory not ignored by the config; a directory
+// that does not exist is skipped (R7), unless the scope names it (Dirs).
+func (r *Run) resolve(dirs []string) ([]*resolve.Resolution, error) {
+	out := make([]*resolve.Resolution, 0, len(dirs))
+	for _, d := range dirs {
+		if d != "" && r.Config.Ignored(d) && r.scope.Dirs == nil {
+			continue
+		}
+		res, err := r.Engine.Chain(d)
+		if errors.Is(err, fs.ErrNotExist) && !resolve.IsFatal(err) {
+			if r.scope.Dirs == nil {
+				continue
+			}
+			return nil, &NoDirError{Dir: d, Err: err}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("resolve %s: %w", resolve.DisplayDir(d), err)
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// NoDirError is a directory the scope names (Scope.Dirs) that does not
+// exist.
+type NoDirError struct {
+	Dir string
+	Err error
+}
+
+func (e *NoDirError) Error() string {
+	return "resolve " + resolve.DisplayDir(e.Dir) + ": " + e.Err.Error()
+}
+func (e *NoDirError) Unwrap() error { return e.Err }
+
+// configChanges are RL014's inputs: the root config, or the --config file
+// when it lies inside the repository, as the change touches them (F7).
+func (r *Run) configChanges() ([]lint.ConfigChange, error) {
+	watched := map[string]bool{ConfigName: true}
+	if x := r.p.opts.Config; x != "" {
+		if rel, err := r.p.Rel(x); err == nil && rel != "" {
+			watched[rel] = true
+		}
+	}
+	var out []lint.ConfigChange
+	for _, c := range r.changes {
+		if watched[c.Path] {
+			ch, err := r.p.configChange(r.sides, r.sideCfgs, c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ch)
+		}
+	}
+	return out, nil
+}
+
+// MemoryInput reads the memory file at path (RL013's input): its corrupt
+// lines, the file shown as DisplayPath shows it. key is the memory project
+// key; corrupt lines do not depend on it. A missing file, one that is not
+// regular or an I/O error is an error (exit 2).
+func MemoryInput(path, root, key string) (*lint.MemoryFile, error) {
+	sel, err := memory.ReadFile(path, key)
+	if err != nil {
+		return nil, err
+	}
+	d, in := DisplayPath(path, root)
+	return MemoryFile(d, in, sel), nil
+}
+
+// MemoryFile is the Memory input of a selection from the file shown as
+// display; inRoot says it lies inside the project root (F10).
+func MemoryFile(display string, inRoot bool, sel memory.Selection) *lint.MemoryFile {
+	return &lint.MemoryFile{Path: display, User: !inRoot, Problems: sel.Problems, More: sel.MoreProblems}
+}
+
+// DisplayPath shows a local file: relative to root (forward slashes) when
+// inside it (inRoot: a repository location), else ~/… under the home
+// directory, else absolute (or as given when root is "" and the path is
+// relative).
+func DisplayPath(path, root string) (display string, inRoot bool) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.ToSlash(path), false
+	}
+	if root != "" {
+		if rel, ok := Within(root, abs); ok {
+			if rel == "" {
+				rel = "."
+			}
+			return rel, true
+		}
+	}
+	if t := Tilde(abs); strings.HasPrefix(t, "~/") || root != "" || filepath.IsAbs(path) {
+		return t, false
+	}
+	return filepath.ToSlash(filepath.Clean(path)), false
+}
+
+// loadConfig reads the worktree's config: --config FILE, else
+// ROOT/.rivumi-lint.yaml when present, else the defaults.
+func loadConfig(root, explicit string) (*config.Config, error) {
+	if explicit != "" {
+		return config.Load(explicit)
+	}
+	path := filepath.Join(root, ConfigName)
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return config.Default(), nil
+	}
+	// The repository's own config may come from an untrusted change: never
+	// read it through a link (§10), or an error message could echo the target.
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s is a symbolic link; replace it with a regular file (rivumi-lint does not follow links)", path)
+	}
+	return config.Load(path)
+}
+
+// missingNote says which PATHs do not exist (F9): deleted in the change,
+// or a typo, which the note makes visible. Names are quoted: a note is one
+// line whatever a file name holds.
+func missingNote(missing []string) string {
+	const show = 5
+	q := make([]string, 0, show)
+	for _, m := range missing[:min(len(missing), show)] {
+		q = append(q, strconv.Quote(m))
+	}
+	more := ""
+	if len(missing) > show {
+		more = fmt.Sprintf(" and %d more", len(missing)-show)
+	}
+	return fmt.Sprintf("%d PATH(s) do not exist (deleted?): %s%s; their directories are checked where they still exist (F9)",
+		len(missing), strings.Join(q, ", "), more)
+}
+
+func appendNew(dst, src []string) []string {
+	have := map[string]bool{}
+	for _, s := range dst {
+		have[s] = true
+	}
+	for _, s := range src {
+		if !have[s] {
+			dst = append(dst, s)
+			have[s] = true
+		}
+	}
+	return dst
+}
