@@ -333,8 +333,8 @@ func (r *Repo) resolveSimple(rev string) (Hash, bool, error) {
 	var h Hash
 	found := false
 	for i, rule := range revParseRules {
-		if i == 0 && strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
-			continue // only HEAD, ORIG_HEAD, FETCH_HEAD… live at the top
+		if i == 0 && !strings.HasPrefix(name, "refs/") && strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
+			continue // only full names and HEAD, ORIG_HEAD, FETCH_HEAD… live at the top
 		}
 		ref, err := storer.ResolveReference(r.refs, plumbing.ReferenceName(fmt.Sprintf(rule, name)))
 		if errors.Is(err, plumbing.ErrReferenceNotFound) {
