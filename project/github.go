@@ -268,12 +268,12 @@ func (p *Project) eventBase(r *repo.Repo, d DiffOptions) DiffOptions {
 		p.Notes = append(p.Notes, fmt.Sprintf("%s%s: %s; comparing %s with its merge base %s with %s instead", WarningPrefix, d.Source, why, d.Head, d.Base, ref))
 	case d.DefaultBranch == "":
 		d.All = true
-		p.Notes = append(p.Notes, fmt.Sprintf("%s%s: %s, and the payload names no repository.default_branch to find a merge base with; checking every directory of %s", WarningPrefix, d.Source, why, d.Head))
+		p.Notes = append(p.Notes, fmt.Sprintf("%s%s: %s, and no default branch is known (the payload's repository.default_branch, the remote's HEAD) to find a merge base with; checking every directory of %s", WarningPrefix, d.Source, why, d.Head))
 	default:
 		d.All = true
 		p.Notes = append(p.Notes, fmt.Sprintf("%s%s: %s, and no merge base of %s with %s is in this clone; checking every directory of %s instead. "+
-			"Fix: fetch the default branch and enough history for both to meet (the Action's fetch step does), e.g. `git fetch --deepen=100 origin %s %s`",
-			WarningPrefix, d.Source, why, d.Head, ref, d.Head, "+refs/heads/"+d.DefaultBranch+":"+ref, d.Head))
+			"Fix: fetch the default branch and enough history for both to meet (the Action's fetch step does), e.g. `git fetch --deepen=100 %s %s %s`",
+			WarningPrefix, d.Source, why, d.Head, ref, d.Head, d.remote(), "+refs/heads/"+d.DefaultBranch+":"+ref, d.Head))
 	}
 	return d
 }
