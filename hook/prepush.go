@@ -62,20 +62,17 @@ func hexID(s string) bool {
 // it: the branch refs/remotes/REMOTE/HEAD points to (set by git clone and
 // `git remote set-head`), else main or master where the clone tracks one;
 // "" when none is known (a remote given as a URL has no tracking refs).
-func RemoteDefault(root, git, remote string) string {
-	if git == "" {
-		git = "git"
-	}
+func RemoteDefault(root, remote string) string {
 	if remote == "" || strings.ContainsAny(remote, ":/\\") {
 		return ""
 	}
-	if out, err := runGit(root, git, "symbolic-ref", "--quiet", "refs/remotes/"+remote+"/HEAD"); err == nil {
+	if out, err := runGit(root, "symbolic-ref", "--quiet", "refs/remotes/"+remote+"/HEAD"); err == nil {
 		if b, ok := strings.CutPrefix(strings.TrimSpace(out), "refs/remotes/"+remote+"/"); ok && b != "" {
 			return b
 		}
 	}
 	for _, b := range []string{"main", "master"} {
-		if _, err := runGit(root, git, "rev-parse", "--verify", "--quiet", "refs/remotes/"+remote+"/"+b); err == nil {
+		if _, err := runGit(root, "rev-parse", "--verify", "--quiet", "refs/remotes/"+remote+"/"+b); err == nil {
 			return b
 		}
 	}

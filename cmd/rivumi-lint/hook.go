@@ -210,7 +210,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(stderr, err)
 	}
-	def := hook.RemoteDefault(top, "", remote)
+	def := hook.RemoteDefault(top, remote)
 	code := exitOK
 	for _, p := range pushes {
 		if p.Deletion() {
