@@ -67,6 +67,8 @@ func (o DiffOptions) Describe() string {
 		return o.Source + ": " + o.Whole + "; checking the whole worktree"
 	case o.Deleted:
 		return o.Source + ": the push deleted the branch; nothing to check"
+	case o.NewBranch && o.DefaultBranch == "":
+		return o.Source + ": a new branch; no default branch is known to find its merge base with"
 	case o.NewBranch:
 		return o.Source + ": a new branch; checking its commits since the merge base of " + o.Head + " with " + o.remote() + "/" + o.DefaultBranch
 	case o.All:
