@@ -24,7 +24,7 @@ func eventPayload(t *testing.T, name string, ids map[string]string) string {
 	for k, v := range ids {
 		s = strings.ReplaceAll(s, "@"+k+"@", v)
 	}
-	if strings.Contains(s, "@") && strings.Contains(s, "@DEFAULT@") {
+	if strings.Contains(s, "@DEFAULT@") {
 		t.Fatalf("%s: @DEFAULT@ left in the payload", name)
 	}
 	p := filepath.Join(t.TempDir(), name)
@@ -184,5 +184,14 @@ func TestEventWholeTree(t *testing.T) {
 		if d.Enabled() || !strings.Contains(desc, tc.want) || !strings.Contains(desc, "the whole worktree") || strings.Contains(desc, "new branch") {
 			t.Errorf("%s: scope %+v, described %q", tc.file, d, desc)
 		}
+	}
+}
+
+// TestEventPushDeletesBranch: a push that deletes a branch (after all
+// zeros) has nothing to check.
+func TestEventPushDeletesBranch(t *testing.T) {
+	d := eventScope(t, "push", eventPayload(t, "push_delete.json", map[string]string{"BEFORE": strings.Repeat("ab", 20), "DEFAULT": "main"}))
+	if !d.Deleted || !strings.Contains(d.Describe(), "nothing to check") {
+		t.Fatalf("scope %+v (%s)", d, d.Describe())
 	}
 }
