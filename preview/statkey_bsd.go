@@ -2,18 +2,9 @@
 
 package preview
 
-import (
-	"fmt"
-	"io/fs"
-	"syscall"
-)
+import "syscall"
 
-// statKey is the part of memoryKey only the platform's stat knows: device,
-// inode and change time (the BSDs call it Ctimespec).
-func statKey(fi fs.FileInfo) string {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return ""
-	}
-	return fmt.Sprintf(" %d %d %d.%d", st.Dev, st.Ino, st.Ctimespec.Sec, st.Ctimespec.Nsec)
+// The BSDs call the change time Ctimespec.
+func ctime(st *syscall.Stat_t) (sec, nsec int64) {
+	return int64(st.Ctimespec.Sec), int64(st.Ctimespec.Nsec)
 }

@@ -1,17 +1,5 @@
 package preview
 
-import (
-	"fmt"
-	"io/fs"
-	"syscall"
-)
+import "syscall"
 
-// statKey is the part of memoryKey only the platform's stat knows: device,
-// inode and change time (a rewrite in place keeps size and mtime).
-func statKey(fi fs.FileInfo) string {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return ""
-	}
-	return fmt.Sprintf(" %d %d %d.%d", st.Dev, st.Ino, st.Ctim.Sec, st.Ctim.Nsec)
-}
+func ctime(st *syscall.Stat_t) (sec, nsec int64) { return int64(st.Ctim.Sec), int64(st.Ctim.Nsec) }
