@@ -14,10 +14,10 @@ func TestNearMissOfRL011Precise(t *testing.T) {
 		{"Agents.override.md", "AGENTS.override.md"},
 		{"rivumi.md", "RIVUMI.md"},
 		// (b) one edit, case-sensitive
-		{"AGENT.md", "AGENTS.md"},           // delete
-		{"AGENTS.mdd", "AGENTS.md"},         // insert
-		{"AGENTS.mx", "AGENTS.md"},          // replace
-		{"AGNETS.md", "AGENTS.md"},          // adjacent swap
+		{"AGENT.md", "AGENTS.md"},   // delete
+		{"AGENTS.mdd", "AGENTS.md"}, // insert
+		{"AGENTS.mx", "AGENTS.md"},  // replace
+		{"AGNETS.md", "AGENTS.md"},  // adjacent swap
 		{"RIVUMI.overide.md", "RIVUMI.override.md"},
 		{"AGENTS_override.md", "AGENTS.override.md"},
 		// neither
