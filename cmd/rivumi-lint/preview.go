@@ -25,7 +25,6 @@ var watchContext = func() (context.Context, context.CancelFunc) {
 
 func cmdPreview(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("preview", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	interval := intervalFlag(500 * time.Millisecond)
 	var (
 		format     = fs.String("format", "text", "output `FORMAT`: "+strings.Join(report.PreviewNames(), ", "))
@@ -42,16 +41,10 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 		noColor    = fs.Bool("no-color", false, "no colour in text output (NO_COLOR is honoured too)")
 	)
 	fs.Var(&interval, "interval", "polling `INTERVAL` of --watch: a duration (500ms, 2s) or milliseconds")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: rivumi-lint preview [flags] [DIR]\n\nPrint what the model would see from DIR (default: the working directory).\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	pos, err := parseInterleaved(fs, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitError
+	pos, code, done := parseFlags(fs, "preview", args, stdout, stderr,
+		"DIR defaults to the working directory; a file previews its directory.\n")
+	if done {
+		return code
 	}
 	if len(pos) > 1 {
 		return fail(stderr, &usageError{fmt.Sprintf("preview takes one DIR, got %d: %s", len(pos), strings.Join(pos, " "))})
