@@ -18,6 +18,10 @@ type Directory struct {
 	RenderedBytes int `json:"rendered_bytes"`
 	// BudgetBytes is max_dynamic_bytes - reserved_bytes: what RenderedBytes may use.
 	BudgetBytes int `json:"budget_bytes"`
+	// Used is Limits.UsedShare of RenderedBytes + reserved_bytes ("90.6%"),
+	// the number RL006 prints; writers print it rather than divide again.
+	// Not in the JSON: its consumers have the bytes.
+	Used string `json:"-"`
 }
 
 // Layer is one considered layer of a directory's chain (R5).

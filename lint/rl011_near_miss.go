@@ -20,10 +20,10 @@ func checkNearMiss(p *pass) {
 		for _, nm := range d.NearMisses {
 			name := nm.Path[strings.LastIndexByte(nm.Path, '/')+1:]
 			if strings.EqualFold(name, nm.Like) {
-				p.report(nm.Path, noPos, 0, "%s", caseMessage(d, name, nm.Like))
+				p.report(nm.Path, noPos, 0, "%s. Fix: rename it to exactly %s, or to a name not close to an instruction file name if it is not one", caseMessage(d, name, nm.Like), nm.Like)
 				continue
 			}
-			p.report(nm.Path, noPos, 0, "Rivumi will not load this file: its name is close to %s but not it", nm.Like)
+			p.report(nm.Path, noPos, 0, "Rivumi will not load this file: its name is close to %s but not it. Fix: rename it to %s, or to a name not close to an instruction file name if it is not one", nm.Like, nm.Like)
 		}
 	}
 }
