@@ -34,6 +34,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		base    = fs.String("base", "", "check the change from base `REV` to --head: content from the head, drift from the base")
 		head    = fs.String("head", "", "the revision `REV` --base compares with (default HEAD)")
 		memFile = fs.String("memory", "", "also report corrupt lines (RL013) of the explicit memory `FILE`")
+		allDirs = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
 	paths, code, done := parseFlags(fs, "check", args, stdout, stderr, checkHelp)
 	if done {
@@ -73,7 +74,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	} else {
 		color = !*noColor && os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
 	}
-	if err := write(out, res, report.Options{ToolVersion: version(), Color: color}); err != nil {
+	if err := write(out, res, report.Options{ToolVersion: version(), Color: color, AllDirectories: *allDirs}); err != nil {
 		return fail(stderr, fmt.Errorf("write report: %w", err))
 	}
 	if file != nil {
