@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi-lint/internal/outfile"
+	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/report"
 )
@@ -100,6 +101,7 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 
+	trace.Mark("start") // process start, flags
 	pv, err := preview.Build(o)
 	if err != nil {
 		return fail(stderr, err)
@@ -121,6 +123,7 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, fmt.Errorf("write preview: %w", err))
 	}
+	trace.Mark("report")
 	return exitOK
 }
 
