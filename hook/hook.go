@@ -29,6 +29,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/rivumi/rivumi-lint/repo"
 )
 
 // Signature marks a hook written by Install. Uninstall removes only a file
@@ -55,8 +57,6 @@ type Options struct {
 	Binary string
 	// Force replaces a foreign hook, keeping it as pre-commit.rivumi-lint.bak.
 	Force bool
-	// Git is the git binary ("" = "git" on PATH).
-	Git string
 }
 
 // Outcome says what Install or Uninstall did, for the user.
@@ -67,11 +67,8 @@ type Outcome struct {
 }
 
 // Dir returns the hooks directory Git uses for the worktree at root.
-func Dir(root, git string) (string, error) {
-	if git == "" {
-		git = "git"
-	}
-	hp, set, err := gitConfigPath(root, git, "core.hooksPath")
+func Dir(root string) (string, error) {
+	hp, set, err := gitConfigPath(root, "core.hooksPath")
 	if err != nil {
 		return "", err
 	}
@@ -81,7 +78,7 @@ func Dir(root, git string) (string, error) {
 		}
 		return filepath.Clean(hp), nil
 	}
-	out, err := runGit(root, git, "rev-parse", "--git-common-dir")
+	out, err := runGit(root, "rev-parse", "--git-common-dir")
 	if err != nil {
 		return "", err
 	}
@@ -129,7 +126,7 @@ exec "$rivumi_lint" check --staged
 // unless o.Force, which first renames it to the backup name and refuses if
 // that name is taken.
 func Install(o Options) (Outcome, error) {
-	dir, err := Dir(o.Root, o.Git)
+	dir, err := Dir(o.Root)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -172,7 +169,7 @@ func Install(o Options) (Outcome, error) {
 // backup Install --force kept. No hook at all is not an error; a foreign
 // hook is refused and left alone.
 func Uninstall(o Options) (Outcome, error) {
-	dir, err := Dir(o.Root, o.Git)
+	dir, err := Dir(o.Root)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -278,9 +275,8 @@ func shellQuote(s string) string {
 
 // gitConfigPath reads a path-typed config value; set is false when the key
 // is not set.
-func gitConfigPath(root, git, key string) (value string, set bool, err error) {
-	cmd := exec.Command(git, "-C", root, "config", "--type=path", "--get", key)
-	cmd.Env = gitEnv()
+func gitConfigPath(root, key string) (value string, set bool, err error) {
+	cmd := repo.DiscoverCommand(root, "config", "--type=path", "--get", key)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -294,9 +290,11 @@ func gitConfigPath(root, git, key string) (value string, set bool, err error) {
 	return strings.TrimRight(string(out), "\r\n"), true, nil
 }
 
-func runGit(root, git string, args ...string) (string, error) {
-	cmd := exec.Command(git, append([]string{"-C", root}, args...)...)
-	cmd.Env = gitEnv()
+// runGit runs git in root through repo's one git helper, which drops the
+// variables that would point it at another repository than root's (set
+// when rivumi-lint itself runs inside a Git hook).
+func runGit(root string, args ...string) (string, error) {
+	cmd := repo.DiscoverCommand(root, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -304,21 +302,6 @@ func runGit(root, git string, args ...string) (string, error) {
 		return "", gitError(args, err, stderr.Bytes())
 	}
 	return string(out), nil
-}
-
-// gitEnv drops the variables that would point git at another repository
-// than the root's (set when rivumi-lint itself runs inside a Git hook).
-func gitEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
 }
 
 func gitError(args []string, err error, stderr []byte) error {

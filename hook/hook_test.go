@@ -26,8 +26,19 @@ func git(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
+// testGitEnv is the environment of the tests' own git commands: none of the
+// variables of a surrounding hook, a fixed identity, no user config.
 func testGitEnv() []string {
-	return append(gitEnv(),
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
 		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
@@ -391,5 +402,33 @@ func TestSignatureNotJustAnywhere(t *testing.T) {
 	}
 	if !bytes.HasPrefix(Script("/x"), []byte("#!/bin/sh\n"+Signature+"\n")) {
 		t.Fatal("Script does not start with the shebang and the signature")
+	}
+}
+
+// TestInstallFromInsideAnotherRepositorysHook (F2; issue 12: hook starts git
+// through repo's one helper, keeping its behaviour): run where a hook of
+// another repository exported GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE,
+// Install still asks Git about Root's repository: its core.hooksPath, its
+// hooks directory, never the other one's.
+func TestInstallFromInsideAnotherRepositorysHook(t *testing.T) {
+	dir := newRepo(t)
+	other := newRepo(t)
+	git(t, other, "config", "core.hooksPath", "other-hooks")
+	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
+	t.Setenv("GIT_WORK_TREE", other)
+	t.Setenv("GIT_INDEX_FILE", ".git/index")
+
+	out, err := Install(Options{Root: dir, Binary: "/x/rivumi-lint"})
+	if want := filepath.Join(dir, ".git", "hooks", "pre-commit"); err != nil || out.Hook != want {
+		t.Fatalf("Install = %+v, %v; want the hook at %s", out, err, want)
+	}
+	if _, err := os.Stat(filepath.Join(other, "other-hooks")); !os.IsNotExist(err) {
+		t.Errorf("the other repository's hooks path was touched: %v", err)
+	}
+
+	git(t, dir, "config", "core.hooksPath", "mine")
+	out, err = Install(Options{Root: dir, Binary: "/x/rivumi-lint"})
+	if want := filepath.Join(dir, "mine", "pre-commit"); err != nil || out.Hook != want {
+		t.Fatalf("Install = %+v, %v; want the hook at %s (Root's core.hooksPath)", out, err, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/par"
+	"github.com/rivumi/rivumi-lint/repo/internal/odb"
 )
 
 // ChangeKind says how a path changed.
@@ -158,7 +159,7 @@ func (r *Repo) prefetchIndexDiff(head Hash, x *Index) {
 // each at most limit+1 bytes after a size check, and caches them.
 // Failures are left for readBlobEntry to meet and report.
 func (r *Repo) prefetchBlobs(hs []Hash, limit int64) {
-	objs, ok := r.objs.(*nativeObjects)
+	objs, ok := r.objs.(*odb.Native)
 	if !ok || parallelism < 2 {
 		return
 	}
@@ -176,7 +177,7 @@ func (r *Repo) prefetchBlobs(hs []Hash, limit int64) {
 	}
 	got := make([]*blobRead, len(todo))
 	par.Each(parallelism, len(todo), func(i int) {
-		size, err := objs.size(todo[i])
+		size, err := objs.Size(todo[i])
 		if err != nil {
 			return
 		}
@@ -184,7 +185,7 @@ func (r *Repo) prefetchBlobs(hs []Hash, limit int64) {
 			got[i] = &blobRead{nil, size}
 			return
 		}
-		data, size, err := objs.read(todo[i], objBlob, limit)
+		data, size, err := objs.Read(todo[i], odb.Blob, limit)
 		if err != nil {
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/rivumi/rivumi-lint/repo/internal/odb"
 	"io"
 	"os/exec"
 	"strconv"
@@ -13,8 +14,8 @@ import (
 
 // catFile is the fall-back object store: one long-running
 // `git cat-file --batch-command` (Git 2.36+) per repository. It is used only
-// where go-git cannot read the repository (SHA-256 ids, unknown
-// extensions); Repo.Notes says so. Sizes come from "info" before any
+// where the native readers cannot read the repository (SHA-256 ids,
+// unknown extensions); Repo.Notes says so. Sizes come from "info" before any
 // "contents" is asked for, so a large blob is never transferred.
 type catFile struct {
 	repo *Repo
@@ -119,14 +120,14 @@ func (c *catFile) header(cmd string, h Hash) (typ string, size int64, err error)
 	return f[1], size, nil
 }
 
-func (c *catFile) size(h Hash) (int64, error) {
+func (c *catFile) Size(h Hash) (int64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, n, err := c.header("info", h)
 	return n, err
 }
 
-func (c *catFile) read(h Hash, typ objType, limit int64) ([]byte, int64, error) {
+func (c *catFile) Read(h Hash, typ odb.Type, limit int64) ([]byte, int64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t, size, err := c.header("contents", h)
@@ -149,7 +150,7 @@ func (c *catFile) read(h Hash, typ objType, limit int64) ([]byte, int64, error) 
 	return buf, size, nil
 }
 
-func (c *catFile) close() error {
+func (c *catFile) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cmd == nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
@@ -15,6 +14,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/rivumi/rivumi-lint/repo/internal/odb"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -101,7 +101,7 @@ func (r *Repo) readIndex(name string) (ents []IndexEntry, trees map[string]Hash,
 	// Mapped, not read: no copy of a 10 MiB index, and the entries' paths
 	// point into the mapping, which stays for the life of the process (Git
 	// replaces an index by renaming a new file over it, never in place).
-	data, err := mapFile(name)
+	data, err := odb.MapFile(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, "", fmt.Errorf("read index %s: %w", name, err)
 	}
@@ -118,7 +118,7 @@ func (r *Repo) readIndex(name string) (ents []IndexEntry, trees map[string]Hash,
 		if !errors.As(perr, &ue) {
 			return nil, nil, "", fmt.Errorf("read index %s: %w (Git refuses it too; rebuild it with `rm %s && git reset`)", name, perr, name)
 		}
-		if _, lerr := exec.LookPath("git"); lerr != nil {
+		if !HaveGit() {
 			return nil, nil, "", fmt.Errorf("read index %s: %v; the git binary would read it instead, but it is not installed: install git, or %s", name, perr, ue.fix)
 		}
 		ents, err = r.lsFilesIndex(name)
@@ -156,10 +156,10 @@ func (r *Repo) mergeSharedIndex(name string, split []IndexEntry, link *splitLink
 	// Git looks in the Git directory, then beside the index file (an index
 	// elsewhere, GIT_INDEX_FILE, may have its shared index with it).
 	shared := filepath.Join(r.GitDir, "sharedindex."+link.shared.String())
-	data, err := mapFile(shared)
+	data, err := odb.MapFile(shared)
 	if errors.Is(err, fs.ErrNotExist) {
 		alt := filepath.Join(filepath.Dir(name), "sharedindex."+link.shared.String())
-		if data, err = mapFile(alt); err == nil {
+		if data, err = odb.MapFile(alt); err == nil {
 			shared = alt
 		}
 	}

@@ -18,16 +18,20 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/rivumi/rivumi-lint/internal/par"
+	"github.com/rivumi/rivumi-lint/repo/internal/odb"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 // Repo is an opened Git repository, read-only (R10): it serves commits'
 // trees and the index as engine sources and computes changed paths.
 //
-// Objects and references are read through go-git. Where go-git v5 cannot
-// read a repository at all (SHA-256 object ids, an extension it does not
-// know), Repo reads it with the git binary instead and Notes says so; when
-// the git binary is not installed either, Open fails naming the cause.
+// Objects are read by the native object database (repo/internal/odb),
+// references through go-git's reference storage, the index by this
+// package's decoder, the config with go-git's config parser. Where those
+// cannot read a repository (SHA-256 object ids, which go-git's references
+// do not take, an extension nothing here knows), Repo reads it with the
+// git binary instead and Notes says so; when the git binary is not
+// installed either, Open fails naming the cause.
 type Repo struct {
 	Root   string // the worktree's top level; the Git directory when Bare
 	GitDir string // the worktree's Git directory (.git, or .git/worktrees/NAME)
@@ -37,7 +41,9 @@ type Repo struct {
 	CommonDir string // where objects and shared refs live (GitDir unless a linked worktree)
 	// Format is "sha1" or "sha256" (extensions.objectFormat).
 	Format string
-	// Backend is "go-git", or "git" when the git binary reads the repository.
+	// Backend is "go-git" (the native readers: objects from odb,
+	// references through go-git), or "git" when the git binary reads the
+	// repository. The value is kept for the notes and tests that name it.
 	Backend string
 
 	hashSize int
@@ -101,7 +107,7 @@ func OpenAt(top, gitDir string) (*Repo, error) {
 		r.CommonDir = filepath.Clean(c)
 	}
 	if fi, err := os.Stat(r.CommonDir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("Git directory %s of %s is missing (a linked worktree whose main repository was moved or deleted?); run `git worktree repair` in the main worktree", r.CommonDir, root)
+		return nil, fmt.Errorf("the Git directory %s of %s is missing (a linked worktree whose main repository was moved or deleted?); run `git worktree repair` in the main worktree", r.CommonDir, root)
 	}
 	cfg, err := readGitConfig(filepath.Join(r.CommonDir, "config"))
 	if err != nil {
@@ -112,7 +118,7 @@ func OpenAt(top, gitDir string) (*Repo, error) {
 		r.shallow = true
 	}
 	if why != "" {
-		if _, err := exec.LookPath("git"); err != nil {
+		if !HaveGit() {
 			return nil, fmt.Errorf("go-git cannot read the repository at %s: %s; the git binary would be used instead, but it is not installed: install git (2.36 or later) and run again", root, why)
 		}
 		r.Backend = "git"
@@ -127,7 +133,8 @@ func OpenAt(top, gitDir string) (*Repo, error) {
 }
 
 // inspect reads the format and extensions of the repository config and
-// returns why go-git cannot read the repository, or "".
+// returns why the native readers (odb, go-git's references) cannot read
+// the repository, or "".
 func (r *Repo) inspect(cfg *formatcfg.Config) string {
 	core := cfg.Section("core")
 	version := strings.TrimSpace(core.Options.Get("repositoryformatversion"))
@@ -185,7 +192,7 @@ func readGitConfig(name string) (*formatcfg.Config, error) {
 
 // openGoGit opens the repository for reading without the git binary:
 // references through go-git's storage (loose and packed refs, a linked
-// worktree's own HEAD), objects with nativeObjects. go-git's Repository
+// worktree's own HEAD), objects with odb.Native. go-git's Repository
 // type is not used: it links its transports and checks nothing inspect
 // has not checked.
 func (r *Repo) openGoGit() error {
@@ -193,7 +200,7 @@ func (r *Repo) openGoGit() error {
 	if err != nil {
 		return err
 	}
-	objs, err := newNativeObjects(r.objectSearchDirs(), r.hashSize)
+	objs, err := odb.Open(r.objectSearchDirs(), r.hashSize)
 	if err != nil {
 		closeStores(st)
 		return fmt.Errorf("open repository %s: %w", r.Root, err)
@@ -219,7 +226,7 @@ func (r *Repo) Promisor() string { return r.promisor }
 func (r *Repo) Close() error {
 	var err error
 	if r.objs != nil {
-		err = r.objs.close()
+		err = r.objs.Close()
 	}
 	closeStores(r.stores)
 	return err
@@ -272,7 +279,7 @@ func (r *Repo) ResolveCommit(rev, what string) (Hash, error) {
 	if rev == "" || strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
 		return Hash{}, fmt.Errorf("%s %q is not a revision", what, rev)
 	}
-	if h, ok := ParseHash(rev); ok && (h.n == uint8(r.hashSize)) {
+	if h, ok := ParseHash(rev); ok && (len(h.Bytes()) == r.hashSize) {
 		if _, err := r.CommitTree(h); err != nil {
 			return Hash{}, r.revError(rev, what, err)
 		}
@@ -290,7 +297,7 @@ func (r *Repo) ResolveCommit(rev, what string) (Hash, error) {
 			return h, nil
 		}
 		// Not a reference: an abbreviated id, or a form only Git knows.
-		if _, lerr := exec.LookPath("git"); lerr != nil {
+		if !HaveGit() {
 			return Hash{}, r.revError(rev, what, fmt.Errorf("unknown revision"))
 		}
 	}
@@ -323,8 +330,9 @@ var revParseRules = []string{"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "
 // resolveSimple resolves NAME~N^M… when NAME is a reference: ok is false
 // when it is not (the caller asks the git binary). Tags are peeled to
 // their commit; ~N follows first parents, ^N takes the N-th parent.
-// Objects are read with the object store, never through go-git's object
-// storage (which would map every pack index: see nativeObjects).
+// Objects are read with the object store (odb), never through go-git's
+// object storage, which would read every pack index whole (see
+// odb.Native).
 func (r *Repo) resolveSimple(rev string) (Hash, bool, error) {
 	name, steps := rev, ""
 	if i := strings.IndexAny(rev, "~^"); i >= 0 {
@@ -385,15 +393,16 @@ func (r *Repo) resolveSimple(rev string) (Hash, bool, error) {
 // peelCommit follows annotated tags to the commit they name.
 func (r *Repo) peelCommit(h Hash) (Hash, error) {
 	for range 16 {
-		data, _, err := r.objs.read(h, objCommit, 0)
-		var wt *wrongTypeError
+		_, _, err := r.objs.Read(h, odb.Commit, 0)
+		var wt *odb.WrongTypeError
 		if !errors.As(err, &wt) {
 			return h, err
 		}
-		if wt.got != "tag" {
-			return Hash{}, fmt.Errorf("%s is a %s, not a commit", h.Short(), wt.got)
+		if wt.Got != "tag" {
+			return Hash{}, fmt.Errorf("%s is a %s, not a commit", h.Short(), wt.Got)
 		}
-		if data, _, err = r.objs.read(h, objTag, 1<<20); err != nil {
+		data, _, err := r.objs.Read(h, odb.Tag, 1<<20)
+		if err != nil {
 			return Hash{}, err
 		}
 		line, _, _ := bytes.Cut(data, []byte{'\n'})
@@ -409,7 +418,7 @@ func (r *Repo) peelCommit(h Hash) (Hash, error) {
 
 // parent returns the n-th parent (1-based) of commit c.
 func (r *Repo) parent(c Hash, n int) (Hash, error) {
-	data, _, err := r.objs.read(c, objCommit, 1<<20)
+	data, _, err := r.objs.Read(c, odb.Commit, 1<<20)
 	if err != nil {
 		return Hash{}, r.objectError(err, c, "")
 	}
@@ -461,7 +470,7 @@ func (e *MissingCommitError) Unwrap() error { return e.Cause }
 
 // CommitTree returns the tree of commit c.
 func (r *Repo) CommitTree(c Hash) (Hash, error) {
-	data, _, err := r.objs.read(c, objCommit, 4096)
+	data, _, err := r.objs.Read(c, odb.Commit, 4096)
 	if err != nil {
 		return Hash{}, r.objectError(err, c, "")
 	}
@@ -471,7 +480,7 @@ func (r *Repo) CommitTree(c Hash) (Hash, error) {
 		return Hash{}, fmt.Errorf("commit %s is corrupt: no tree line", c.Short())
 	}
 	t, ok := ParseHash(string(hexID))
-	if !ok || int(t.n) != r.hashSize {
+	if !ok || len(t.Bytes()) != r.hashSize {
 		return Hash{}, fmt.Errorf("commit %s is corrupt: bad tree id %q", c.Short(), hexID)
 	}
 	return t, nil
@@ -480,7 +489,7 @@ func (r *Repo) CommitTree(c Hash) (Hash, error) {
 // CommitParents returns the parents of commit c, first parent first. The
 // parents' objects need not be present (a shallow clone lists them too).
 func (r *Repo) CommitParents(c Hash) ([]Hash, error) {
-	data, _, err := r.objs.read(c, objCommit, 1<<20)
+	data, _, err := r.objs.Read(c, odb.Commit, 1<<20)
 	if err != nil {
 		return nil, r.objectError(err, c, "")
 	}
@@ -494,7 +503,7 @@ func (r *Repo) CommitParents(c Hash) ([]Hash, error) {
 			continue
 		}
 		p, ok := ParseHash(string(hexID))
-		if !ok || int(p.n) != r.hashSize {
+		if !ok || len(p.Bytes()) != r.hashSize {
 			return nil, fmt.Errorf("commit %s is corrupt: bad parent id %q", c.Short(), hexID)
 		}
 		out = append(out, p)
@@ -556,11 +565,11 @@ func (r *Repo) tree(h Hash, dir string) (*treeObj, error) {
 func (r *Repo) readTree(h Hash, dir string, dst []byte) (data []byte, scratch bool, err error) {
 	r.treeLoads++
 	var size int64
-	if ir, ok := r.objs.(intoReader); ok {
-		data, size, scratch, err = ir.readInto(h, objTree, maxTreeBytes, dst)
+	if ir, ok := r.objs.(odb.IntoReader); ok {
+		data, size, scratch, err = ir.ReadInto(h, odb.Tree, maxTreeBytes, dst)
 	} else {
 		// Another store may keep what it returns: never scratch.
-		data, size, err = r.objs.read(h, objTree, maxTreeBytes)
+		data, size, err = r.objs.Read(h, odb.Tree, maxTreeBytes)
 	}
 	if err != nil {
 		return nil, false, r.objectError(err, h, dir+"/")
@@ -580,7 +589,7 @@ var parallelism = runtime.GOMAXPROCS(0)
 // for the reader that needs it, which reports the error with its path: the
 // results never depend on this prefetch.
 func (r *Repo) loadTrees(hs []Hash) {
-	objs, ok := r.objs.(*nativeObjects)
+	objs, ok := r.objs.(*odb.Native)
 	if !ok || parallelism < 2 {
 		return
 	}
@@ -606,7 +615,7 @@ func (r *Repo) loadTrees(hs []Hash) {
 	}
 	objsOut := make([]*treeObj, len(todo))
 	par.Each(parallelism, len(todo), func(i int) {
-		data, size, err := objs.read(todo[i], objTree, maxTreeBytes)
+		data, size, err := objs.Read(todo[i], odb.Tree, maxTreeBytes)
 		if err != nil || size > maxTreeBytes {
 			return
 		}
@@ -675,31 +684,10 @@ func (r *Repo) objectError(err error, h Hash, p string) error {
 	return me
 }
 
-// MissingObjectError is an object the repository does not hold. It is
-// always an error (exit 2), never a shorter diff or a skipped file.
-type MissingObjectError struct {
-	Hash     Hash
-	Path     string // what it is, when known
-	Root     string
-	Promisor string // partial clone
-	Shallow  bool
-}
-
-func (e *MissingObjectError) Error() string {
-	what := "object " + e.Hash.String()
-	if e.Path != "" {
-		what += " (" + e.Path + ")"
-	}
-	switch {
-	case e.Promisor != "":
-		return fmt.Sprintf("%s is missing: this is a partial clone (promisor remote %q) and rivumi-lint never fetches. "+
-			"Fix: clone without --filter (actions/checkout: leave `filter` unset), or fetch the missing objects first: "+
-			"`git -C %s fetch --refetch --no-filter %s` (all of them), or `git -C %s cat-file -e %s` (this one)", what, e.Promisor, e.Root, e.Promisor, e.Root, e.Hash)
-	case e.Shallow:
-		return fmt.Sprintf("%s is missing from this shallow clone. Fix: fetch the commits the check needs (`git fetch --depth=1 origin <sha>`), or the whole history (actions/checkout with `fetch-depth: 0`)", what)
-	}
-	return fmt.Sprintf("%s is missing: the repository is incomplete or corrupt. Fix: run `git fsck` and fetch or restore the missing objects", what)
-}
+// MissingObjectError is an object the repository does not hold
+// (odb.MissingObjectError); objectError fills in what the repository
+// knows about why.
+type MissingObjectError = odb.MissingObjectError
 
 // git runs the git binary in the worktree and returns its standard output.
 // stdin may be nil.
@@ -732,54 +720,3 @@ func (r *Repo) run(cmd *exec.Cmd, stdin []byte) ([]byte, error) {
 
 // gitCommand prepares git ARGS for this repository (GitCommand).
 func (r *Repo) gitCommand(args ...string) *exec.Cmd { return GitCommand(r.Root, r.GitDir, args...) }
-
-// GitCommand prepares git ARGS for the repository with worktree root and
-// Git directory gitDir: run in the worktree, with no variable of a
-// surrounding hook redirecting it elsewhere (GIT_INDEX_FILE stays: a
-// pre-commit hook names the index being committed there; a relative one is
-// resolved against root, as Git does), never fetching missing objects,
-// prompting or taking optional locks (git status would otherwise refresh
-// the index: the tool never writes to the repository).
-func GitCommand(root, gitDir string, args ...string) *exec.Cmd {
-	return gitCommandIndex(root, gitDir, indexFileEnv(root), args...)
-}
-
-// gitCommandIndex is GitCommand reading the index file index ("" for the
-// worktree's own). Every git process of this package starts here, so none
-// sees a hook's GIT_DIR, GIT_WORK_TREE or foreign GIT_INDEX_FILE (F3).
-func gitCommandIndex(root, gitDir, index string, args ...string) *exec.Cmd {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = root
-	env := make([]string, 0, len(os.Environ())+6)
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_NO_LAZY_FETCH", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS":
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "GIT_DIR="+gitDir, "GIT_WORK_TREE="+root, "GIT_NO_LAZY_FETCH=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-	if index != "" {
-		env = append(env, "GIT_INDEX_FILE="+index)
-	}
-	cmd.Env = env
-	return cmd
-}
-
-// indexFileEnv returns $GIT_INDEX_FILE as an absolute path, "" when it is
-// not set. A relative value is relative to the worktree top root, not to
-// the working directory: `git commit` exports GIT_INDEX_FILE=.git/index to
-// hooks, and Git resolves it at the top, where it runs (F2). A hook that
-// runs `cd frontend && rivumi-lint check --staged` must read that index,
-// not a missing frontend/.git/index.
-func indexFileEnv(root string) string {
-	p := os.Getenv("GIT_INDEX_FILE")
-	if p == "" {
-		return ""
-	}
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(root, p)
-}

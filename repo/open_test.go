@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,10 +16,7 @@ import (
 
 // lsFiles is `git ls-files --stage` as entries, for comparison.
 func lsFiles(g *gittest.Repo) []string {
-	var out []string
-	for _, rec := range gittest.Nul(g.Git("ls-files", "--stage", "-z")) {
-		out = append(out, rec)
-	}
+	out := gittest.Nul(g.Git("ls-files", "--stage", "-z"))
 	sort.Strings(out)
 	return out
 }
@@ -452,4 +450,42 @@ func TestScanIndex(t *testing.T) {
 	g.Write("a/aa/x.txt", "changed\n")
 	g.Git("add", "a/aa/x.txt")
 	check("split index", false)
+}
+
+// TestRevisionsInEveryObjectLayout: revisions (names, steps, annotated
+// tags) resolve through the native object database whether the objects
+// are loose, packed with offset deltas or with reference deltas, with no
+// fall-back to the git binary (§10).
+func TestRevisionsInEveryObjectLayout(t *testing.T) {
+	g := gittest.New(t)
+	for i := range 6 {
+		g.Write("AGENTS.md", strings.Repeat("the same rules again\n", 20)+strconv.Itoa(i), fmt.Sprintf("d/f%d.txt", i%3), strconv.Itoa(i))
+		g.Commit(fmt.Sprintf("commit %d", i))
+	}
+	g.Git("tag", "-a", "-m", "annotated", "v1", "HEAD~1")
+	for _, layout := range []struct {
+		name string
+		args []string
+	}{
+		{"loose", nil},
+		{"ofs-delta", []string{"repack", "-adfq", "--depth=20", "--window=50"}},
+		{"ref-delta", []string{"-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq", "--depth=20", "--window=50"}},
+	} {
+		if layout.args != nil {
+			g.Git(layout.args...)
+		}
+		r := open(t, g.Dir)
+		if r.Backend != "go-git" {
+			t.Fatalf("%s: backend %s, want the native reader", layout.name, r.Backend)
+		}
+		for rev, want := range map[string]string{"HEAD~3": g.Rev("HEAD~3"), "v1": g.Rev("v1^{commit}"), "main^^": g.Rev("main^^"), "v1~1^1": g.Rev("v1~2")} {
+			h, err := r.ResolveCommit(rev, "--base")
+			if err != nil || h.String() != want {
+				t.Errorf("%s: %s = %s, %v; want %s", layout.name, rev, h, err, want)
+			}
+		}
+		if len(r.Notes()) != 0 {
+			t.Errorf("%s: notes %q: no revision above needs the git binary", layout.name, r.Notes())
+		}
+	}
 }

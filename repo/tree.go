@@ -2,7 +2,6 @@ package repo
 
 import (
 	"bytes"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,55 +11,21 @@ import (
 	"unsafe"
 
 	"github.com/rivumi/rivumi-lint/internal/par"
+	"github.com/rivumi/rivumi-lint/repo/internal/odb"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
-// Hash is a Git object id: 20 bytes in a SHA-1 repository, 32 in a SHA-256
-// one. The zero Hash stands for "no object"; as a tree it is the empty tree.
-// Hash is comparable, so it can be a map key without allocating.
-type Hash struct {
-	b [32]byte
-	n uint8
-}
+// Hash is a Git object id (odb.Hash): 20 bytes in a SHA-1 repository, 32
+// in a SHA-256 one; the zero Hash stands for "no object", as a tree the
+// empty tree.
+type Hash = odb.Hash
 
 // HashOf returns the Hash with the given raw bytes (20 or 32 of them).
-func HashOf(raw []byte) Hash {
-	var h Hash
-	h.n = uint8(copy(h.b[:], raw))
-	return h
-}
+func HashOf(raw []byte) Hash { return odb.HashOf(raw) }
 
 // ParseHash parses a full hexadecimal object id of 40 (SHA-1) or 64
 // (SHA-256) digits.
-func ParseHash(s string) (Hash, bool) {
-	if len(s) != 40 && len(s) != 64 {
-		return Hash{}, false
-	}
-	var h Hash
-	if _, err := hex.Decode(h.b[:len(s)/2], []byte(s)); err != nil {
-		return Hash{}, false
-	}
-	h.n = uint8(len(s) / 2)
-	return h, true
-}
-
-// Bytes returns the raw id.
-func (h Hash) Bytes() []byte { return h.b[:h.n] }
-
-// IsZero reports whether h is the zero Hash (no object).
-func (h Hash) IsZero() bool { return h.n == 0 }
-
-// String returns the full hexadecimal id ("" for the zero Hash).
-func (h Hash) String() string { return hex.EncodeToString(h.b[:h.n]) }
-
-// Short returns the first 12 hexadecimal digits, for messages.
-func (h Hash) Short() string {
-	s := h.String()
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
-}
+func ParseHash(s string) (Hash, bool) { return odb.ParseHash(s) }
 
 // Git tree entry modes, canonical forms (as git's canon_mode makes them).
 const (
@@ -618,7 +583,7 @@ func (t *Tree) CandidateDirsBelow(dir string, names []string) ([]string, error) 
 // that cannot be read): the serial walk then runs and reports any error
 // with its path, so the answer never depends on this path.
 func (t *Tree) candidateDirsParallel(dir string, names []string) (out []string, ok bool) {
-	objs, native := t.repo.objs.(*nativeObjects)
+	objs, native := t.repo.objs.(*odb.Native)
 	root := t.dirs[dir].hash
 	if !native || parallelism < 2 || root.IsZero() {
 		return nil, false
@@ -643,7 +608,7 @@ func (t *Tree) candidateDirsParallel(dir string, names []string) (out []string, 
 		if data == nil {
 			var size int64
 			var err error
-			data, size, err = objs.read(tk.h, objTree, maxTreeBytes)
+			data, size, err = objs.Read(tk.h, odb.Tree, maxTreeBytes)
 			if err == nil && size > maxTreeBytes {
 				err = errTooLarge
 			}
@@ -784,14 +749,14 @@ type blobRead struct {
 
 func (r *Repo) readBlob(h Hash, p string, limit int64, fatal func(error) error) ([]byte, int64, error) {
 	// C3: the size from the object's header decides before anything is read.
-	size, err := r.objs.size(h)
+	size, err := r.objs.Size(h)
 	if err != nil {
 		return nil, -1, fatal(r.objectError(err, h, p))
 	}
 	if size > limit {
 		return nil, size, nil
 	}
-	data, size, err := r.objs.read(h, objBlob, limit)
+	data, size, err := r.objs.Read(h, odb.Blob, limit)
 	if err != nil {
 		return nil, -1, fatal(r.objectError(err, h, p))
 	}
@@ -802,7 +767,7 @@ func (r *Repo) readBlob(h Hash, p string, limit int64, fatal func(error) error) 
 }
 
 func (r *Repo) linkTarget(h Hash, p string, fatal func(error) error) (string, error) {
-	data, size, err := r.objs.read(h, objBlob, maxLinkTarget)
+	data, size, err := r.objs.Read(h, odb.Blob, maxLinkTarget)
 	if err != nil {
 		return "", fatal(r.objectError(err, h, p))
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/repo/gittest"
+	"github.com/rivumi/rivumi-lint/repo/internal/odb"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -140,14 +141,14 @@ type countingStore struct {
 	bytes        int
 }
 
-func (c *countingStore) size(h Hash) (int64, error) { c.sizes++; return c.objectStore.size(h) }
-func (c *countingStore) read(h Hash, typ objType, limit int64) ([]byte, int64, error) {
-	if typ == objBlob {
+func (c *countingStore) Size(h Hash) (int64, error) { c.sizes++; return c.objectStore.Size(h) }
+func (c *countingStore) Read(h Hash, typ odb.Type, limit int64) ([]byte, int64, error) {
+	if typ == odb.Blob {
 		c.reads++
 		c.maxLimit = max(c.maxLimit, limit)
 	}
-	d, n, err := c.objectStore.read(h, typ, limit)
-	if typ == objBlob {
+	d, n, err := c.objectStore.Read(h, typ, limit)
+	if typ == odb.Blob {
 		c.bytes += len(d)
 	}
 	return d, n, err
@@ -182,7 +183,7 @@ func TestReadChecksSizeFirst(t *testing.T) {
 			t.Fatalf("packed=%v: Read(small) = %q %v (limit %d)", packed, data, err, cs.maxLimit)
 		}
 		// A limit below the size: at most limit+1 bytes, whatever the size.
-		d, n, err := r.objs.read(mustEntry(t, tr, "AGENTS.md").Hash, objBlob, 10)
+		d, n, err := r.objs.Read(mustEntry(t, tr, "AGENTS.md").Hash, odb.Blob, 10)
 		if err != nil || len(d) != 11 || n != int64(len(big)) {
 			t.Fatalf("packed=%v: read(limit 10) = %d bytes, size %d, %v; want 11 bytes", packed, len(d), n, err)
 		}

@@ -15,10 +15,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// sarifSchemaPath is where the SARIF 2.1.0 schema lives relative to this
-// package: /work/shared beside the repository here, and the copy of shared/
-// beside the clone in CI (../shared from the repository root).
-var sarifSchemaPath = filepath.Join("..", "..", "shared", "schemas", "sarif-2.1.0-rtm.5.json")
+// sarifSchemaPath is the SARIF 2.1.0 schema the repository carries
+// (testdata/README.md says where it comes from and under which licence).
+var sarifSchemaPath = filepath.Join("testdata", "sarif-2.1.0-rtm.5.json")
 
 var sarifSchemaOnce struct {
 	sync.Once
@@ -52,7 +51,7 @@ func sarifSchema(t testing.TB) *jsonschema.Schema {
 		}
 	})
 	if s.err != nil {
-		t.Fatalf("SARIF schema: looked for %s (the repository's sibling shared/schemas/, i.e. %s from report/): %v",
+		t.Fatalf("SARIF schema: looked for %s (%s from report/, committed with the repository): %v",
 			s.where, sarifSchemaPath, s.err)
 	}
 	return s.schema

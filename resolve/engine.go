@@ -380,7 +380,7 @@ func (e *Engine) fill(d *DirInfo) error {
 		return err
 	}
 	var ranks [8]*Entry
-	byRank := ranks[:0]
+	var byRank []*Entry
 	if len(e.candidates) <= len(ranks) {
 		byRank = ranks[:len(e.candidates)]
 	} else {

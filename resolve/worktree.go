@@ -30,7 +30,8 @@ type Worktree struct {
 	listed map[string]bool
 	// reads are the chosen candidates ListKeep read ahead, each served once
 	// to Read.
-	reads     map[string]readAhead
+	reads map[string]readAhead
+	//lint:ignore U1000 used by worktree_unix.go; windows opens directories another way
 	noOpenat2 atomic.Bool // openat2(2) is not available: open directories component by component
 	buf       []byte      // List's getdents buffer (List runs on one goroutine)
 	// candidates, once an engine is made over the worktree, let List leave
@@ -273,18 +274,6 @@ func (w *Worktree) LinkTarget(p string) (string, error) {
 		return "", nil
 	}
 	return t, nil
-}
-
-func kindOfFileMode(m fs.FileMode) Kind {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return Symlink
-	case m.IsDir():
-		return Dir
-	case m.IsRegular():
-		return Regular
-	}
-	return Special
 }
 
 // ModeNote names a file mode that is neither a regular file, a directory

@@ -26,7 +26,7 @@ var (
 func Env(tb testing.TB) []string {
 	tb.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		tb.Skip("git binary not found")
+		tb.Fatal("the git binary is needed by this test and is not on PATH: install git (2.36 or later)")
 	}
 	cfgOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "gittest-config")
@@ -204,4 +204,15 @@ func Nul(s string) []string {
 		}
 	}
 	return out
+}
+
+// Pack returns the path of the repository's one pack file (after a
+// `git repack -a -d`); any other number of packs fails the test.
+func (r *Repo) Pack() string {
+	r.TB.Helper()
+	m, err := filepath.Glob(filepath.Join(r.Dir, ".git", "objects", "pack", "*.pack"))
+	if err != nil || len(m) != 1 {
+		r.TB.Fatalf("want one pack in %s: %v %v", r.Dir, m, err)
+	}
+	return m[0]
 }

@@ -1,4 +1,4 @@
-package repo
+package odb
 
 import (
 	"bytes"
@@ -53,8 +53,8 @@ func allObjects(t *testing.T, g *gittest.Repo) []catObject {
 	return out
 }
 
-func objTypeNamed(s string) objType {
-	for _, t := range []objType{objCommit, objTree, objBlob, objTag} {
+func objTypeNamed(s string) Type {
+	for _, t := range []Type{Commit, Tree, Blob, Tag} {
 		if t.String() == s {
 			return t
 		}
@@ -62,61 +62,60 @@ func objTypeNamed(s string) objType {
 	return 0
 }
 
+// openStore opens the object database of g's repository, closed when the
+// test ends.
+func openStore(t *testing.T, g *gittest.Repo) *Native {
+	t.Helper()
+	s, err := Open([]string{filepath.Join(g.Dir, ".git", "objects")}, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 // checkAllObjects reads every object with the native store and compares
 // type, size and content with git cat-file; a limited read returns
 // limit+1 bytes at most.
 func checkAllObjects(t *testing.T, g *gittest.Repo, layout string) {
 	t.Helper()
-	r := open(t, g.Dir)
-	if _, ok := r.objs.(*nativeObjects); !ok {
-		t.Fatalf("%s: objects are read by %T, want the native store", layout, r.objs)
-	}
+	r := openStore(t, g)
 	objs := allObjects(t, g)
 	if len(objs) < 40 {
 		t.Fatalf("%s: only %d objects", layout, len(objs))
 	}
 	for _, o := range objs {
 		h, _ := ParseHash(o.id)
-		n, err := r.objs.size(h)
+		n, err := r.Size(h)
 		if err != nil || n != o.size {
 			t.Fatalf("%s: size(%s %s) = %d, %v; want %d", layout, o.typ, o.id, n, err, o.size)
 		}
 		want := o.content
-		data, n, err := r.objs.read(h, objTypeNamed(o.typ), 1<<30)
+		data, n, err := r.Read(h, objTypeNamed(o.typ), 1<<30)
 		if err != nil || n != o.size || !bytes.Equal(data, []byte(want)) {
 			t.Fatalf("%s: read(%s %s) = %d bytes, size %d, %v; want %d bytes", layout, o.typ, o.id, len(data), n, err, len(want))
 		}
 		if o.size > 20 {
-			data, n, err = r.objs.read(h, objTypeNamed(o.typ), 10)
+			data, n, err = r.Read(h, objTypeNamed(o.typ), 10)
 			if err != nil || n != o.size || !bytes.Equal(data, []byte(want[:11])) {
 				t.Fatalf("%s: read(%s, limit 10) = %q, %d, %v", layout, o.id, data, n, err)
 			}
 		}
-		other := objBlob
+		other := Blob
 		if o.typ == "blob" {
-			other = objTree
+			other = Tree
 		}
-		var wt *wrongTypeError
-		if _, _, err := r.objs.read(h, other, 100); !errors.As(err, &wt) {
+		var wt *WrongTypeError
+		if _, _, err := r.Read(h, other, 100); !errors.As(err, &wt) {
 			t.Fatalf("%s: read(%s %s as %s) = %v, want a wrong-type error", layout, o.typ, o.id, other, err)
 		}
 	}
-	// Revisions resolve through the same store: names, steps, tags.
-	for rev, want := range map[string]string{"HEAD~3": g.Rev("HEAD~3"), "v1": g.Rev("v1^{commit}"), "main^^": g.Rev("main^^"), "v1~2^1": g.Rev("v1~3")} {
-		h, err := r.ResolveCommit(rev, "--base")
-		if err != nil || h.String() != want {
-			t.Errorf("%s: %s = %s, %v; want %s", layout, rev, h, err, want)
-		}
-	}
-	if len(r.Notes()) != 0 {
-		t.Errorf("%s: notes %q: no revision above needs the git binary", layout, r.Notes())
-	}
 	missing, _ := ParseHash(strings.Repeat("ab", 20))
 	var me *MissingObjectError
-	if _, err := r.objs.size(missing); !errors.As(err, &me) {
+	if _, err := r.Size(missing); !errors.As(err, &me) {
 		t.Errorf("%s: size(missing) = %v", layout, err)
 	}
-	if _, _, err := r.objs.read(missing, objBlob, 10); !errors.As(err, &me) {
+	if _, _, err := r.Read(missing, Blob, 10); !errors.As(err, &me) {
 		t.Errorf("%s: read(missing) = %v", layout, err)
 	}
 }
@@ -131,7 +130,7 @@ func TestNativeObjects(t *testing.T) {
 
 	g.Git("repack", "-a", "-d", "-f", "-q", "--depth=20", "--window=50")
 	g.Git("prune-packed")
-	if !strings.Contains(g.Git("verify-pack", "-v", packFile(t, g)), "chain length") {
+	if !strings.Contains(g.Git("verify-pack", "-v", g.Pack()), "chain length") {
 		t.Fatal("the pack has no deltas")
 	}
 	checkAllObjects(t, g, "ofs-delta")
@@ -140,7 +139,7 @@ func TestNativeObjects(t *testing.T) {
 	checkAllObjects(t, g, "ref-delta")
 
 	for _, v := range []string{"1", "2,32"} {
-		pack := packFile(t, g)
+		pack := g.Pack()
 		idx := strings.TrimSuffix(pack, ".pack") + ".idx"
 		tmp := filepath.Join(t.TempDir(), "new.idx")
 		g.Git("index-pack", "--index-version="+v, "-o", tmp, pack)
@@ -154,15 +153,6 @@ func TestNativeObjects(t *testing.T) {
 		}
 		checkAllObjects(t, g, "index version "+v)
 	}
-}
-
-func packFile(t *testing.T, g *gittest.Repo) string {
-	t.Helper()
-	m, err := filepath.Glob(filepath.Join(g.Dir, ".git", "objects", "pack", "*.pack"))
-	if err != nil || len(m) != 1 {
-		t.Fatalf("packs: %v %v", m, err)
-	}
-	return m[0]
 }
 
 // TestApplyDeltaRejects corrupt deltas instead of reading out of range.

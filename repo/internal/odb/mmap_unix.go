@@ -1,6 +1,6 @@
 //go:build unix
 
-package repo
+package odb
 
 import (
 	"os"

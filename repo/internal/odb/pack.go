@@ -1,4 +1,4 @@
-package repo
+package odb
 
 import (
 	"bufio"
@@ -18,7 +18,7 @@ import (
 	"sync"
 )
 
-// nativeObjects reads objects straight from the object directories (the
+// Native reads objects straight from the object directories (the
 // repository's, then its alternates), without go-git's storage:
 //
 //   - a pack index is memory-mapped and an id is found by a binary search
@@ -39,7 +39,7 @@ import (
 // Reads may run on several goroutines at once (Repo's parallel tree
 // loads): the packs' list is guarded, each read takes a decompressor from
 // a pool, the base cache has its own lock.
-type nativeObjects struct {
+type Native struct {
 	dirs     []string // objects directories, searched in order
 	hashSize int
 	mu       sync.RWMutex // guards packs and rescan
@@ -89,11 +89,14 @@ const maxDeltaResult = 512 << 20
 // grows as the bytes really come.
 const inflateStep = 1 << 20
 
-func newNativeObjects(objectDirs []string, hashSize int) (*nativeObjects, error) {
-	s := &nativeObjects{dirs: objectDirs, hashSize: hashSize}
+// Open opens the object database of objectDirs (the repository's objects
+// directory, then its alternates, searched in that order) for object ids
+// of hashSize bytes: it maps every pack index and reads nothing else.
+func Open(objectDirs []string, hashSize int) (*Native, error) {
+	s := &Native{dirs: objectDirs, hashSize: hashSize}
 	s.cache.max = 32 << 20
 	if err := s.scanPacks(); err != nil {
-		s.close()
+		s.Close()
 		return nil, err
 	}
 	return s, nil
@@ -102,7 +105,7 @@ func newNativeObjects(objectDirs []string, hashSize int) (*nativeObjects, error)
 // scanPacks maps the index of every pack of every object directory, the
 // newest packs first (as Git searches them). Packs already mapped are
 // kept.
-func (s *nativeObjects) scanPacks() error {
+func (s *Native) scanPacks() error {
 	have := map[string]bool{}
 	for _, p := range s.packs {
 		have[p.name] = true
@@ -343,12 +346,12 @@ func (p *pack) entryAt(off int64) (entry, error) {
 
 // inflate returns the first n bytes of the zlib stream at off (all of it
 // when the stream is shorter).
-func (s *nativeObjects) inflate(p *pack, off int64, n int64) ([]byte, error) {
+func (s *Native) inflate(p *pack, off int64, n int64) ([]byte, error) {
 	return s.inflateInto(p, off, n, nil)
 }
 
 // inflateInto is inflate into dst's storage when it is large enough.
-func (s *nativeObjects) inflateInto(p *pack, off int64, n int64, dst []byte) ([]byte, error) {
+func (s *Native) inflateInto(p *pack, off int64, n int64, dst []byte) ([]byte, error) {
 	d, err := p.bytes()
 	if err != nil {
 		return nil, err
@@ -360,7 +363,7 @@ func (s *nativeObjects) inflateInto(p *pack, off int64, n int64, dst []byte) ([]
 // zlib header is checked and skipped and the raw deflate data is read with
 // one reused decompressor; the Adler-32 trailer is not verified (only the
 // first n bytes may be read, and Git's object ids are not checked either).
-func (s *nativeObjects) inflateFrom(src []byte, n int64, what string, dst []byte) ([]byte, error) {
+func (s *Native) inflateFrom(src []byte, n int64, what string, dst []byte) ([]byte, error) {
 	if len(src) < 2 || src[0]&0x0f != 8 || src[0]>>4 > 7 || (uint16(src[0])<<8|uint16(src[1]))%31 != 0 || src[1]&0x20 != 0 {
 		return nil, fmt.Errorf("%s: inflate: bad zlib header", what)
 	}
@@ -411,7 +414,7 @@ func readUpTo(r io.Reader, n int64, dst []byte) ([]byte, error) {
 
 // locate finds h in the packs, listing them again once after a miss (a
 // concurrent repack may have added one).
-func (s *nativeObjects) locate(h Hash) (*pack, int64) {
+func (s *Native) locate(h Hash) (*pack, int64) {
 	id := h.Bytes()
 	s.mu.RLock()
 	packs := s.packs
@@ -424,7 +427,7 @@ func (s *nativeObjects) locate(h Hash) (*pack, int64) {
 	return nil, -1
 }
 
-func (s *nativeObjects) locateAgain(h Hash) (*pack, int64) {
+func (s *Native) locateAgain(h Hash) (*pack, int64) {
 	s.mu.Lock()
 	if s.rescan {
 		s.mu.Unlock()
@@ -441,7 +444,7 @@ func (s *nativeObjects) locateAgain(h Hash) (*pack, int64) {
 
 // typeAndSize returns an entry's object type (following deltas to their
 // base) and the object's size (for a delta, read from the delta header).
-func (s *nativeObjects) typeAndSize(p *pack, off int64) (int, int64, error) {
+func (s *Native) typeAndSize(p *pack, off int64) (int, int64, error) {
 	e, err := p.entryAt(off)
 	if err != nil {
 		return 0, 0, err
@@ -500,7 +503,7 @@ type chainEnd struct {
 // target comes round again; and no chain may have more deltas than the
 // packs have objects. With cached, the walk stops at an object the base
 // cache holds.
-func (s *nativeObjects) followChain(p *pack, off int64, e entry, cached bool, link func(deltaLink)) (chainEnd, error) {
+func (s *Native) followChain(p *pack, off int64, e entry, cached bool, link func(deltaLink)) (chainEnd, error) {
 	var seen map[cacheKey]bool // ref-delta targets met
 	budget := s.objectCount()
 	for n := 0; ; n++ {
@@ -548,7 +551,7 @@ func (s *nativeObjects) followChain(p *pack, off int64, e entry, cached bool, li
 
 // objectCount is the number of objects in the packs: no delta chain is
 // longer.
-func (s *nativeObjects) objectCount() int {
+func (s *Native) objectCount() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	n := 0
@@ -564,7 +567,7 @@ func (s *nativeObjects) objectCount() int {
 // object is offered to the base cache, as the next read (the other side
 // of a diff, a sibling tree) is likely to share it. shared reports bytes
 // the cache holds: read-only for everybody, never scratch space (F1).
-func (s *nativeObjects) unpack(p *pack, off int64) (typ int, data []byte, shared bool, err error) {
+func (s *Native) unpack(p *pack, off int64) (typ int, data []byte, shared bool, err error) {
 	if t, b, ok := s.cache.get(p, off); ok {
 		return t, b, true, nil
 	}
@@ -581,7 +584,7 @@ func (s *nativeObjects) unpack(p *pack, off int64) (typ int, data []byte, shared
 	case end.cached:
 		typ, data = end.typ, end.data
 	case end.loose:
-		var t objType
+		var t Type
 		t, data, _, err = s.readLoose(end.id, -1)
 		if err != nil {
 			return 0, nil, false, err
@@ -625,30 +628,30 @@ func (s *nativeObjects) unpack(p *pack, off int64) (typ int, data []byte, shared
 	return typ, data, false, nil
 }
 
-func packTypeOf(t objType) int {
+func packTypeOf(t Type) int {
 	switch t {
-	case objCommit:
+	case Commit:
 		return packCommit
-	case objTree:
+	case Tree:
 		return packTree
-	case objBlob:
+	case Blob:
 		return packBlob
-	case objTag:
+	case Tag:
 		return packTag
 	}
 	return 0
 }
 
-func objTypeOf(t int) (objType, bool) {
+func objTypeOf(t int) (Type, bool) {
 	switch t {
 	case packCommit:
-		return objCommit, true
+		return Commit, true
 	case packTree:
-		return objTree, true
+		return Tree, true
 	case packBlob:
-		return objBlob, true
+		return Blob, true
 	case packTag:
-		return objTag, true
+		return Tag, true
 	}
 	return 0, false
 }
@@ -815,7 +818,7 @@ func (c *baseCache) put(p *pack, off int64, typ int, data []byte) {
 
 // looseName is the path of the loose object h in the first directory that
 // has it, or "".
-func (s *nativeObjects) looseFile(h Hash) (*os.File, error) {
+func (s *Native) looseFile(h Hash) (*os.File, error) {
 	hx := h.String()
 	for _, dir := range s.dirs {
 		f, err := os.Open(filepath.Join(dir, hx[:2], hx[2:]))
@@ -830,7 +833,7 @@ func (s *nativeObjects) looseFile(h Hash) (*os.File, error) {
 }
 
 // looseHeader returns a loose object's type and size from its header.
-func (s *nativeObjects) looseHeader(h Hash) (int, int64, error) {
+func (s *Native) looseHeader(h Hash) (int, int64, error) {
 	t, _, size, err := s.readLoose(h, 0)
 	if err != nil {
 		return 0, 0, err
@@ -840,7 +843,7 @@ func (s *nativeObjects) looseHeader(h Hash) (int, int64, error) {
 
 // readLoose reads the loose object h: its type, at most limit+1 bytes of
 // content (all of it when limit < 0) and its size from the header.
-func (s *nativeObjects) readLoose(h Hash, limit int64) (objType, []byte, int64, error) {
+func (s *Native) readLoose(h Hash, limit int64) (Type, []byte, int64, error) {
 	f, err := s.looseFile(h)
 	if err != nil {
 		return 0, nil, 0, err
@@ -859,7 +862,7 @@ func (s *nativeObjects) readLoose(h Hash, limit int64) (objType, []byte, int64, 
 // parseLoose reads a loose object file: a zlib stream of "TYPE SIZE\0"
 // and the content. It returns the type, at most limit+1 bytes of content
 // (all of it when limit < 0) and the size from the header.
-func parseLoose(r io.Reader, limit int64) (objType, []byte, int64, error) {
+func parseLoose(r io.Reader, limit int64) (Type, []byte, int64, error) {
 	zr, err := zlib.NewReader(r)
 	if err != nil {
 		return 0, nil, 0, err
@@ -887,16 +890,16 @@ func parseLoose(r io.Reader, limit int64) (objType, []byte, int64, error) {
 	if !ok || err != nil || size < 0 || sizeStr[0] < '0' || sizeStr[0] > '9' || len(sizeStr) > 1 && sizeStr[0] == '0' {
 		return 0, nil, 0, fmt.Errorf("bad header %q", hdr[:nul])
 	}
-	var t objType
+	var t Type
 	switch typName {
 	case "commit":
-		t = objCommit
+		t = Commit
 	case "tree":
-		t = objTree
+		t = Tree
 	case "blob":
-		t = objBlob
+		t = Blob
 	case "tag":
-		t = objTag
+		t = Tag
 	default:
 		return 0, nil, 0, fmt.Errorf("unknown type %q", typName)
 	}
@@ -917,14 +920,14 @@ func parseLoose(r io.Reader, limit int64) (objType, []byte, int64, error) {
 	return t, buf, size, nil
 }
 
-func (s *nativeObjects) checkID(h Hash) error {
+func (s *Native) checkID(h Hash) error {
 	if int(h.n) != s.hashSize {
 		return fmt.Errorf("object id %s has the wrong length for this repository", h)
 	}
 	return nil
 }
 
-func (s *nativeObjects) size(h Hash) (int64, error) {
+func (s *Native) Size(h Hash) (int64, error) {
 	if err := s.checkID(h); err != nil {
 		return 0, err
 	}
@@ -943,8 +946,8 @@ func (s *nativeObjects) size(h Hash) (int64, error) {
 	return size, err
 }
 
-func (s *nativeObjects) read(h Hash, typ objType, limit int64) ([]byte, int64, error) {
-	data, size, _, err := s.readInto(h, typ, limit, nil)
+func (s *Native) Read(h Hash, typ Type, limit int64) ([]byte, int64, error) {
+	data, size, _, err := s.ReadInto(h, typ, limit, nil)
 	return data, size, err
 }
 
@@ -954,7 +957,7 @@ func (s *nativeObjects) read(h Hash, typ objType, limit int64) ([]byte, int64, e
 // that the bytes are the caller's alone (dst's storage or a new
 // allocation); otherwise they are the base cache's, which nobody may
 // write to (F1).
-func (s *nativeObjects) readInto(h Hash, typ objType, limit int64, dst []byte) (data []byte, size int64, scratch bool, err error) {
+func (s *Native) ReadInto(h Hash, typ Type, limit int64, dst []byte) (data []byte, size int64, scratch bool, err error) {
 	if err := s.checkID(h); err != nil {
 		return nil, 0, false, err
 	}
@@ -967,7 +970,7 @@ func (s *nativeObjects) readInto(h Hash, typ objType, limit int64, dst []byte) (
 				return nil, 0, false, err
 			}
 			if t != typ {
-				return nil, 0, false, &wrongTypeError{h, typeName(packTypeOf(t)), typ}
+				return nil, 0, false, &WrongTypeError{h, typeName(packTypeOf(t)), typ}
 			}
 			return data, size, true, nil
 		}
@@ -982,7 +985,7 @@ func (s *nativeObjects) readInto(h Hash, typ objType, limit int64, dst []byte) (
 	if e.typ != packOfsDelta && e.typ != packRefDelta {
 		// Not a delta: inflate no more than asked for.
 		if t, _ := objTypeOf(e.typ); t != typ {
-			return nil, 0, false, &wrongTypeError{h, typeName(e.typ), typ}
+			return nil, 0, false, &WrongTypeError{h, typeName(e.typ), typ}
 		}
 		want := e.size
 		if limit >= 0 && limit+1 < want {
@@ -1002,9 +1005,9 @@ func (s *nativeObjects) readInto(h Hash, typ objType, limit int64, dst []byte) (
 		return nil, 0, false, err
 	}
 	if ot, _ := objTypeOf(t); ot != typ {
-		return nil, 0, false, &wrongTypeError{h, typeName(t), typ}
+		return nil, 0, false, &WrongTypeError{h, typeName(t), typ}
 	}
-	if shared && typ == objBlob {
+	if shared && typ == Blob {
 		// A blob's bytes stay with the caller for the run: not the
 		// cache's, which would keep them alive after eviction.
 		data, shared = bytes.Clone(data), false
@@ -1018,7 +1021,7 @@ func (s *nativeObjects) readInto(h Hash, typ objType, limit int64, dst []byte) (
 	return data, size, !shared, nil
 }
 
-func (s *nativeObjects) close() error {
+func (s *Native) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range s.packs {
@@ -1028,13 +1031,13 @@ func (s *nativeObjects) close() error {
 	return nil
 }
 
-// wrongTypeError is an object of another type than asked for.
-type wrongTypeError struct {
-	h    Hash
-	got  string
-	want objType
+// WrongTypeError is an object of another type than asked for.
+type WrongTypeError struct {
+	Hash Hash
+	Got  string // the object's type
+	Want Type
 }
 
-func (e *wrongTypeError) Error() string {
-	return fmt.Sprintf("object %s is a %s, not a %s", e.h.Short(), e.got, e.want)
+func (e *WrongTypeError) Error() string {
+	return fmt.Sprintf("object %s is a %s, not a %s", e.Hash.Short(), e.Got, e.Want)
 }

@@ -1,4 +1,4 @@
-package repo
+package odb
 
 import (
 	"bytes"
@@ -62,7 +62,7 @@ func (tp *testPack) entrySized(id []byte, typ int, size int64, extra, payload []
 	return off
 }
 
-func (tp *testPack) full(typ objType, content []byte) ([]byte, int64) {
+func (tp *testPack) full(typ Type, content []byte) ([]byte, int64) {
 	id := objectID(typ, content)
 	return id, tp.entry(id, packTypeOf(typ), nil, content)
 }
@@ -146,7 +146,7 @@ func buildIdx(objs []testPackObj, version int, large int64, packSum []byte) []by
 
 // install writes the pack and index into a new objects directory and
 // opens it.
-func (tp *testPack) install(t *testing.T, idx []byte) *nativeObjects {
+func (tp *testPack) install(t *testing.T, idx []byte) *Native {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "pack"), 0o755); err != nil {
@@ -159,16 +159,16 @@ func (tp *testPack) install(t *testing.T, idx []byte) *nativeObjects {
 	if err := os.WriteFile(name+".idx", idx, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := newNativeObjects([]string{dir}, 20)
+	s, err := Open([]string{dir}, 20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.close() })
+	t.Cleanup(func() { s.Close() })
 	return s
 }
 
 // objectID is the SHA-1 id of an object.
-func objectID(typ objType, content []byte) []byte {
+func objectID(typ Type, content []byte) []byte {
 	h := sha1.New()
 	fmt.Fprintf(h, "%s %d\x00", typ, len(content))
 	h.Write(content)

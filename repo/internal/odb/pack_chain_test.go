@@ -1,4 +1,4 @@
-package repo
+package odb
 
 import (
 	"bytes"
@@ -24,12 +24,12 @@ func chainPack(n int, ref bool) (*testPack, [][]byte, []string) {
 	version := func(i int) []byte { return []byte(fmt.Sprintf("version %06d\n%s", i, body)) }
 	head := len(version(0)) - len(body)
 	prev := version(0)
-	id, off := tp.full(objBlob, prev)
+	id, off := tp.full(Blob, prev)
 	ids, contents := [][]byte{id}, []string{string(prev)}
 	for i := 1; i <= n; i++ {
 		cur := version(i)
 		d := makeDelta(len(prev), cur[:head], head, len(body))
-		cid := objectID(objBlob, cur)
+		cid := objectID(Blob, cur)
 		if ref {
 			tp.refDelta(cid, id, d)
 		} else {
@@ -59,14 +59,14 @@ func TestLongDeltaChain(t *testing.T) {
 		if got := g.Git("cat-file", "blob", last); got != contents[n] {
 			t.Fatalf("git cat-file of the chain's end = %q, want %q", got, contents[n])
 		}
-		r := open(t, g.Dir)
+		r := openStore(t, g)
 		for _, i := range []int{n, n - 1, 5000, 0} {
 			h := HashOf(ids[i])
-			size, err := r.objs.size(h)
+			size, err := r.Size(h)
 			if err != nil || size != int64(len(contents[i])) {
 				t.Fatalf("ref %v: size of version %d = %d, %v; want %d", ref, i, size, err, len(contents[i]))
 			}
-			data, _, err := r.objs.read(h, objBlob, 1<<20)
+			data, _, err := r.Read(h, Blob, 1<<20)
 			if err != nil || string(data) != contents[i] {
 				t.Fatalf("ref %v: version %d = %q, %v; want %q", ref, i, data, err, contents[i])
 			}
@@ -79,7 +79,7 @@ func TestLongDeltaChain(t *testing.T) {
 // overflow: two objects based on each other, and one based on itself.
 func TestDeltaCycle(t *testing.T) {
 	tp := newTestPack(3)
-	a, b, self := objectID(objBlob, []byte("a")), objectID(objBlob, []byte("b")), objectID(objBlob, []byte("self"))
+	a, b, self := objectID(Blob, []byte("a")), objectID(Blob, []byte("b")), objectID(Blob, []byte("self"))
 	d := makeDelta(1, []byte("x"), 0, 1)
 	tp.refDelta(a, b, d)
 	tp.refDelta(b, a, d)
@@ -88,11 +88,11 @@ func TestDeltaCycle(t *testing.T) {
 		s := tp.install(t, tp.idx(version, 1<<40))
 		for _, id := range [][]byte{a, b, self} {
 			h := HashOf(id)
-			_, _, err := s.read(h, objBlob, 100)
+			_, _, err := s.Read(h, Blob, 100)
 			if err == nil || !strings.Contains(err.Error(), "cycle") || !strings.Contains(err.Error(), "pack-test.pack") {
 				t.Errorf("idx v%d: read of %x: %v; want a cycle error naming the pack", version, id[:4], err)
 			}
-			if _, err := s.size(h); err == nil || !strings.Contains(err.Error(), "cycle") {
+			if _, err := s.Size(h); err == nil || !strings.Contains(err.Error(), "cycle") {
 				t.Errorf("idx v%d: size of %x: %v; want a cycle error", version, id[:4], err)
 			}
 			var me *MissingObjectError
@@ -109,20 +109,20 @@ func TestDeltaCycle(t *testing.T) {
 // data does not meet is an error.
 func TestHostileSizes(t *testing.T) {
 	tp := newTestPack(3)
-	huge := objectID(objBlob, []byte("huge"))
+	huge := objectID(Blob, []byte("huge"))
 	tp.entrySized(huge, packBlob, 1<<40, nil, []byte("four"))
-	_, off := tp.full(objBlob, []byte("base"))
-	bomb := objectID(objBlob, []byte("bomb"))
+	_, off := tp.full(Blob, []byte("base"))
+	bomb := objectID(Blob, []byte("bomb"))
 	tp.ofsDelta(bomb, off, append(deltaVarintBytes(4), append(deltaVarintBytes(1<<40), 0x90, 0, 0)...))
 	s := tp.install(t, tp.idx(2, 1<<40))
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for _, id := range [][]byte{huge, bomb} {
-		if _, _, err := s.read(HashOf(id), objBlob, -1); err == nil {
+		if _, _, err := s.Read(HashOf(id), Blob, -1); err == nil {
 			t.Errorf("read of %x: no error", id[:4])
 		}
-		if _, _, err := s.read(HashOf(id), objBlob, 1<<40); err == nil {
+		if _, _, err := s.Read(HashOf(id), Blob, 1<<40); err == nil {
 			t.Errorf("read of %x with a large limit: no error", id[:4])
 		}
 	}

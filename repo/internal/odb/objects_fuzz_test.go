@@ -1,4 +1,4 @@
-package repo
+package odb
 
 // Fuzz targets for the object readers (SPEC §10: every parser): pack
 // indexes (versions 1 and 2, 64-bit offsets), pack entries and delta
@@ -119,7 +119,7 @@ func handPacks() [][2][]byte {
 	tp, _, _ = chainPack(20, false)
 	out = append(out, [2][]byte{tp.idx(1, 0), tp.bytes()})
 	tp = newTestPack(2)
-	a, b := objectID(objBlob, []byte("a")), objectID(objBlob, []byte("b"))
+	a, b := objectID(Blob, []byte("a")), objectID(Blob, []byte("b"))
 	tp.refDelta(a, b, makeDelta(1, []byte("x"), 0, 1))
 	tp.refDelta(b, a, makeDelta(1, []byte("y"), 0, 1))
 	out = append(out, [2][]byte{tp.idx(2, 1<<40), tp.bytes()})
@@ -129,13 +129,13 @@ func handPacks() [][2][]byte {
 // memObjects is an object store over one pack held in memory (nil when
 // the index is rejected); it has no object directory, so every object
 // outside the pack is missing.
-func memObjects(idx, data []byte) *nativeObjects {
+func memObjects(idx, data []byte) *Native {
 	p, err := parsePackIndex("fuzz.pack", idx, 20)
 	if err != nil {
 		return nil
 	}
 	p.dataOnce.Do(func() { p.data, p.dataErr = data, checkPackData(p.name, data, 20) })
-	s := &nativeObjects{hashSize: 20, packs: []*pack{p}, rescan: true}
+	s := &Native{hashSize: 20, packs: []*pack{p}, rescan: true}
 	s.cache.max = 32 << 20
 	return s
 }
@@ -326,10 +326,10 @@ func FuzzPack(f *testing.F) {
 		}
 		for _, o := range objs {
 			h := HashOf(o.id)
-			size, serr := s.size(h)
-			for _, typ := range []objType{objCommit, objTree, objBlob, objTag} {
+			size, serr := s.Size(h)
+			for _, typ := range []Type{Commit, Tree, Blob, Tag} {
 				for _, limit := range []int64{3, 1 << 16} {
-					got, n, err := s.read(h, typ, limit)
+					got, n, err := s.Read(h, typ, limit)
 					if err != nil {
 						continue // corrupt, or another type: an answer
 					}
@@ -472,7 +472,7 @@ func FuzzLooseObject(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if typ < objCommit || typ > objTag || size < 0 {
+		if typ < Commit || typ > Tag || size < 0 {
 			t.Fatalf("type %d, size %d", typ, size)
 		}
 		want := size
