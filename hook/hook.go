@@ -1,5 +1,8 @@
-// Package hook installs and removes the native Git pre-commit hook that runs
-// `rivumi-lint check --staged` (§6 `hook install|uninstall`).
+// Package hook installs and removes the native Git hooks of rivumi-lint
+// (§6 `hook install|uninstall`): the pre-commit hook that runs
+// `rivumi-lint check --staged`, and the pre-push hook that runs
+// `rivumi-lint hook pre-push`, which checks each pushed range (§11's events
+// table).
 //
 // It is the one part of rivumi-lint that writes into a repository (R10 names
 // the exception), and it writes only the hook file and, with --force, a
@@ -37,8 +40,11 @@ import (
 // holding this exact line.
 const Signature = "# rivumi-lint-hook: v1 (written by `rivumi-lint hook install`; `rivumi-lint hook uninstall` removes it)"
 
-// HookName is the hook file Install writes.
+// HookName is the hook file Install writes by default.
 const HookName = "pre-commit"
+
+// PrePush is the pre-push hook's name (Options.Kind).
+const PrePush = "pre-push"
 
 // BackupSuffix is appended to the hook's name for the backup --force keeps.
 const BackupSuffix = ".rivumi-lint.bak"
@@ -57,6 +63,15 @@ type Options struct {
 	Binary string
 	// Force replaces a foreign hook, keeping it as pre-commit.rivumi-lint.bak.
 	Force bool
+	// Kind is the hook: HookName ("" too) or PrePush.
+	Kind string
+}
+
+func (o Options) name() string {
+	if o.Kind == "" {
+		return HookName
+	}
+	return o.Kind
 }
 
 // Outcome says what Install or Uninstall did, for the user.
@@ -97,27 +112,45 @@ func Dir(root string) (string, error) {
 // install keeps working); a bare name is only looked up on PATH (never
 // relative to the worktree, where a checked-in file could answer to it).
 // With neither, the commit stops with a message that says how to fix it.
-func Script(binary string) []byte {
+func Script(binary string) []byte { return script(HookName, binary) }
+
+// PrePushScript is the pre-push hook's content: Git's arguments (remote
+// name and URL) and its stdin (one line per pushed ref) go to
+// `rivumi-lint hook pre-push`.
+func PrePushScript(binary string) []byte { return script(PrePush, binary) }
+
+func script(kind, binary string) []byte {
 	var b bytes.Buffer
 	b.WriteString("#!/bin/sh\n")
 	b.WriteString(Signature + "\n")
-	b.WriteString("# Checks the instruction files of the commit being made (the Git index).\n")
-	b.WriteString("# Skip once with `git commit --no-verify`.\n")
+	run := `check --staged`
+	if kind == PrePush {
+		b.WriteString("# Checks the instruction files of each pushed range of commits.\n")
+		b.WriteString("# Skip once with `git push --no-verify`.\n")
+		run = `hook pre-push "$@"`
+	} else {
+		b.WriteString("# Checks the instruction files of the commit being made (the Git index).\n")
+		b.WriteString("# Skip once with `git commit --no-verify`.\n")
+	}
 	if filepath.IsAbs(binary) {
 		fmt.Fprintf(&b, "rivumi_lint=%s\n", shellQuote(binary))
 		b.WriteString("if [ ! -x \"$rivumi_lint\" ]; then\n  rivumi_lint=''\nfi\n")
 	} else {
 		b.WriteString("rivumi_lint=''\n")
 	}
-	b.WriteString(`if [ -z "$rivumi_lint" ]; then
+	uninstall := "rivumi-lint hook uninstall"
+	if kind == PrePush {
+		uninstall += " --pre-push"
+	}
+	fmt.Fprintf(&b, `if [ -z "$rivumi_lint" ]; then
   rivumi_lint=$(command -v rivumi-lint) || {
-    echo "rivumi-lint pre-commit hook: rivumi-lint is neither at the installed path nor on PATH;" >&2
-    echo "install it again, or remove this hook with 'rivumi-lint hook uninstall'." >&2
+    echo "rivumi-lint %s hook: rivumi-lint is neither at the installed path nor on PATH;" >&2
+    echo "install it again, or remove this hook with '%s'." >&2
     exit 2
   }
 fi
-exec "$rivumi_lint" check --staged
-`)
+exec "$rivumi_lint" %s
+`, kind, uninstall, run)
 	return b.Bytes()
 }
 
@@ -130,7 +163,8 @@ func Install(o Options) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{Hook: filepath.Join(dir, HookName), Action: "installed"}
+	name := o.name()
+	out := Outcome{Hook: filepath.Join(dir, name), Action: "installed"}
 	state, err := inspect(out.Hook)
 	if err != nil {
 		return out, err
@@ -142,7 +176,7 @@ func Install(o Options) (Outcome, error) {
 		if !o.Force {
 			return out, fmt.Errorf("%w: %s exists and was not installed by rivumi-lint; "+
 				"run `rivumi-lint hook install --force` to replace it (it is kept as %s), "+
-				"or call `rivumi-lint check --staged` from it yourself", ErrRefused, out.Hook, HookName+BackupSuffix)
+				"or call rivumi-lint from it yourself", ErrRefused, out.Hook, name+BackupSuffix)
 		}
 		backup := out.Hook + BackupSuffix
 		if _, err := os.Lstat(backup); err == nil {
@@ -159,7 +193,7 @@ func Install(o Options) (Outcome, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return out, fmt.Errorf("create hooks directory: %w", err)
 	}
-	if err := writeAtomic(out.Hook, Script(o.Binary)); err != nil {
+	if err := writeAtomic(out.Hook, script(name, o.Binary)); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -173,7 +207,7 @@ func Uninstall(o Options) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{Hook: filepath.Join(dir, HookName)}
+	out := Outcome{Hook: filepath.Join(dir, o.name())}
 	state, err := inspect(out.Hook)
 	if err != nil {
 		return out, err

@@ -30,6 +30,15 @@ type runner struct {
 	inputs    map[string]string
 	steps     []actionStep
 	sha       string // GITHUB_SHA, when set
+	// actionPath is GITHUB_ACTION_PATH: this module unless a test uses a
+	// copy (with or without a recorded release, D3).
+	actionPath string
+	// runnerOS and runnerArch are RUNNER_OS and RUNNER_ARCH (Linux, X64
+	// unless a test sets them).
+	runnerOS, runnerArch string
+	// extraEnv is added to every step's environment (a download URL, a
+	// PATH without Go).
+	extraEnv []string
 }
 
 type stepResult struct {
@@ -41,7 +50,13 @@ type stepResult struct {
 func newRunner(t *testing.T, workspace, event string, payload any, inputs map[string]string) *runner {
 	t.Helper()
 	a := loadAction(t)
-	r := &runner{t: t, workspace: workspace, temp: t.TempDir(), event: event, inputs: map[string]string{}, steps: a.Runs.Steps}
+	r := &runner{t: t, workspace: workspace, temp: t.TempDir(), event: event, inputs: map[string]string{}, steps: a.Runs.Steps,
+		actionPath: moduleRoot(t), runnerOS: "Linux", runnerArch: "X64"}
+	if _, err := os.Stat(filepath.Join(r.actionPath, "action", "release", "version")); err == nil {
+		// A release commit (docs/releasing.md): these tests run the
+		// checkout's own source, as at any other commit.
+		r.actionPath = actionCopy(t, "", "")
+	}
 	for name, in := range a.Inputs {
 		r.inputs[name] = in.Default
 	}
@@ -81,7 +96,7 @@ func (r *runner) eval(s string) string {
 		case "github.event_name":
 			return r.event
 		case "github.action_path":
-			return moduleRoot(r.t)
+			return r.actionPath
 		}
 		r.t.Fatalf("the simulated runner cannot evaluate ${{ %s }}: teach action_test.go", e)
 		return ""
@@ -123,13 +138,15 @@ func (r *runner) step(name string) stepResult {
 		"GITHUB_EVENT_NAME="+r.event,
 		"GITHUB_EVENT_PATH="+r.eventPath,
 		"GITHUB_WORKSPACE="+r.workspace,
-		"GITHUB_ACTION_PATH="+moduleRoot(t),
+		"GITHUB_ACTION_PATH="+r.actionPath,
 		"GITHUB_OUTPUT="+output,
 		"GITHUB_STEP_SUMMARY="+summary,
 		"GITHUB_ENV="+filepath.Join(dir, "env"),
 		"GITHUB_PATH="+filepath.Join(dir, "path"),
 		"GITHUB_REPOSITORY=acme/app",
 		"RUNNER_TEMP="+r.temp,
+		"RUNNER_OS="+r.runnerOS,
+		"RUNNER_ARCH="+r.runnerArch,
 	)
 	if r.sha != "" {
 		environ = append(environ, "GITHUB_SHA="+r.sha)
@@ -137,6 +154,7 @@ func (r *runner) step(name string) stepResult {
 	for k, v := range s.Env {
 		environ = append(environ, k+"="+r.eval(v))
 	}
+	environ = append(environ, r.extraEnv...)
 	wd := r.workspace
 	if s.WorkingDirectory != "" {
 		wd = r.eval(s.WorkingDirectory)
@@ -146,6 +164,18 @@ func (r *runner) step(name string) stepResult {
 	b, _ := os.ReadFile(summary)
 	sr.summary = string(b)
 	return sr
+}
+
+// install runs the Action's install steps as the runner would: the
+// install step, then the source build only when it said so (the `if:` of
+// the setup-go and build steps, checked in TestActionInstallSteps).
+func (r *runner) install() stepResult {
+	r.t.Helper()
+	res := r.step("Install rivumi-lint")
+	if res.code != 0 || res.outputs["source"] != "true" {
+		return res
+	}
+	return r.step("Build rivumi-lint from source")
 }
 
 // parseOutputFile reads a $GITHUB_OUTPUT file as the runner does:
@@ -328,7 +358,7 @@ func TestActionStepsOnShallowPullRequestClone(t *testing.T) {
 	sarif := filepath.Join(ws, "rivumi-lint.sarif")
 	r := newRunner(t, ws, "pull_request", pullRequestPayload(o), map[string]string{"sarif-file": sarif})
 
-	build := r.step("Build rivumi-lint")
+	build := r.install()
 	if build.code != 0 {
 		t.Fatalf("build step: %s", build)
 	}
@@ -414,7 +444,7 @@ func TestActionStepsOnPush(t *testing.T) {
 		"head_commit": map[string]any{"id": o.head, "message": "feature: app rules"},
 	}
 	r := newRunner(t, ws, "push", payload, map[string]string{"fail-on": "never"})
-	if res := r.step("Build rivumi-lint"); res.code != 0 {
+	if res := r.install(); res.code != 0 {
 		t.Fatalf("build step: %s", res)
 	}
 	fetch := r.step("Fetch the commits to compare")
@@ -466,10 +496,11 @@ func TestActionAnnotationsOnHostileFileNames(t *testing.T) {
 	o := newOrigin(t, map[string]string{hostile + "/AGENTS.md": "# rules\nx\xffy\n"})
 	ws := shallowClone(t, o, "feature")
 	r := newRunner(t, ws, "pull_request", pullRequestPayload(o), nil)
-	for _, name := range []string{"Build rivumi-lint", "Fetch the commits to compare"} {
-		if res := r.step(name); res.code != 0 {
-			t.Fatalf("%s: %s", name, res)
-		}
+	if res := r.install(); res.code != 0 {
+		t.Fatalf("install: %s", res)
+	}
+	if res := r.step("Fetch the commits to compare"); res.code != 0 {
+		t.Fatalf("fetch: %s", res)
 	}
 	check := r.step("Check")
 	if check.code != 1 {
@@ -508,7 +539,7 @@ func TestActionInputsAreNotShellCode(t *testing.T) {
 		"fail-on": "error",
 	}
 	r := newRunner(t, ws, "pull_request", pullRequestPayload(o), inputs)
-	if res := r.step("Build rivumi-lint"); res.code != 0 {
+	if res := r.install(); res.code != 0 {
 		t.Fatalf("build step: %s", res)
 	}
 	check := r.step("Check")
@@ -554,7 +585,7 @@ func TestActionStepsOnMergeCommitCheckout(t *testing.T) {
 	p["pull_request"].(map[string]any)["base"].(map[string]any)["sha"] = baseTip
 	r := newRunner(t, ws, "pull_request", p, nil)
 	r.sha = merge
-	if build := r.step("Build rivumi-lint"); build.code != 0 {
+	if build := r.install(); build.code != 0 {
 		t.Fatalf("build step: %s", build)
 	}
 	if fetch := r.step("Fetch the commits to compare"); fetch.code != 0 || !hasCommit(t, ws, baseTip) || !hasCommit(t, ws, o.head) {

@@ -1,6 +1,6 @@
 package integration
 
-// actionlint (the pinned `go tool actionlint`, v1.7.12) over the project's
+// actionlint (the pinned `go tool -modfile=tools/go.mod actionlint`, v1.7.12) over the project's
 // own workflow and a workflow that uses the Action with every input and
 // output (SPEC §7 `action.yml`: "the action file and the project's own
 // workflow are actionlint-clean"), plus the rule actionlint cannot see
@@ -122,10 +122,10 @@ type action struct {
 }
 
 type actionStep struct {
-	ID, Name, Uses, Run, Shell string
-	WorkingDirectory           string `yaml:"working-directory"`
-	With                       map[string]string
-	Env                        map[string]string
+	ID, Name, Uses, Run, Shell, If string
+	WorkingDirectory               string `yaml:"working-directory"`
+	With                           map[string]string
+	Env                            map[string]string
 }
 
 func loadAction(t *testing.T) action {

@@ -9,6 +9,8 @@
 // variable, so `go test ./...` stays fast on a fresh machine. With it, a
 // missing client fails its test with an install hint. pre-commit is a
 // Debian package (.ci/run installs it); actionlint and reviewdog are pinned
-// Go tools of this module (`go tool actionlint`, `go tool reviewdog`), all
-// built at once when the test binary starts.
+// Go tools of the tools modules, never of the main go.mod
+// (`go tool -modfile=tools/go.mod actionlint`,
+// `go tool -modfile=tools/reviewdog/go.mod reviewdog`), all built at once
+// when the test binary starts.
 package integration

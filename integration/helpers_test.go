@@ -72,22 +72,32 @@ func needIntegration(t *testing.T, what string) {
 type built struct {
 	once sync.Once
 	name string
-	pkg  string
 	hint string
+	// args are the go command's arguments after "go": a build of this
+	// module's package, or `tool -n` of a tools module, which builds the
+	// tool and prints its path.
+	args []string
 	path string
 	err  error
 }
 
 var (
-	rivumiLintBin = built{name: "rivumi-lint", pkg: "./cmd/rivumi-lint"}
-	actionlintBin = built{name: "actionlint", pkg: "github.com/rhysd/actionlint/cmd/actionlint",
-		hint: "actionlint is a pinned tool of go.mod: `go get -tool github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`, then `go mod download`"}
-	reviewdogBin = built{name: "reviewdog", pkg: "github.com/reviewdog/reviewdog/cmd/reviewdog",
-		hint: "reviewdog is a pinned tool of go.mod: `go get -tool github.com/reviewdog/reviewdog/cmd/reviewdog@v0.21.0`, then `go mod download`"}
+	rivumiLintBin = built{name: "rivumi-lint", args: []string{"build", "./cmd/rivumi-lint"}}
+	// actionlint is the pinned tool of the tools module (tools/go.mod), run
+	// as everywhere else in the project: `go tool -modfile=tools/go.mod actionlint`.
+	actionlintBin = built{name: "actionlint",
+		hint: "actionlint is a pinned tool of tools/go.mod: `cd tools && go get -tool github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`",
+		args: []string{"tool", "-modfile=tools/go.mod", "-n", "actionlint"}}
+	// reviewdog is the pinned reviewdog v0.21.0 of its own tools module
+	// (tools/reviewdog/go.mod: its GitLab client conflicts with
+	// goreleaser's), run as `go tool -modfile=tools/reviewdog/go.mod reviewdog`.
+	reviewdogBin = built{name: "reviewdog",
+		hint: "reviewdog is a pinned tool of tools/reviewdog/go.mod: `cd tools/reviewdog && go get -tool github.com/reviewdog/reviewdog/cmd/reviewdog@v0.21.0`",
+		args: []string{"tool", "-modfile=tools/reviewdog/go.mod", "-n", "reviewdog"}}
 )
 
-// build builds the package (one of this module, or a `tool` of go.mod)
-// once per test binary, whoever asks first: TestMain or a test.
+// build builds the binary once per test binary, whoever asks first:
+// TestMain or a test.
 func (b *built) build() {
 	b.once.Do(func() {
 		wd, err := os.Getwd()
@@ -95,11 +105,29 @@ func (b *built) build() {
 			b.err = err
 			return
 		}
+		root := filepath.Dir(wd) // the module root: the tests run in integration/
+		args := b.args
+		if args[0] == "tool" {
+			cmd := exec.Command("go", args...)
+			cmd.Dir = root
+			msg, err := cmd.Output()
+			if err != nil {
+				var stderr []byte
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					stderr = ee.Stderr
+				}
+				b.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, stderr)
+				return
+			}
+			b.path = strings.TrimSpace(string(msg))
+			return
+		}
 		out := filepath.Join(scratch, "bin", b.name)
-		cmd := exec.Command("go", "build", "-o", out, b.pkg)
-		cmd.Dir = filepath.Dir(wd) // the module root: the tests run in integration/
+		cmd := exec.Command("go", append([]string{args[0], "-o", out}, args[1:]...)...)
+		cmd.Dir = root
 		if msg, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, msg)
+			b.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, msg)
 			return
 		}
 		b.path = out
@@ -119,13 +147,13 @@ func (b *built) get(t *testing.T) string {
 // rivumiLint is the CLI built from this checkout.
 func rivumiLint(t *testing.T) string { return rivumiLintBin.get(t) }
 
-// actionlint is the pinned `go tool actionlint` (go.mod tool line).
+// actionlint is the pinned actionlint (actionlintBin).
 func actionlint(t *testing.T) string {
 	needIntegration(t, "actionlint")
 	return actionlintBin.get(t)
 }
 
-// reviewdog is the pinned `go tool reviewdog` (v0.21.0, go.mod tool line).
+// reviewdog is the pinned reviewdog (reviewdogBin).
 func reviewdog(t *testing.T) string {
 	needIntegration(t, "reviewdog")
 	return reviewdogBin.get(t)

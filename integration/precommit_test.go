@@ -80,13 +80,14 @@ func TestPreCommitManifest(t *testing.T) {
 		t.Fatal(err)
 	}
 	var hooks []struct {
-		ID             string `yaml:"id"`
-		Language       string `yaml:"language"`
-		Entry          string `yaml:"entry"`
-		PassFilenames  *bool  `yaml:"pass_filenames"`
-		AlwaysRun      bool   `yaml:"always_run"`
-		Files          string `yaml:"files"`
-		MinimumVersion string `yaml:"minimum_pre_commit_version"`
+		ID             string   `yaml:"id"`
+		Language       string   `yaml:"language"`
+		Entry          string   `yaml:"entry"`
+		PassFilenames  *bool    `yaml:"pass_filenames"`
+		AlwaysRun      bool     `yaml:"always_run"`
+		Files          string   `yaml:"files"`
+		MinimumVersion string   `yaml:"minimum_pre_commit_version"`
+		Stages         []string `yaml:"stages"`
 	}
 	if err := yaml.Unmarshal(b, &hooks); err != nil {
 		t.Fatal(err)
@@ -96,7 +97,7 @@ func TestPreCommitManifest(t *testing.T) {
 		pass        bool
 	}{
 		"rivumi-lint":        {"golang", "rivumi-lint check", true},
-		"rivumi-lint-staged": {"golang", "rivumi-lint check --staged", false},
+		"rivumi-lint-staged": {"golang", "rivumi-lint hook staged", false},
 		"rivumi-lint-system": {"system", "rivumi-lint check", true},
 	}
 	if len(hooks) != len(want) {
@@ -116,6 +117,12 @@ func TestPreCommitManifest(t *testing.T) {
 		}
 		if h.MinimumVersion != "2.17.0" {
 			t.Errorf("hook %s: minimum_pre_commit_version %q", h.ID, h.MinimumVersion)
+		}
+		// §11's pre-commit rows: stage names pre-commit 3.0.4 (Debian 12)
+		// and current releases both accept (validate-manifest below checks
+		// them with the installed one).
+		if strings.Join(h.Stages, ",") != "commit,push,manual" {
+			t.Errorf("hook %s: stages %q, want [commit, push, manual]", h.ID, h.Stages)
 		}
 	}
 	if pc := needPreCommit(t); pc != "" {
@@ -250,4 +257,47 @@ func pathWithout(t *testing.T, name string) string {
 		keep = append(keep, d)
 	}
 	return strings.Join(keep, string(os.PathListSeparator))
+}
+
+// TestPreCommitStagedHookFromRefToRef is §11's events table, the pre-commit
+// row with PRE_COMMIT_FROM_REF/PRE_COMMIT_TO_REF: a committed deletion of
+// an override that breaks a deeper budget fails under
+// `pre-commit run --from-ref A --to-ref B` and in the pre-push stage of a
+// real `git push` (failed before: the staged hook compared the index with
+// HEAD, which holds no change once the deletion is committed, and passed).
+func TestPreCommitStagedHookFromRefToRef(t *testing.T) {
+	dir := budgetRepo(t)
+	cfg := reposConfig(t)
+	environ := preCommitEnv(t)
+	from := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+	git(t, dir, "rm", "-q", "app/AGENTS.override.md")
+	git(t, dir, "commit", "-q", "-m", "drop the override")
+	to := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+
+	// The index equals HEAD: a plain run of the staged hook sees nothing.
+	if r := preCommitRun(t, dir, cfg, environ, "rivumi-lint-staged"); r.code != 0 {
+		t.Fatalf("staged hook with a clean index: want exit 0\n%s", r)
+	}
+	r := preCommitRun(t, dir, cfg, environ, "rivumi-lint-staged", "--from-ref", from, "--to-ref", to)
+	if r.code != 1 || !strings.Contains(r.stdout, "RL006") || !strings.Contains(r.stdout, "app/deep") {
+		t.Fatalf("staged hook --from-ref --to-ref over the deletion: want exit 1 with RL006 for app/deep\n%s", r)
+	}
+
+	// The pre-push stage: pre-commit's own pre-push hook, a real push to a
+	// bare repository that holds the commit before the deletion.
+	bare := filepath.Join(t.TempDir(), "origin.git")
+	git(t, "", "init", "-q", "--bare", bare)
+	git(t, dir, "remote", "add", "origin", bare)
+	git(t, dir, "push", "-q", "origin", from+":refs/heads/main")
+	pc := needPreCommit(t)
+	if r := run(t, dir, environ, nil, pc, "install", "-c", cfg, "--hook-type", "pre-push"); r.code != 0 {
+		t.Fatalf("pre-commit install --hook-type pre-push: %s", r)
+	}
+	r = run(t, dir, environ, nil, "git", "push", "origin", "main")
+	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "RL006") {
+		t.Fatalf("git push with pre-commit's pre-push hook over the deletion: want the push stopped with RL006\n%s", r)
+	}
+	if got := strings.TrimSpace(git(t, bare, "rev-parse", "main")); got != from {
+		t.Fatalf("the push went through: origin main is %s", got)
+	}
 }

@@ -1,6 +1,6 @@
 package integration
 
-// reviewdog v0.21.0 (the pinned `go tool reviewdog`) reading rivumi-lint's
+// reviewdog v0.21.0 (the pinned `go tool -modfile=tools/reviewdog/go.mod reviewdog`) reading rivumi-lint's
 // rdjson and rdjsonl output (SPEC §7 rdjson/rdjsonl): it must report the
 // same diagnostics (path, line, column, message, rule, severity) as the
 // JSON output, and -filter-mode=added (docs/github-actions.md) must keep the

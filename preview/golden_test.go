@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/preview/previewtest"
 	"github.com/rivumi/rivumi-lint/report"
@@ -130,7 +128,7 @@ func TestGoldenSections(t *testing.T) {
 // P1, P4b, P4: a chain without skills, memory or user layer leaves those
 // sections out, and says why.
 func TestGoldenBare(t *testing.T) {
-	f := previewtest.Extract(t, txtar.Parse([]byte("-- repo/AGENTS.md --\nOne rule.\n")))
+	f := previewtest.Extract(t, []byte("-- repo/AGENTS.md --\nOne rule.\n"))
 	m := previewtest.Machine
 	m.WorkDir = "/src/app"
 	pv, err := preview.Build(preview.Options{Root: f.Root, Dir: f.Root, Project: "acme", Machine: m})

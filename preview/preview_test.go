@@ -11,7 +11,6 @@ import (
 	"time"
 
 	git "github.com/go-git/go-git/v5"
-	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/lint"
@@ -24,7 +23,7 @@ import (
 // fixture extracts a txtar given as text.
 func fixture(t *testing.T, archive string) previewtest.Fixture {
 	t.Helper()
-	return previewtest.Extract(t, txtar.Parse([]byte(archive)))
+	return previewtest.Extract(t, []byte(archive))
 }
 
 func build(t *testing.T, o preview.Options) *preview.Preview {

@@ -257,6 +257,10 @@ func (r *Run) diffScope() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	// An event scope's base may have to come from the default branch
+	// (§11's events table).
+	d = p.eventBase(rp, d)
+	r.scope.Diff = d
 	s, err := p.openSides(rp, d)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package repo
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -340,9 +341,15 @@ func (r *Repo) resolveSimple(rev string) (Hash, bool, error) {
 	}
 	var h Hash
 	found := false
+	if full, ok := ParseHash(name); ok && len(full.Bytes()) == r.hashSize {
+		h, found = full, true // a full id (with ~N or ^N: pre-commit's FROM^)
+	}
 	for i, rule := range revParseRules {
-		if i == 0 && strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
-			continue // only HEAD, ORIG_HEAD, FETCH_HEAD… live at the top
+		if found {
+			break
+		}
+		if i == 0 && !strings.HasPrefix(name, "refs/") && strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
+			continue // only full names and HEAD, ORIG_HEAD, FETCH_HEAD… live at the top
 		}
 		ref, err := storer.ResolveReference(r.refs, plumbing.ReferenceName(fmt.Sprintf(rule, name)))
 		if errors.Is(err, plumbing.ErrReferenceNotFound) {
@@ -356,7 +363,13 @@ func (r *Repo) resolveSimple(rev string) (Hash, bool, error) {
 		break
 	}
 	if !found {
-		return Hash{}, false, nil
+		// Not a reference: an abbreviated id is read natively, so the git
+		// binary (and its note) is only a real fall-back (§10).
+		ah, ok, err := r.resolveAbbrev(name)
+		if err != nil || !ok {
+			return Hash{}, false, err
+		}
+		h = ah
 	}
 	c, err := r.peelCommit(h)
 	if err != nil {
@@ -388,6 +401,107 @@ func (r *Repo) resolveSimple(rev string) (Hash, bool, error) {
 		}
 	}
 	return c, true, nil
+}
+
+// minAbbrev is the shortest abbreviated id Git accepts.
+const minAbbrev = 4
+
+// resolveAbbrev resolves an abbreviated object id to the one commit (or
+// tag of a commit) whose id starts with it, as `git rev-parse ABBREV^{commit}`
+// does: it lists the loose objects of the prefix's fan-out directory and
+// reads the prefix's fan-out range of each version 2 pack index, in every
+// object directory (alternates included). ok is false when prefix is not
+// an abbreviated id, nothing matches, or an index has a layout read only
+// by Git (version 1): then the caller asks the git binary. Two commits
+// that match are an error that says to give more digits.
+func (r *Repo) resolveAbbrev(prefix string) (Hash, bool, error) {
+	if len(prefix) < minAbbrev || len(prefix) >= 2*r.hashSize || strings.Trim(prefix, "0123456789abcdef") != "" {
+		return Hash{}, false, nil
+	}
+	var cands []Hash
+	for _, dir := range r.objectSearchDirs() {
+		loose, _ := os.ReadDir(filepath.Join(dir, prefix[:2]))
+		for _, e := range loose {
+			if id := prefix[:2] + e.Name(); strings.HasPrefix(id, prefix) {
+				if h, ok := ParseHash(id); ok && len(h.Bytes()) == r.hashSize {
+					cands = append(cands, h)
+				}
+			}
+		}
+		idxs, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
+		for _, idx := range idxs {
+			found, ok, err := abbrevInPackIndex(idx, prefix, r.hashSize)
+			if err != nil || !ok {
+				return Hash{}, false, err
+			}
+			cands = append(cands, found...)
+		}
+	}
+	var match Hash
+	n := 0
+	seen := map[Hash]bool{}
+	for _, h := range cands {
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		c, err := r.peelCommit(h)
+		if err != nil {
+			continue // a tree or blob: not what a commit-ish abbreviation names
+		}
+		if n == 0 || c != match {
+			n++
+		}
+		match = c
+	}
+	switch {
+	case n == 0:
+		return Hash{}, false, nil
+	case n > 1:
+		return Hash{}, false, fmt.Errorf("the abbreviated id %s is ambiguous: %d commits start with it; give more digits or the full id", prefix, n)
+	}
+	return match, true, nil
+}
+
+// abbrevInPackIndex returns the ids in a version 2 pack index (idx) that
+// start with prefix, reading only the header, the fan-out table and the
+// prefix's range of names. ok is false for another index version.
+func abbrevInPackIndex(idx, prefix string, hashSize int) (found []Hash, ok bool, err error) {
+	f, err := os.Open(idx)
+	if err != nil {
+		return nil, false, fmt.Errorf("read pack index: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, 8+256*4)
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return nil, false, fmt.Errorf("pack index %s is corrupt: %w", idx, err)
+	}
+	if string(head[:4]) != "\xfftOc" || binary.BigEndian.Uint32(head[4:8]) != 2 {
+		return nil, false, nil
+	}
+	first, err := strconv.ParseUint(prefix[:2], 16, 8)
+	if err != nil {
+		return nil, false, nil
+	}
+	fan := func(i int) int64 { return int64(binary.BigEndian.Uint32(head[8+4*i:])) }
+	lo, hi := int64(0), fan(int(first))
+	if first > 0 {
+		lo = fan(int(first) - 1)
+	}
+	if hi < lo || hi-lo > 1<<24 {
+		return nil, false, fmt.Errorf("pack index %s is corrupt: bad fan-out table", idx)
+	}
+	names := make([]byte, (hi-lo)*int64(hashSize))
+	if _, err := f.ReadAt(names, int64(len(head))+lo*int64(hashSize)); err != nil {
+		return nil, false, fmt.Errorf("pack index %s is corrupt: %w", idx, err)
+	}
+	for i := 0; i+hashSize <= len(names); i += hashSize {
+		h := HashOf(names[i : i+hashSize])
+		if strings.HasPrefix(h.String(), prefix) {
+			found = append(found, h)
+		}
+	}
+	return found, true, nil
 }
 
 // peelCommit follows annotated tags to the commit they name.
@@ -448,7 +562,21 @@ func (r *Repo) revError(rev, what string, cause error) error {
 	if errors.As(cause, &me) {
 		return &MissingCommitError{Rev: rev, What: what, Cause: cause}
 	}
-	return fmt.Errorf("%s %s: %v: not a commit in this repository (check the name, or fetch it: git fetch origin %s)", what, rev, cause, rev)
+	if id, full := fullID(rev); full {
+		return fmt.Errorf("%s %s: %v: not a commit in this repository. Fix: check the id, or fetch it with `git fetch origin %s`", what, rev, cause, id)
+	}
+	return fmt.Errorf("%s %s: %v: not a commit in this repository. Fix: check the name, or fetch the branches and tags that hold it with `git fetch origin`", what, rev, cause)
+}
+
+// fullID reports whether rev is a full object id; a message suggests
+// `git fetch origin ID` only then, since a fetch takes no abbreviated id
+// nor HEAD~N (SPEC §11: a suggested command works as printed).
+func fullID(rev string) (string, bool) {
+	h, ok := ParseHash(strings.ToLower(rev))
+	if !ok {
+		return "", false
+	}
+	return h.String(), true
 }
 
 // MissingCommitError is a revision whose commit is not in the repository.
@@ -458,12 +586,32 @@ type MissingCommitError struct {
 	Cause     error
 }
 
+// Error says what is missing and gives one fix, a command that works as
+// printed: full object ids only.
 func (e *MissingCommitError) Error() string {
-	if e.Shallow {
-		return fmt.Sprintf("%s %s is not in this shallow clone (%v): a clone made with --depth, such as actions/checkout's default fetch-depth: 1, holds only the newest commits. "+
-			"Fix: fetch that commit with `git fetch --depth=1 origin %s`, or fetch the whole history (actions/checkout with `fetch-depth: 0`)", e.What, e.Rev, e.Cause, e.Rev)
+	cause := ""
+	var mo *MissingObjectError
+	switch {
+	case errors.As(e.Cause, &mo) && mo.Promisor != "":
+		return fmt.Sprintf("%s %s: %v", e.What, e.Rev, e.Cause) // the partial clone's own fix
+	case errors.As(e.Cause, &mo):
+		cause = " (object " + mo.Hash.String() + " is missing)"
+	case e.Cause != nil:
+		cause = " (" + e.Cause.Error() + ")"
 	}
-	return fmt.Sprintf("%s %s: the commit is not in this repository (%v). Fix: fetch it with `git fetch origin %s`", e.What, e.Rev, e.Cause, e.Rev)
+	id, full := fullID(e.Rev)
+	if e.Shallow {
+		fix := "fetch the whole history with `git fetch --unshallow origin` (actions/checkout: `fetch-depth: 0`)"
+		if full {
+			fix = "fetch that commit with `git fetch --depth=1 origin " + id + "`, or the whole history (actions/checkout: `fetch-depth: 0`)"
+		}
+		return fmt.Sprintf("%s %s is not in this shallow clone%s: a clone made with --depth, such as actions/checkout's default fetch-depth: 1, holds only the newest commits. Fix: %s", e.What, e.Rev, cause, fix)
+	}
+	fix := "fetch the branches and tags that hold it with `git fetch origin`"
+	if full {
+		fix = "fetch it with `git fetch origin " + id + "`"
+	}
+	return fmt.Sprintf("%s %s: the commit is not in this repository%s. Fix: %s", e.What, e.Rev, cause, fix)
 }
 
 func (e *MissingCommitError) Unwrap() error { return e.Cause }

@@ -113,10 +113,27 @@ func diffScope(paths []string, staged bool, base, head string, getenv func(strin
 
 // printNotes tells how the repository was read, e.g. a fall-back to the
 // git binary (§10: the output must say so).
+// A note that is a warning (project.WarningPrefix: the run checks more
+// than the event asked) is shown as one, and inside GitHub Actions also as
+// a warning annotation (the runner reads workflow commands on stderr too,
+// so a report on stdout stays intact).
 func printNotes(stderr io.Writer, notes []string) {
 	for _, n := range notes {
+		if w, ok := strings.CutPrefix(n, project.WarningPrefix); ok {
+			fmt.Fprintf(stderr, "rivumi-lint: warning: %s\n", safeLine(w))
+			if os.Getenv("GITHUB_ACTIONS") == "true" {
+				fmt.Fprintf(stderr, "::warning title=rivumi-lint::%s\n", escapeCommand(w))
+			}
+			continue
+		}
 		fmt.Fprintf(stderr, "rivumi-lint: note: %s\n", safeLine(n))
 	}
+}
+
+// escapeCommand escapes a workflow command's message as the runner
+// unescapes it, so no text can end the command or start another.
+func escapeCommand(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }
 
 // parseFailOn maps --fail-on to the lowest severity that fails the run;

@@ -10,20 +10,45 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/hook"
+	"github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/project"
 	"github.com/rivumi/rivumi-lint/repo"
+	"github.com/rivumi/rivumi-lint/report"
 )
 
-const hookUsage = `usage: rivumi-lint hook install [--force] [--root DIR]
-       rivumi-lint hook uninstall [--root DIR]
+const hookUsage = `usage: rivumi-lint hook install [--pre-push] [--force] [--root DIR]
+       rivumi-lint hook uninstall [--pre-push] [--root DIR]
+       rivumi-lint hook staged [check flags]
+       rivumi-lint hook pre-push REMOTE [URL] < refs
 
 install writes a Git pre-commit hook that runs "rivumi-lint check --staged"
+(with --pre-push: a pre-push hook that checks each pushed range of commits)
 into core.hooksPath, or the hooks directory every worktree of the
 repository shares. An existing hook that rivumi-lint did not write is
-replaced only with --force, which keeps it as pre-commit.rivumi-lint.bak.
-uninstall removes only the hook rivumi-lint wrote, and puts that backup back.
+replaced only with --force, which keeps it as pre-commit.rivumi-lint.bak
+(pre-push.rivumi-lint.bak). uninstall removes only the hook rivumi-lint
+wrote, and puts that backup back.
+
+staged is the pre-commit framework's rivumi-lint-staged hook: it checks
+PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF when pre-commit sets both (the
+pre-push stage, pre-commit run --from-ref A --to-ref B), else the index
+against HEAD (check --staged).
+
+pre-push is what the pre-push hook runs: it reads Git's lines
+"<local ref> <local sha> <remote ref> <remote sha>" and checks each pushed
+range; a new branch from its merge base with the remote's default branch;
+a deletion is skipped.
 `
 
 func cmdHook(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "staged":
+			return cmdHookStaged(args[1:], stdout, stderr)
+		case "pre-push":
+			return cmdHookPrePush(args[1:], hookStdin, stdout, stderr)
+		}
+	}
 	if len(args) == 0 || (args[0] != "install" && args[0] != "uninstall") {
 		if len(args) > 0 && isHelp(args[0]) {
 			fmt.Fprintf(stdout, "%s\n%s", hookUsage, otherExitCodes)
@@ -41,6 +66,7 @@ func cmdHook(args []string, stdout, stderr io.Writer) int {
 	sub := args[0]
 	fs := flag.NewFlagSet("hook "+sub, flag.ContinueOnError)
 	root := fs.String("root", "", "the worktree `DIR` (default: the Git worktree around the working directory)")
+	prePush := fs.Bool("pre-push", false, "the pre-push hook (checks each pushed range) instead of the pre-commit hook")
 	var force *bool
 	if sub == "install" {
 		force = fs.Bool("force", false, "replace a pre-commit hook rivumi-lint did not write (it is kept as pre-commit"+hook.BackupSuffix+")")
@@ -64,6 +90,10 @@ func cmdHook(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	o := hook.Options{Root: top}
+	kind := hook.HookName
+	if *prePush {
+		o.Kind, kind = hook.PrePush, hook.PrePush
+	}
 	if sub == "install" {
 		o.Force = *force
 		o.Binary = hookBinary()
@@ -75,11 +105,15 @@ func cmdHook(args []string, stdout, stderr io.Writer) int {
 		if o.Binary != "" {
 			runs = o.Binary + " (or rivumi-lint on PATH when that is gone)"
 		}
-		fmt.Fprintf(stdout, "rivumi-lint: %s pre-commit hook %s\n", out.Action, out.Hook)
+		fmt.Fprintf(stdout, "rivumi-lint: %s %s hook %s\n", out.Action, kind, out.Hook)
 		if out.Backup != "" {
 			fmt.Fprintf(stdout, "rivumi-lint: kept the previous hook as %s\n", out.Backup)
 		}
-		fmt.Fprintf(stdout, "rivumi-lint: it runs `check --staged` with %s\n", runs)
+		what := "`check --staged`"
+		if *prePush {
+			what = "`hook pre-push` (each pushed range)"
+		}
+		fmt.Fprintf(stdout, "rivumi-lint: it runs %s with %s\n", what, runs)
 		return exitOK
 	}
 	out, err := hook.Uninstall(o)
@@ -88,11 +122,11 @@ func cmdHook(args []string, stdout, stderr io.Writer) int {
 	}
 	switch out.Action {
 	case "absent":
-		fmt.Fprintf(stdout, "rivumi-lint: no pre-commit hook at %s; nothing to remove\n", out.Hook)
+		fmt.Fprintf(stdout, "rivumi-lint: no %s hook at %s; nothing to remove\n", kind, out.Hook)
 	case "restored":
-		fmt.Fprintf(stdout, "rivumi-lint: removed pre-commit hook %s and restored the previous one from %s\n", out.Hook, out.Backup)
+		fmt.Fprintf(stdout, "rivumi-lint: removed %s hook %s and restored the previous one from %s\n", kind, out.Hook, out.Backup)
 	default:
-		fmt.Fprintf(stdout, "rivumi-lint: removed pre-commit hook %s\n", out.Hook)
+		fmt.Fprintf(stdout, "rivumi-lint: removed %s hook %s\n", kind, out.Hook)
 	}
 	return exitOK
 }
@@ -131,4 +165,74 @@ func hookBinary() string {
 		return ""
 	}
 	return exe
+}
+
+// hookStdin is what `hook pre-push` reads Git's lines from.
+var hookStdin io.Reader = os.Stdin
+
+// cmdHookStaged is the rivumi-lint-staged hook of the pre-commit framework
+// (§11's events table, the pre-commit rows): pre-commit exports
+// PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF in the pre-push stage and for
+// `pre-commit run --from-ref A --to-ref B`; then that range is checked,
+// else what is staged.
+func cmdHookStaged(args []string, stdout, stderr io.Writer) int {
+	from, to := os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF")
+	if from != "" && to != "" {
+		printNotes(stderr, []string{fmt.Sprintf("pre-commit --from-ref/--to-ref: checking the change from %s to %s", from, to)})
+		return cmdCheck(append([]string{"--base", from, "--head", to}, args...), stdout, stderr)
+	}
+	return cmdCheck(append([]string{"--staged"}, args...), stdout, stderr)
+}
+
+// cmdHookPrePush checks each range a push sends (githooks(5) pre-push:
+// arguments REMOTE and URL, one line per ref on stdin). A deletion is
+// skipped; a new branch is checked from its merge base with the remote's
+// default branch; otherwise remote sha..local sha. The exit status is the
+// worst of the ranges'.
+func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || len(args) > 2 {
+		return fail(stderr, &usageError{"hook pre-push: want REMOTE [URL] (Git's pre-push arguments) and Git's ref lines on stdin"})
+	}
+	remote := args[0]
+	pushes, err := hook.ReadPushes(stdin)
+	if err != nil {
+		return fail(stderr, fmt.Errorf("hook pre-push: %w", err))
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fail(stderr, fmt.Errorf("working directory: %w", err))
+	}
+	top, err := repo.FindRoot(wd)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	def := hook.RemoteDefault(top, remote)
+	code := exitOK
+	for _, p := range pushes {
+		if p.Deletion() {
+			printNotes(stderr, []string{"pre-push: " + p.RemoteRef + " is deleted; nothing to check"})
+			continue
+		}
+		d := project.DiffOptions{Head: p.LocalSHA, DefaultBranch: def, Remote: remote, Source: "pre-push of " + p.LocalRef + " to " + remote + " " + p.RemoteRef}
+		if p.NewBranch() {
+			d.NewBranch = true
+		} else {
+			d.Base = p.RemoteSHA
+		}
+		printNotes(stderr, []string{d.Describe()})
+		res, notes, err := project.Check(project.Options{Root: top}, project.Scope{Diff: d})
+		printNotes(stderr, notes)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		write, _ := report.Lookup("text")
+		color := os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
+		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: color}); err != nil {
+			return fail(stderr, fmt.Errorf("write report: %w", err))
+		}
+		if c := exitFor(res, lint.Error); c > code {
+			code = c
+		}
+	}
+	return code
 }

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/preview/previewtest"
 )
@@ -118,7 +116,7 @@ func TestPreviewSectionExact(t *testing.T) {
 		t.Errorf("unknown section: exit %d, out %q, err %q", code, out, errOut)
 	}
 
-	bare := previewtest.Extract(t, txtar.Parse([]byte("-- repo/AGENTS.md --\nx\n")))
+	bare := previewtest.Extract(t, []byte("-- repo/AGENTS.md --\nx\n"))
 	for _, name := range []string{"skills", "memory"} {
 		code, out, errOut := runPreview(t, "--root", bare.Root, "--section", name, bare.Root)
 		if code != exitOK || out != "" || errOut != "" {

@@ -1,21 +1,22 @@
 // Package previewtest builds the fixtures of the preview tests: a Git
 // repository and a home directory from a txtar archive, and the fixed
 // machine values that make a preview byte-deterministic.
+//
+// It imports neither testing nor go-git's root package (D4: `go install
+// ./...`, which pre-commit runs, compiles every package of the module, and
+// go-git's root package alone brings 47 MB of modules): repositories are
+// made with the git binary (repo/gittest), and the helpers take a
+// gittest.TB, which *testing.T and *testing.B satisfy.
 package previewtest
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/rivumi/rivumi-lint/preview"
+	"github.com/rivumi/rivumi-lint/repo/gittest"
 )
 
 // Now is the fixed clock of the goldens.
@@ -42,18 +43,19 @@ type Fixture struct {
 // files under repo/ into a new Git repository on branch main with one
 // commit of every file, the files under home/ into a home directory. It
 // sets $HOME to the home directory and unsets $RIVUMI_HOME.
-func Load(t testing.TB, path string) Fixture {
+func Load(t gittest.TB, path string) Fixture {
 	t.Helper()
-	a, err := txtar.ParseFile(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Extract(t, a)
+	return Extract(t, data)
 }
 
 // Extract is Load for an archive in memory.
-func Extract(t testing.TB, a *txtar.Archive) Fixture {
+func Extract(t gittest.TB, archive []byte) Fixture {
 	t.Helper()
+	a := parseTxtar(archive)
 	base := t.TempDir()
 	f := Fixture{Root: filepath.Join(base, "repo"), Home: filepath.Join(base, "home")}
 	for _, d := range []string{f.Root, filepath.Join(f.Home, ".rivumi")} {
@@ -61,7 +63,7 @@ func Extract(t testing.TB, a *txtar.Archive) Fixture {
 			t.Fatal(err)
 		}
 	}
-	for _, file := range a.Files {
+	for _, file := range a {
 		var dst string
 		switch {
 		case strings.HasPrefix(file.Name, "repo/"):
@@ -80,7 +82,7 @@ func Extract(t testing.TB, a *txtar.Archive) Fixture {
 }
 
 // WriteFile writes a file, making its directories.
-func WriteFile(t testing.TB, name, data string) {
+func WriteFile(t gittest.TB, name, data string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		t.Fatal(err)
@@ -92,29 +94,53 @@ func WriteFile(t testing.TB, name, data string) {
 
 // Commit makes root a Git repository on branch main (when init) and
 // commits every file in it with a fixed author and time.
-func Commit(t testing.TB, root string, init bool) {
+func Commit(t gittest.TB, root string, init bool) {
 	t.Helper()
-	var r *git.Repository
-	var err error
+	r := gittest.At(t, root)
 	if init {
-		r, err = git.PlainInitWithOptions(root, &git.PlainInitOptions{
-			InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
-		})
-	} else {
-		r, err = git.PlainOpen(root)
+		r.Git("init", "-q", "--initial-branch=main")
 	}
-	if err != nil {
-		t.Fatal(err)
+	when := Now.Format(time.RFC3339)
+	r.Env = append(r.Env, "GIT_AUTHOR_NAME=Rivumi Test", "GIT_AUTHOR_EMAIL=test@example.com",
+		"GIT_COMMITTER_NAME=Rivumi Test", "GIT_COMMITTER_EMAIL=test@example.com",
+		"GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when)
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "--allow-empty", "--no-verify", "-m", "fixture")
+}
+
+type txtarFile struct {
+	Name string
+	Data []byte
+}
+
+// parseTxtar reads the txtar format (golang.org/x/tools/txtar: a comment,
+// then files each introduced by a "-- NAME --" line; a file's data ends
+// in a newline). Written out here so that this package does not link
+// golang.org/x/tools (D4).
+func parseTxtar(data []byte) []txtarFile {
+	var files []txtarFile
+	for len(data) > 0 {
+		line := data
+		if i := strings.IndexByte(string(data), '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		text := strings.TrimSuffix(string(line), "\n")
+		if strings.HasPrefix(text, "-- ") && strings.HasSuffix(text, " --") && len(text) >= 6 {
+			if name := strings.TrimSpace(text[3 : len(text)-3]); name != "" {
+				files = append(files, txtarFile{Name: name})
+				continue
+			}
+		}
+		if n := len(files); n > 0 { // lines before the first file are the comment
+			files[n-1].Data = append(files[n-1].Data, line...)
+		}
 	}
-	wt, err := r.Worktree()
-	if err != nil {
-		t.Fatal(err)
+	for i := range files {
+		if d := files[i].Data; len(d) > 0 && d[len(d)-1] != '\n' {
+			files[i].Data = append(d, '\n')
+		}
 	}
-	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-		t.Fatal(err)
-	}
-	sig := &object.Signature{Name: "Rivumi Test", Email: "test@example.com", When: Now}
-	if _, err := wt.Commit("fixture", &git.CommitOptions{Author: sig, Committer: sig, AllowEmptyCommits: true}); err != nil {
-		t.Fatal(err)
-	}
+	return files
 }

@@ -2,6 +2,11 @@
 // tests: every command runs with a private global config (user.name and
 // user.email set, no system config), so results do not depend on the
 // machine.
+//
+// It does not import testing (D4: `go install ./...`, which pre-commit
+// runs, builds every package of the module; only _test.go files may link
+// the testing package): its functions take a TB, which *testing.T,
+// *testing.B and *testing.F satisfy.
 package gittest
 
 import (
@@ -11,8 +16,16 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"testing"
 )
+
+// TB is the part of testing.TB these helpers use.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	TempDir() string
+	Setenv(key, value string)
+}
 
 var (
 	cfgOnce sync.Once
@@ -23,7 +36,7 @@ var (
 // Env returns the environment git commands of tests run with: the process
 // environment without any GIT_* variable, plus GIT_CONFIG_GLOBAL naming a
 // config file with an identity and GIT_CONFIG_NOSYSTEM=1.
-func Env(tb testing.TB) []string {
+func Env(tb TB) []string {
 	tb.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		tb.Fatal("the git binary is needed by this test and is not on PATH: install git (2.36 or later)")
@@ -55,7 +68,7 @@ func Env(tb testing.TB) []string {
 
 // SetEnv makes the test process itself use Env's global config, so that
 // git commands run by the code under test see the same settings.
-func SetEnv(tb testing.TB) {
+func SetEnv(tb TB) {
 	tb.Helper()
 	Env(tb)
 	tb.Setenv("GIT_CONFIG_GLOBAL", cfgFile)
@@ -70,13 +83,13 @@ func SetEnv(tb testing.TB) {
 
 // Repo is a repository under construction.
 type Repo struct {
-	TB  testing.TB
+	TB  TB
 	Dir string
 	Env []string
 }
 
 // New runs `git init ARGS` in a new temporary directory.
-func New(tb testing.TB, args ...string) *Repo {
+func New(tb TB, args ...string) *Repo {
 	tb.Helper()
 	r := &Repo{TB: tb, Dir: tb.TempDir(), Env: Env(tb)}
 	r.Git(append([]string{"init", "-q"}, args...)...)
@@ -84,7 +97,7 @@ func New(tb testing.TB, args ...string) *Repo {
 }
 
 // At returns a Repo for an existing directory (a clone, a worktree).
-func At(tb testing.TB, dir string) *Repo {
+func At(tb TB, dir string) *Repo {
 	return &Repo{TB: tb, Dir: dir, Env: Env(tb)}
 }
 

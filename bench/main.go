@@ -909,7 +909,7 @@ func (b *bench) print(w io.Writer) {
 	for _, k := range gens {
 		fmt.Fprintf(w, "- setup: %s %.2f s\n", k, b.gen[k].Seconds())
 	}
-	fmt.Fprintf(w, "- %d interleaved rounds after one warm-up; medians; RSS is the peak resident set (wait4 rusage; floor %.1f MiB, the spawner's own, see internal/bench/spawn.go)\n", b.o.rounds, mib(b.rssFloor))
+	fmt.Fprintf(w, "- %d interleaved rounds after one warm-up; medians; RSS is the peak resident set (wait4 rusage; floor %.1f MiB, the spawner's own, see bench/spawn.go)\n", b.o.rounds, mib(b.rssFloor))
 	fmt.Fprintf(w, "- load average (1, 5, 15 min) before the rounds: %s; after: %s\n\n", b.loadBefore, b.loadAfter)
 
 	fmt.Fprintln(w, "| case | dirs | rivumi-lint | RSS | git yardstick | git | ratio | target | | CPU ours | CPU git | CPU ratio |")

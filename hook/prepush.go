@@ -1,0 +1,80 @@
+package hook
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Push is one line of what Git gives a pre-push hook on stdin (githooks(5)):
+// `<local ref> SP <local sha> SP <remote ref> SP <remote sha> LF`.
+type Push struct {
+	LocalRef, LocalSHA, RemoteRef, RemoteSHA string
+}
+
+// Deletion reports whether the push deletes the remote ref (local sha all
+// zeros): nothing to check.
+func (p Push) Deletion() bool { return zeros(p.LocalSHA) }
+
+// NewBranch reports whether the remote ref does not exist yet (remote sha
+// all zeros): the base is the merge base with the remote's default branch
+// (§11's events table).
+func (p Push) NewBranch() bool { return zeros(p.RemoteSHA) }
+
+func zeros(s string) bool { return strings.Trim(s, "0") == "" }
+
+// maxPushLines bounds the lines read: one per pushed ref.
+const maxPushLines = 100000
+
+// ReadPushes parses a pre-push hook's stdin.
+func ReadPushes(r io.Reader) ([]Push, error) {
+	var out []Push
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if line == "" {
+			continue
+		}
+		f := strings.Split(line, " ")
+		if len(f) != 4 || !hexID(f[1]) || !hexID(f[3]) {
+			return nil, fmt.Errorf("pre-push input line %d is not `<local ref> <local sha> <remote ref> <remote sha>`: %q", n, line)
+		}
+		if len(out) == maxPushLines {
+			return nil, fmt.Errorf("pre-push input: more than %d refs", maxPushLines)
+		}
+		out = append(out, Push{LocalRef: f[0], LocalSHA: f[1], RemoteRef: f[2], RemoteSHA: f[3]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read the pre-push input: %w", err)
+	}
+	return out, nil
+}
+
+func hexID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	return strings.Trim(s, "0123456789abcdef") == ""
+}
+
+// RemoteDefault returns the default branch of remote as this clone knows
+// it: the branch refs/remotes/REMOTE/HEAD points to (set by git clone and
+// `git remote set-head`), else main or master where the clone tracks one;
+// "" when none is known (a remote given as a URL has no tracking refs).
+func RemoteDefault(root, remote string) string {
+	if remote == "" || strings.ContainsAny(remote, ":/\\") {
+		return ""
+	}
+	if out, err := runGit(root, "symbolic-ref", "--quiet", "refs/remotes/"+remote+"/HEAD"); err == nil {
+		if b, ok := strings.CutPrefix(strings.TrimSpace(out), "refs/remotes/"+remote+"/"); ok && b != "" {
+			return b
+		}
+	}
+	for _, b := range []string{"main", "master"} {
+		if _, err := runGit(root, "rev-parse", "--verify", "--quiet", "refs/remotes/"+remote+"/"+b); err == nil {
+			return b
+		}
+	}
+	return ""
+}
