@@ -14,7 +14,7 @@ import (
 var commands = []struct{ name, args, desc string }{
 	{"check", "[flags] [PATH...]", "check instruction files (default: the whole worktree)"},
 	{"preview", "[flags] [DIR]", "print what the model would see from DIR"},
-	{"hook", "install|uninstall", "manage the native Git pre-commit hook"},
+	{"hook", "install|uninstall", "manage the native Git pre-commit and pre-push hooks"},
 	{"rules", "[ID]", "print the rule catalogue, or one rule's explanation"},
 	{"version", "", "print the version"},
 	{"help", "", "print this help"},

@@ -58,7 +58,7 @@ func cmdHook(args []string, stdout, stderr io.Writer) int {
 		if len(args) == 0 {
 			return fail(stderr, &usageError{"hook: missing subcommand: want install or uninstall (run \"rivumi-lint hook --help\")"})
 		}
-		if s := suggest(args[0], []string{"install", "uninstall"}); s != "" {
+		if s := suggest(args[0], []string{"install", "uninstall", "staged", "pre-push"}); s != "" {
 			return fail(stderr, &usageError{fmt.Sprintf("hook: unknown subcommand %q: did you mean %q? (run \"rivumi-lint hook --help\")", args[0], s)})
 		}
 		return fail(stderr, &usageError{fmt.Sprintf("hook: unknown subcommand %q: want install or uninstall (run \"rivumi-lint hook --help\")", args[0])})
