@@ -48,15 +48,13 @@ func archiveName(goos, goarch string) string {
 	return fmt.Sprintf("rivumi-lint_%s_%s_%s.%s", strings.TrimPrefix(releaseVersion, "v"), goos, goarch, ext)
 }
 
-var stampedBin built
+// stampedBin is the CLI built as a release is: static, -trimpath, the
+// version stamped by the linker.
+var stampedBin = built{name: "rivumi-lint-" + releaseVersion, args: []string{
+	"build", "-trimpath", "-ldflags=-X github.com/rivumi/rivumi-lint/internal/version.stamped=" + releaseVersion,
+	"./cmd/rivumi-lint"}}
 
-// stampedRivumiLint is the CLI built as a release is: static, -trimpath,
-// the version stamped by the linker.
-func stampedRivumiLint(t *testing.T) string {
-	return stampedBin.get(t, "rivumi-lint-"+releaseVersion, "",
-		"build", "-trimpath", "-ldflags=-X github.com/rivumi/rivumi-lint/internal/version.stamped="+releaseVersion,
-		"./cmd/rivumi-lint")
-}
+func stampedRivumiLint(t *testing.T) string { return stampedBin.get(t) }
 
 // newRelease builds the archives of the eight D1 targets. The host's holds
 // the real CLI; the others a stand-in script that can run here and says

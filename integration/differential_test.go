@@ -9,7 +9,8 @@ package integration
 // alone. Every layout, CPU count and working directory must also print
 // byte-identical JSON.
 //
-//	RIVUMI_DIFF_SEEDS=N       seeds 1..N (default 4)
+//	RIVUMI_DIFF_SEEDS=N       seeds 1..N (default 4 with RIVUMI_LINT_INTEGRATION=1,
+//	                          else 1: the long run is CI's)
 //	RIVUMI_DIFF_SEED=S        only seed S, to reproduce a failure
 //	RIVUMI_DIFF_FIRST=S       with RIVUMI_DIFF_DURATION: the first seed
 //	RIVUMI_DIFF_DURATION=D    seeds S, S+1, … until D (a Go duration) has
@@ -67,6 +68,11 @@ func diffSeeds(t *testing.T) (first uint64, count int, until time.Time) {
 			t.Fatalf("RIVUMI_DIFF_DURATION=%q: want a Go duration such as 10m", s)
 		}
 		return num("RIVUMI_DIFF_FIRST", 1), -1, time.Now().Add(d)
+	}
+	if !integrationEnabled() && os.Getenv("RIVUMI_DIFF_SEEDS") == "" {
+		// The default run keeps one quick seed; the long run is CI's.
+		t.Logf("differential: seed 1 only; the full run (seeds 1..4) needs %s=1 (.ci/run sets it)", integrationVar)
+		return 1, 1, time.Time{}
 	}
 	return 1, int(num("RIVUMI_DIFF_SEEDS", 4)), time.Time{}
 }

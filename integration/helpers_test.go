@@ -24,6 +24,14 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	scratch = dir
+	if integrationEnabled() {
+		// The real clients take most of a cold build: start them all at
+		// once, beside the first tests, rather than one after another
+		// when each is first needed.
+		for _, b := range []*built{&rivumiLintBin, &actionlintBin, &reviewdogBin} {
+			go b.build()
+		}
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -43,24 +51,62 @@ func moduleRoot(t *testing.T) string {
 	return root
 }
 
+// integrationVar turns on the tests that drive the real clients
+// (pre-commit, actionlint, reviewdog) and the long differential run. They
+// need pre-commit installed and a build of two large Go tools, so the
+// default `go test ./...` leaves them out; .ci/run always sets it, so CI
+// never skips them.
+const integrationVar = "RIVUMI_LINT_INTEGRATION"
+
+func integrationEnabled() bool { return os.Getenv(integrationVar) == "1" }
+
+// needIntegration skips a real-client test unless RIVUMI_LINT_INTEGRATION=1,
+// with a message that names the variable.
+func needIntegration(t *testing.T, what string) {
+	t.Helper()
+	if !integrationEnabled() {
+		t.Skipf("%s runs only with %s=1 (.ci/run sets it): set it to run this test", what, integrationVar)
+	}
+}
+
 type built struct {
 	once sync.Once
+	name string
+	hint string
+	// args are the go command's arguments after "go": a build of this
+	// module's package, or `tool -n` of a tools module, which builds the
+	// tool and prints its path.
+	args []string
 	path string
 	err  error
 }
 
 var (
-	rivumiLintBin, actionlintBin, reviewdogBin built
+	rivumiLintBin = built{name: "rivumi-lint", args: []string{"build", "./cmd/rivumi-lint"}}
+	// actionlint is the pinned tool of the tools module (tools/go.mod), run
+	// as everywhere else in the project: `go tool -modfile=tools/go.mod actionlint`.
+	actionlintBin = built{name: "actionlint",
+		hint: "actionlint is a pinned tool of tools/go.mod: `cd tools && go get -tool github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`",
+		args: []string{"tool", "-modfile=tools/go.mod", "-n", "actionlint"}}
+	// reviewdog is the pinned reviewdog v0.21.0 of its own tools module
+	// (tools/reviewdog/go.mod: its GitLab client conflicts with
+	// goreleaser's), run as `go tool -modfile=tools/reviewdog/go.mod reviewdog`.
+	reviewdogBin = built{name: "reviewdog",
+		hint: "reviewdog is a pinned tool of tools/reviewdog/go.mod: `cd tools/reviewdog && go get -tool github.com/reviewdog/reviewdog/cmd/reviewdog@v0.21.0`",
+		args: []string{"tool", "-modfile=tools/reviewdog/go.mod", "-n", "reviewdog"}}
 )
 
-// get builds the binary once per test binary: args are the go command's
-// arguments after "go" (a build of this module's package, or `tool -n` of
-// a tools module, which builds the tool and prints its path).
-func (b *built) get(t *testing.T, name, hint string, args ...string) string {
-	t.Helper()
-	root := moduleRoot(t)
+// build builds the binary once per test binary, whoever asks first:
+// TestMain or a test.
+func (b *built) build() {
 	b.once.Do(func() {
-		out := filepath.Join(scratch, "bin", name)
+		wd, err := os.Getwd()
+		if err != nil {
+			b.err = err
+			return
+		}
+		root := filepath.Dir(wd) // the module root: the tests run in integration/
+		args := b.args
 		if args[0] == "tool" {
 			cmd := exec.Command("go", args...)
 			cmd.Dir = root
@@ -77,6 +123,7 @@ func (b *built) get(t *testing.T, name, hint string, args ...string) string {
 			b.path = strings.TrimSpace(string(msg))
 			return
 		}
+		out := filepath.Join(scratch, "bin", b.name)
 		cmd := exec.Command("go", append([]string{args[0], "-o", out}, args[1:]...)...)
 		cmd.Dir = root
 		if msg, err := cmd.CombinedOutput(); err != nil {
@@ -85,37 +132,38 @@ func (b *built) get(t *testing.T, name, hint string, args ...string) string {
 		}
 		b.path = out
 	})
+}
+
+func (b *built) get(t *testing.T) string {
+	t.Helper()
+	moduleRoot(t) // a clear failure when run from elsewhere
+	b.build()
 	if b.err != nil {
-		t.Fatalf("%v\n%s", b.err, hint)
+		t.Fatalf("%v\n%s", b.err, b.hint)
 	}
 	return b.path
 }
 
 // rivumiLint is the CLI built from this checkout.
-func rivumiLint(t *testing.T) string {
-	return rivumiLintBin.get(t, "rivumi-lint", "", "build", "./cmd/rivumi-lint")
-}
+func rivumiLint(t *testing.T) string { return rivumiLintBin.get(t) }
 
-// actionlint is the pinned tool of the tools module (tools/go.mod), run as
-// everywhere else in the project: `go tool -modfile=tools/go.mod actionlint`.
+// actionlint is the pinned actionlint (actionlintBin).
 func actionlint(t *testing.T) string {
-	return actionlintBin.get(t, "actionlint",
-		"actionlint is a pinned tool of tools/go.mod: `cd tools && go get -tool github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`",
-		"tool", "-modfile=tools/go.mod", "-n", "actionlint")
+	needIntegration(t, "actionlint")
+	return actionlintBin.get(t)
 }
 
-// reviewdog is the pinned reviewdog v0.21.0 of its own tools module
-// (tools/reviewdog/go.mod: its GitLab client conflicts with goreleaser's),
-// run as `go tool -modfile=tools/reviewdog/go.mod reviewdog`.
+// reviewdog is the pinned reviewdog (reviewdogBin).
 func reviewdog(t *testing.T) string {
-	return reviewdogBin.get(t, "reviewdog",
-		"reviewdog is a pinned tool of tools/reviewdog/go.mod: `cd tools/reviewdog && go get -tool github.com/reviewdog/reviewdog/cmd/reviewdog@v0.21.0`",
-		"tool", "-modfile=tools/reviewdog/go.mod", "-n", "reviewdog")
+	needIntegration(t, "reviewdog")
+	return reviewdogBin.get(t)
 }
 
-// needPreCommit fails the test when the pre-commit client is missing.
+// needPreCommit skips the test unless RIVUMI_LINT_INTEGRATION=1, and fails
+// it when the pre-commit client is missing.
 func needPreCommit(t *testing.T) string {
 	t.Helper()
+	needIntegration(t, "the pre-commit client")
 	p, err := exec.LookPath("pre-commit")
 	if err != nil {
 		t.Fatal("the pre-commit client is not installed: `apt-get install -y pre-commit` " +

@@ -219,6 +219,7 @@ func TestPreCommitReposEntryAllFilesAndSystemHook(t *testing.T) {
 	// A normal `repos:` entry, `pre-commit run --all-files` (§7: filenames
 	// passed, so --all-files works), and the language: system hook with a
 	// rivumi-lint already on PATH.
+	needIntegration(t, "the pre-commit client")
 	bin := rivumiLint(t)
 	cfg := reposConfig(t)
 	dir := newRepo(t, map[string]string{

@@ -16,6 +16,10 @@ type Finding struct {
 	Message string `json:"message"`
 	// Directories are the resolved directories whose chain the finding affects.
 	Directories []string `json:"directories"`
+	// DirectoriesTotal is how many directories the finding affects: a
+	// writer may list fewer (the JSON output keeps MaxListedDirectories
+	// unless --all-directories). Zero means len(Directories).
+	DirectoriesTotal int `json:"directories_total"`
 	// User is true for a finding about a user-level file outside the
 	// project root: Path is not a repository path, so the github, SARIF and
 	// rdjson outputs give it no file location (F10).

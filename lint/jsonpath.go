@@ -14,10 +14,17 @@ import (
 
 func (f Finding) MarshalJSON() ([]byte, error) {
 	type plain Finding
+	f.DirectoriesTotal = max(f.DirectoriesTotal, len(f.Directories))
 	return marshalNoHTML(struct {
 		plain
 		PathBytes []byte `json:"path_bytes,omitempty"`
 	}{plain(f), exactPath(f.Path)})
+}
+
+func (d Drift) MarshalJSON() ([]byte, error) {
+	type plain Drift
+	d.DirectoriesTotal = max(d.DirectoriesTotal, len(d.Directories))
+	return marshalNoHTML(plain(d))
 }
 
 func (d Directory) MarshalJSON() ([]byte, error) {

@@ -18,6 +18,10 @@ type Directory struct {
 	RenderedBytes int `json:"rendered_bytes"`
 	// BudgetBytes is max_dynamic_bytes - reserved_bytes: what RenderedBytes may use.
 	BudgetBytes int `json:"budget_bytes"`
+	// Used is Limits.UsedShare of RenderedBytes + reserved_bytes ("90.6%"),
+	// the number RL006 prints; writers print it rather than divide again.
+	// Not in the JSON: its consumers have the bytes.
+	Used string `json:"-"`
 }
 
 // Layer is one considered layer of a directory's chain (R5).
@@ -35,10 +39,13 @@ type Layer struct {
 // between base and head (R9). Base and Head are the fingerprints when every
 // directory of the group has the same chain on that side, else "".
 type Drift struct {
-	Directories []string      `json:"directories"`
-	Base        string        `json:"base_fingerprint"`
-	Head        string        `json:"head_fingerprint"`
-	Changes     []LayerChange `json:"changes"`
+	Directories []string `json:"directories"`
+	// DirectoriesTotal is as Finding's: the full count; zero means
+	// len(Directories).
+	DirectoriesTotal int           `json:"directories_total"`
+	Base             string        `json:"base_fingerprint"`
+	Head             string        `json:"head_fingerprint"`
+	Changes          []LayerChange `json:"changes"`
 }
 
 // LayerChange is one change of one layer between base and head.

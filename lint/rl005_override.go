@@ -25,7 +25,8 @@ func checkOverride(p *pass) {
 		}
 	}
 	for _, by := range order {
-		p.report(by, noPos, 0, "Rivumi will use this override instead of the project layers above it: it suppresses %s",
+		p.report(by, noPos, 0, "Rivumi will use this override instead of the project layers above it: it suppresses %s. "+
+			"Fix: nothing if that is intended; else copy the rules that must still apply into the override, or rename it to a normal layer (AGENTS.md); rules.RL005: off silences this notice",
 			strings.Join(byOverride[by], ", "))
 	}
 }

@@ -29,6 +29,22 @@ func (l Limits) Budget(total int64) Severity {
 	return Off
 }
 
+// UsedShare is the share of limits.max_dynamic_bytes that a dynamic
+// context of total bytes (reserved_bytes included) takes, with one decimal,
+// rounded half up: "90.6%". It is the one place that share is computed:
+// RL006's message and every writer (Directory.Used) print this string, so
+// one fact never shows two numbers. "n/a" when there is no limit.
+func (l Limits) UsedShare(total int64) string {
+	if l.MaxDynamicBytes <= 0 {
+		return "n/a"
+	}
+	if total < 0 {
+		total = 0
+	}
+	p := (total*2000 + l.MaxDynamicBytes) / (2 * l.MaxDynamicBytes) // permille
+	return fmt.Sprintf("%d.%d%%", p/10, p%10)
+}
+
 func checkBudget(p *pass) {
 	active := p.res.Active()
 	if len(active) == 0 {
@@ -59,11 +75,13 @@ func checkBudget(p *pass) {
 	dir := resolve.DisplayDir(p.res.Dir)
 	if sev == Error {
 		p.report(deepest.Path, noPos, sev,
-			"Rivumi's dynamic context from %s would be %d bytes (%s + reserved %d), over limits.max_dynamic_bytes %d by %d bytes; layers (rendered bytes): %s",
-			dir, total, sizes, p.limits.ReservedBytes, p.limits.MaxDynamicBytes, total-p.limits.MaxDynamicBytes, strings.Join(parts, ", "))
+			"Rivumi's dynamic context from %s would be %d bytes (%s + reserved %d), %s of limits.max_dynamic_bytes %d, over it by %d bytes; layers (rendered bytes): %s. %s",
+			dir, total, sizes, p.limits.ReservedBytes, p.limits.UsedShare(total), p.limits.MaxDynamicBytes, total-p.limits.MaxDynamicBytes, strings.Join(parts, ", "), budgetFix)
 		return
 	}
 	p.report(deepest.Path, noPos, sev,
-		"Rivumi's dynamic context from %s would be %d bytes (%s + reserved %d), %.0f%% of limits.max_dynamic_bytes %d (warn_ratio %g); layers (rendered bytes): %s",
-		dir, total, sizes, p.limits.ReservedBytes, 100*float64(total)/float64(p.limits.MaxDynamicBytes), p.limits.MaxDynamicBytes, p.limits.WarnRatio, strings.Join(parts, ", "))
+		"Rivumi's dynamic context from %s would be %d bytes (%s + reserved %d), %s of limits.max_dynamic_bytes %d (warn_ratio %g); layers (rendered bytes): %s. %s",
+		dir, total, sizes, p.limits.ReservedBytes, p.limits.UsedShare(total), p.limits.MaxDynamicBytes, p.limits.WarnRatio, strings.Join(parts, ", "), budgetFix)
 }
+
+const budgetFix = "Fix: shorten the largest layers, move detail into deeper directories' files, or use an override to replace rather than add to the layers above"

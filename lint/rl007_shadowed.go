@@ -10,7 +10,7 @@ func init() {
 func checkShadowed(p *pass) {
 	for _, d := range p.res.Dirs {
 		for _, f := range d.Files[min(1, len(d.Files)):] {
-			p.report(f.Path, noPos, 0, "Rivumi will not load this file: %s in the same directory comes first in priority order", d.Files[0].Path)
+			p.report(f.Path, noPos, 0, "Rivumi will not load this file: %s in the same directory comes first in priority order. Fix: merge its text into %s and delete this file", d.Files[0].Path, d.Files[0].Name)
 		}
 	}
 }

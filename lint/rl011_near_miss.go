@@ -11,7 +11,7 @@ import (
 func init() {
 	register(Rule{ID: "RL011", Name: "near-miss-name", Default: Warning,
 		Summary: "A file name close to an instruction file name that Rivumi will not load.",
-		Doc:     "Candidate names are matched exactly and case-sensitively (R2). agents.md, Agents.md, AGENT.md, RIVUMI.MD or AGENTS.override.MD are not loaded on Linux but are on a case-insensitive disk (macOS, Windows), so the agent behaves differently per machine. Fix: rename the file to the exact candidate name.",
+		Doc:     "Candidate names are matched exactly and case-sensitively (R2). A file name is a near miss when it equals a candidate name ignoring case but not exactly (agents.md, AGENTS.MD, Agents.override.md: not loaded on Linux, but loaded on a case-insensitive disk such as macOS's or Windows', so the agent behaves differently per machine), or when it is one edit (a character inserted, deleted, replaced, or two adjacent ones swapped) from a candidate name compared case-sensitively (AGENT.md, AGENTS.mdd, RIVUMI.overide.md). Anything further is not reported: a lowercase agent.md (a documentation page about an agent) is neither. Fix: rename the file to the exact candidate name, or to a name not close to one.",
 		run:     checkNearMiss})
 }
 
@@ -20,10 +20,10 @@ func checkNearMiss(p *pass) {
 		for _, nm := range d.NearMisses {
 			name := nm.Path[strings.LastIndexByte(nm.Path, '/')+1:]
 			if strings.EqualFold(name, nm.Like) {
-				p.report(nm.Path, noPos, 0, "%s", caseMessage(d, name, nm.Like))
+				p.report(nm.Path, noPos, 0, "%s. Fix: rename it to exactly %s, or to a name not close to an instruction file name if it is not one", caseMessage(d, name, nm.Like), nm.Like)
 				continue
 			}
-			p.report(nm.Path, noPos, 0, "Rivumi will not load this file: its name is close to %s but not it", nm.Like)
+			p.report(nm.Path, noPos, 0, "Rivumi will not load this file: its name is close to %s but not it. Fix: rename it to %s, or to a name not close to an instruction file name if it is not one", nm.Like, nm.Like)
 		}
 	}
 }

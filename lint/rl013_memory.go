@@ -30,10 +30,10 @@ type MemoryFile struct {
 func checkMemory(p *pass) {
 	m := p.memory
 	for _, pr := range m.Problems {
-		p.emit(Finding{Path: m.Path, Line: pr.Line, User: m.User, Message: "Rivumi will skip this memory line: " + pr.Reason})
+		p.emit(Finding{Path: m.Path, Line: pr.Line, User: m.User, Message: "Rivumi will skip this memory line: " + pr.Reason + ". Fix: repair or delete the line"})
 	}
 	if m.More > 0 {
 		p.emit(Finding{Path: m.Path, User: m.User,
-			Message: fmt.Sprintf("Rivumi will skip %d more corrupt memory line(s), not listed one by one (only the first %d are)", m.More, memory.MaxProblems)})
+			Message: fmt.Sprintf("Rivumi will skip %d more corrupt memory line(s), not listed one by one (only the first %d are). Fix: repair or delete them, then check again", m.More, memory.MaxProblems)})
 	}
 }

@@ -25,7 +25,7 @@ func checkMarkers(p *pass) {
 		if f.markers == 0 {
 			continue
 		}
-		p.report(l.Path, f.marker, 0, "Rivumi will load this text inside a <rivumi:layer> element, and it contains %d section marker(s) (<rivumi: or </rivumi:) that could close the layer or forge a section", f.markers)
+		p.report(l.Path, f.marker, 0, "Rivumi will load this text inside a <rivumi:layer> element, and it contains %d section marker(s) (<rivumi: or </rivumi:) that could close the layer or forge a section. Fix: remove the marker text, or escape its angle bracket (&lt;rivumi:)", f.markers)
 	}
 }
 
@@ -35,10 +35,10 @@ func checkEmpty(p *pass) {
 			continue
 		}
 		if l.Override && l.Scope == resolve.ScopeProject {
-			p.report(l.Path, noPos, Error, "Rivumi will load this empty override, which silences every project layer above it and adds no text")
+			p.report(l.Path, noPos, Error, "Rivumi will load this empty override, which silences every project layer above it and adds no text. Fix: write the intended text, or delete the file to restore the layers above")
 			continue
 		}
-		p.report(l.Path, noPos, Warning, "Rivumi will load this layer, but it has no text")
+		p.report(l.Path, noPos, Warning, "Rivumi will load this layer, but it has no text. Fix: write the intended text, or delete the file")
 	}
 }
 
@@ -48,6 +48,6 @@ func checkHidden(p *pass) {
 		if f.hidden == 0 {
 			continue
 		}
-		p.report(l.Path, f.firstHide.Pos, 0, "Rivumi will pass %d character(s) a reviewer cannot see to the model; the first is %s", f.hidden, f.firstHide.Name)
+		p.report(l.Path, f.firstHide.Pos, 0, "Rivumi will pass %d character(s) a reviewer cannot see to the model; the first is %s. Fix: delete them (an editor that shows invisible characters, or a search for the code point, finds them)", f.hidden, f.firstHide.Name)
 	}
 }

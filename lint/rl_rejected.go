@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -44,9 +45,37 @@ func checkRejected(id string) func(p *pass) {
 			if l.State != resolve.Rejected || l.Rej.Rule != id {
 				continue
 			}
-			p.report(l.Path, l.Rej.Pos, 0, "Rivumi will skip this file: %s; %s", l.Rej.Reason, consequence(p.res, l))
+			p.report(l.Path, l.Rej.Pos, 0, "Rivumi will skip this file: %s; %s. Fix: %s", l.Rej.Reason, consequence(p.res, l), rejectedFix(l))
 		}
 	}
+}
+
+// rejectedFix says, in the finding itself, how to make the runtime load
+// the layer again.
+func rejectedFix(l resolve.Layer) string {
+	r := l.Rej
+	switch r.Rule {
+	case "RL001":
+		if strings.HasPrefix(r.Reason, "it sits below ") {
+			return "move the file into a directory that is not a link, or replace the linked directory with the real one"
+		}
+		fix := "replace the link with a regular file holding the text"
+		// Usually AGENTS.md -> CLAUDE.md: the other tool follows links,
+		// Rivumi does not, so the link can point the other way.
+		if t := r.Target; t != "" && !path.IsAbs(t) && !strings.HasPrefix(path.Clean(t), "../") {
+			fix += "; to keep one copy, make " + path.Base(t) + " the link (" + path.Base(t) + " -> " + path.Base(l.Path) + ")"
+		}
+		return fix
+	case "RL002":
+		return "remove or rename the entry so that " + path.Base(l.Path) + " is a regular file"
+	case "RL003":
+		return fmt.Sprintf("shorten the file to at most %d bytes, or move detail into deeper directories' files", r.Limit)
+	case "RL004":
+		return "re-save the file as UTF-8 (not UTF-16, which some Windows editors write)"
+	case "RL012":
+		return "make the file readable by the user the agent runs as"
+	}
+	return "make it a regular, readable UTF-8 file within limits.max_file_bytes"
 }
 
 // consequence says what skipping a layer costs: the runtime has no fall-back.

@@ -315,7 +315,8 @@ func compact(s []string) []string {
 // the table of an identical chain, shared.
 func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer) Directory {
 	d := Directory{Path: resolve.DisplayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
-		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes)}
+		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes),
+		Used: lim.UsedShare(int64(rendered) + lim.ReservedBytes)}
 	if layers != nil {
 		return d
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/memory"
 	"github.com/rivumi/rivumi-lint/project"
@@ -332,6 +333,7 @@ func (in *inputs) build() (*Preview, error) {
 			return nil, err
 		}
 		mem = project.MemoryFile(in.memDisplay, in.memInRoot, sel)
+		trace.Mark("memory")
 	}
 	res, err := in.run.Lint(mem)
 	if err != nil {
@@ -374,7 +376,9 @@ func (in *inputs) build() (*Preview, error) {
 	if note != "" {
 		pv.Notes = append(pv.Notes, note)
 	}
+	trace.Mark("workspace")
 	m := o.Machine.fill(filepath.Join(p.Root, filepath.FromSlash(in.res.Dir)))
+	trace.Mark("machine")
 
 	texts := map[string][]byte{
 		Runtime:      render.Runtime(render.Machine{OS: m.OS, Shell: m.Shell, WorkDir: m.WorkDir, Date: m.Now.Format(time.DateOnly)}),
@@ -412,6 +416,7 @@ func (in *inputs) build() (*Preview, error) {
 	b.Remaining = b.Limit - int64(b.Total)
 	// Every section is known here: no reserve (P3).
 	b.Status = map[lint.Severity]string{lint.Error: "over", lint.Warning: "warning", lint.Off: "ok"}[lim.Budget(int64(b.Total))]
+	trace.Mark("sections")
 	pv.Findings = res.Findings
 	s := res.Summary()
 	pv.Summary = Summary{Errors: s.Errors, Warnings: s.Warnings, Notices: s.Notices}

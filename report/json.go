@@ -30,6 +30,19 @@ func JSON(w io.Writer, r *lint.Result, o Options) error {
 	if doc.Drift == nil {
 		doc.Drift = []lint.Drift{}
 	}
+	// Cap the directory lists on copies: the result is shared by writers.
+	if !o.AllDirectories {
+		doc.Findings = append([]lint.Finding{}, doc.Findings...)
+		for i := range doc.Findings {
+			f := &doc.Findings[i]
+			f.Directories, f.DirectoriesTotal = capDirs(f.Directories, false)
+		}
+		doc.Drift = append([]lint.Drift{}, doc.Drift...)
+		for i := range doc.Drift {
+			d := &doc.Drift[i]
+			d.Directories, d.DirectoriesTotal = capDirs(d.Directories, false)
+		}
+	}
 	enc := json.NewEncoder(runnerSafeJSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

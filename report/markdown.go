@@ -141,7 +141,7 @@ func driftSection(groups []lint.Drift) mdSection {
 
 func budgetSection(dirs []lint.Directory) mdSection {
 	s := mdSection{
-		head: "### Budget\n\n| Directory | Rendered bytes | Budget bytes | Used |\n| --- | ---: | ---: | ---: |\n",
+		head: "### Budget\n\n| Directory | Rendered bytes | Budget bytes | Used of limits.max_dynamic_bytes |\n| --- | ---: | ---: | ---: |\n",
 		one:  "directory", many: "directories",
 	}
 	sorted := append([]lint.Directory(nil), dirs...)
@@ -153,10 +153,9 @@ func budgetSection(dirs []lint.Directory) mdSection {
 		return sorted[i].Path < sorted[j].Path
 	})
 	for _, d := range sorted {
-		used := "n/a"
-		if d.BudgetBytes > 0 {
-			p := permille(d)
-			used = fmt.Sprintf("%d.%d%%", p/10, p%10)
+		used := d.Used // lint's number, the one RL006 prints
+		if used == "" {
+			used = "n/a"
 		}
 		s.rows = append(s.rows, "| "+escapeMarkdown(d.Path)+" | "+strconv.Itoa(d.RenderedBytes)+" | "+
 			strconv.Itoa(d.BudgetBytes)+" | "+used+" |\n")

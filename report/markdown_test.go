@@ -102,7 +102,7 @@ func TestMarkdownContent(t *testing.T) {
 		"| error | [RL001 symlink](https://github.com/rivumi/rivumi-lint/blob/main/docs/rules.md#rl001) | docs/AGENTS.md | ",
 		"| dir with spaces/AGENTS.md:3:7 |",
 		"| warning | [RL009 empty](https://github.com/rivumi/rivumi-lint/blob/main/docs/rules.md#rl009) | \\~/.rivumi/RIVUMI.md | ",
-		"| odd\\|dir \\`x\\` &lt;b&gt; | 60000 | 57344 | 104.6% |\n| services/api | 53000 | 57344 | 92.4% |",
+		"| odd\\|dir \\`x\\` &lt;b&gt; | 60000 | 57344 | 104.1% |\n| services/api | 53000 | 57344 | 93.4% |",
 		"| no-budget | 10 | 0 | n/a |",
 		"- 2 directories: services, services/api\n  - layer services/AGENTS.override.md: added\n  - layer AGENTS.md: suppressed (by services/AGENTS.override.md)\n",
 	} {

@@ -8,4 +8,23 @@ type Options struct {
 	ToolVersion string
 	// Color turns on ANSI colour in the text format.
 	Color bool
+	// AllDirectories keeps every entry of the findings' and drift groups'
+	// directory lists in the JSON and SARIF outputs (--all-directories);
+	// otherwise they keep MaxListedDirectories and directories_total
+	// gives the full count.
+	AllDirectories bool
+}
+
+// MaxListedDirectories caps the directory lists of the JSON and SARIF
+// outputs: a finding on the root AGENTS.md of a 100,000-directory monorepo
+// would otherwise list every directory, tens of MB for two findings.
+const MaxListedDirectories = 100
+
+// capDirs returns at most MaxListedDirectories of dirs (all with all) and
+// the full count.
+func capDirs(dirs []string, all bool) ([]string, int) {
+	if all || len(dirs) <= MaxListedDirectories {
+		return dirs, len(dirs)
+	}
+	return dirs[:MaxListedDirectories], len(dirs)
 }

@@ -120,7 +120,8 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 			}}}
 		}
 		if len(f.Directories) > 0 {
-			res.Properties = &sarifResultProperties{Directories: f.Directories}
+			dirs, total := capDirs(f.Directories, o.AllDirectories)
+			res.Properties = &sarifResultProperties{Directories: dirs, DirectoriesTotal: total}
 		}
 		results = append(results, res)
 	}
@@ -236,6 +237,9 @@ type sarifResult struct {
 type sarifResultProperties struct {
 	// Directories are the directories whose chain the finding affects.
 	Directories []string `json:"directories"`
+	// DirectoriesTotal is the full count when Directories is capped
+	// (MaxListedDirectories, as in the JSON output).
+	DirectoriesTotal int `json:"directories_total"`
 }
 
 type sarifLocation struct {

@@ -1,54 +1,134 @@
 package resolve
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // NearMissOf reports whether name resembles one of the candidate names
-// closely enough that its author meant it to be one (RL011): the same name in
-// another case (loaded on a case-insensitive disk, not here), the singular
-// AGENT, "-override"/"_override"/".overrides" spellings, or another Markdown
-// extension. It returns the candidate it resembles.
+// closely enough that its author meant it to be one (RL011), and returns
+// that candidate. A name is a near miss when
+//
+//	(a) it equals a candidate ignoring case but not exactly (agents.md,
+//	    AGENTS.MD: a case-insensitive disk loads these), or
+//	(b) it is one edit (insert, delete, replace, or swap of two adjacent
+//	    characters) from a candidate compared case-sensitively (AGENT.md,
+//	    AGENTS.mdd, RIVUMI.overide.md).
+//
+// Anything looser fired on real repositories: a lowercase agent.md (a
+// documentation page beside docs/AGENTS.md) is neither, and is silent.
 func NearMissOf(name string, candidates []string) (string, bool) {
-	return nearMissKeyed(name, candidates, candidateKeys(candidates))
+	return nearMissKeyed(name, candidates, nil)
 }
 
-// candidateKeys are the nameKeys of the candidates ("" for a name without
-// one), computed once per engine.
-func candidateKeys(candidates []string) []string {
-	keys := make([]string, len(candidates))
-	for i, c := range candidates {
-		keys[i], _ = nameKey(c)
-	}
-	return keys
-}
+// candidateKeys is kept for the engine's signature; the rule needs no
+// per-candidate precomputation.
+func candidateKeys(candidates []string) []string { return nil }
 
-func nearMissKeyed(name string, candidates, keys []string) (string, bool) {
-	if !hasNoteExt(name) {
-		return "", false // most names: no lower-casing, no allocation
-	}
-	key, ok := nameKey(name)
-	if !ok {
-		return "", false
-	}
+// nearMissKeyed is NearMissOf. It runs on every file of a whole-worktree
+// walk, so it allocates nothing for an ASCII name and rejects most names on
+// their length alone.
+func nearMissKeyed(name string, candidates, _ []string) (string, bool) {
 	for _, c := range candidates {
 		if c == name {
 			return "", false
 		}
 	}
-	for i, c := range candidates {
-		if keys[i] != "" && keys[i] == key {
+	// (a) before (b): a name in another case is the more telling mistake,
+	// and RL011's message explains what a case-insensitive disk does.
+	for _, c := range candidates {
+		if strings.EqualFold(c, name) {
+			return c, true
+		}
+	}
+	for _, c := range candidates {
+		if oneEdit(name, c) {
 			return c, true
 		}
 	}
 	return "", false
 }
 
-// noteExts are the extensions nameKey keys (see there).
+// oneEdit reports whether a and b, which differ, are one insertion,
+// deletion, replacement or adjacent swap apart (the optimal string
+// alignment distance is 1), comparing characters exactly.
+func oneEdit(a, b string) bool {
+	if d := len(a) - len(b); d > 4 || d < -4 {
+		return false // a rune is at most 4 bytes: never one edit
+	}
+	if !asciiOnly(a) || !asciiOnly(b) {
+		return oneEditRunes([]rune(a), []rune(b))
+	}
+	return oneEditSeq(len(a), len(b), func(i, j int) bool { return a[i] == b[j] })
+}
+
+func oneEditRunes(a, b []rune) bool {
+	return oneEditSeq(len(a), len(b), func(i, j int) bool { return a[i] == b[j] })
+}
+
+// oneEditSeq is oneEdit over two sequences of lengths n and m whose
+// elements eq compares.
+func oneEditSeq(n, m int, eq func(i, j int) bool) bool {
+	switch n - m {
+	case 0:
+		i := 0
+		for i < n && eq(i, i) {
+			i++
+		}
+		if i == n {
+			return false // equal: zero edits
+		}
+		rest := func(from int) bool {
+			for k := from; k < n; k++ {
+				if !eq(k, k) {
+					return false
+				}
+			}
+			return true
+		}
+		if rest(i + 1) {
+			return true // replace
+		}
+		return i+1 < n && eq(i, i+1) && eq(i+1, i) && rest(i+2) // swap
+	case 1, -1:
+		// Walk the common prefix, then the longer side skips one element.
+		short := m
+		at := func(i, j int) bool { return eq(i, j) } // at(index in the longer, index in the shorter)
+		if m > n {
+			short = n
+			at = func(i, j int) bool { return eq(j, i) }
+		}
+		i := 0
+		for i < short && at(i, i) {
+			i++
+		}
+		for k := i; k < short; k++ {
+			if !at(k+1, k) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func asciiOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// noteExts are the extensions of names that may be instruction files or
+// skills; Worktree.relevant keeps them in listings.
 var noteExts = []string{".md", ".markdown", ".mdx", ".txt"}
 
 // hasNoteExt reports, without allocating, whether name ends in one of
 // noteExts in any case and has a stem. A name with non-ASCII bytes is
-// always passed on to nameKey: lower-casing may change its length (the
-// Kelvin sign becomes "k").
+// always kept: lower-casing may change its length (the Kelvin sign
+// becomes "k").
 func hasNoteExt(name string) bool {
 	for i := 0; i < len(name); i++ {
 		if name[i] >= 0x80 {
@@ -61,35 +141,4 @@ func hasNoteExt(name string) bool {
 		}
 	}
 	return false
-}
-
-var separators = strings.NewReplacer("-", ".", "_", ".", " ", ".")
-
-// nameKey folds the differences NearMissOf forgives. Names without one of
-// the extensions below are not keyed, so a directory or file called "agents"
-// is not a near miss.
-func nameKey(name string) (string, bool) {
-	s := strings.ToLower(name)
-	ext := ""
-	for _, e := range noteExts {
-		if strings.HasSuffix(s, e) {
-			ext = e
-			break
-		}
-	}
-	if ext == "" || len(s) == len(ext) {
-		return "", false
-	}
-	stem := s[:len(s)-len(ext)]
-	stem = separators.Replace(stem)
-	parts := strings.Split(stem, ".")
-	for i, p := range parts {
-		switch p {
-		case "agent":
-			parts[i] = "agents"
-		case "overrides", "overide", "overwrite":
-			parts[i] = "override"
-		}
-	}
-	return strings.Join(parts, "."), true
 }

@@ -108,7 +108,13 @@ func (w *Worktree) relevant(name []byte) bool {
 			return true
 		}
 	}
-	return hasNoteExt(string(name))
+	if hasNoteExt(string(name)) {
+		return true
+	}
+	// RL011: AGENTS.mdd or AGENTS.m has no note extension but is one edit
+	// from a candidate.
+	_, near := nearMissKeyed(string(name), w.candidates, nil)
+	return near
 }
 
 // ListKeep lists dir as List does and keeps the answer for the next List

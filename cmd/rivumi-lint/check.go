@@ -14,9 +14,14 @@ import (
 	"github.com/rivumi/rivumi-lint/report"
 )
 
+// checkHelp is check's --help beyond the flags: the scopes (§6).
+const checkHelp = `PATHs are files or directories (a file is checked from its directory); none
+checks the whole worktree, or inside GitHub Actions the event's change.
+--staged checks the index against HEAD; --base REV [--head REV] a change.
+`
+
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var (
 		format  = fs.String("format", "text", "output `FORMAT`: "+strings.Join(report.Names(), ", "))
 		output  = fs.String("output", "", "write the report to `FILE` instead of standard output")
@@ -29,17 +34,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		base    = fs.String("base", "", "check the change from base `REV` to --head: content from the head, drift from the base")
 		head    = fs.String("head", "", "the revision `REV` --base compares with (default HEAD)")
 		memFile = fs.String("memory", "", "also report corrupt lines (RL013) of the explicit memory `FILE`")
+		allDirs = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: rivumi-lint check [flags] [PATH...]\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	paths, err := parseInterleaved(fs, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitError
+	paths, code, done := parseFlags(fs, "check", args, stdout, stderr, checkHelp)
+	if done {
+		return code
 	}
 	write, ok := report.Lookup(*format)
 	if !ok {
@@ -75,7 +74,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	} else {
 		color = !*noColor && os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
 	}
-	if err := write(out, res, report.Options{ToolVersion: version(), Color: color}); err != nil {
+	if err := write(out, res, report.Options{ToolVersion: version(), Color: color, AllDirectories: *allDirs}); err != nil {
 		return fail(stderr, fmt.Errorf("write report: %w", err))
 	}
 	if file != nil {

@@ -50,41 +50,37 @@ func cmdHook(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(args) == 0 || (args[0] != "install" && args[0] != "uninstall") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprint(stdout, hookUsage)
+		if len(args) > 0 && isHelp(args[0]) {
+			fmt.Fprintf(stdout, "%s\n%s", hookUsage, otherExitCodes)
 			return exitOK
 		}
-		fmt.Fprint(stderr, hookUsage)
+		// One line that says what is missing; the usage is --help's.
 		if len(args) == 0 {
-			return fail(stderr, &usageError{"hook: want install or uninstall"})
+			return fail(stderr, &usageError{"hook: missing subcommand: want install or uninstall (run \"rivumi-lint hook --help\")"})
 		}
-		return fail(stderr, &usageError{fmt.Sprintf("hook: unknown subcommand %q (want install or uninstall)", args[0])})
+		if s := suggest(args[0], []string{"install", "uninstall", "staged", "pre-push"}); s != "" {
+			return fail(stderr, &usageError{fmt.Sprintf("hook: unknown subcommand %q: did you mean %q? (run \"rivumi-lint hook --help\")", args[0], s)})
+		}
+		return fail(stderr, &usageError{fmt.Sprintf("hook: unknown subcommand %q: want install or uninstall (run \"rivumi-lint hook --help\")", args[0])})
 	}
 	sub := args[0]
 	fs := flag.NewFlagSet("hook "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	root := fs.String("root", "", "the worktree `DIR` (default: the Git worktree around the working directory)")
 	prePush := fs.Bool("pre-push", false, "the pre-push hook (checks each pushed range) instead of the pre-commit hook")
 	var force *bool
 	if sub == "install" {
 		force = fs.Bool("force", false, "replace a pre-commit hook rivumi-lint did not write (it is kept as pre-commit"+hook.BackupSuffix+")")
 	}
-	fs.Usage = func() {
-		fmt.Fprint(stderr, hookUsage+"\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	rest, err := parseInterleaved(fs, args[1:])
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitError
+	rest, code, done := parseFlags(fs, "hook "+sub, args[1:], stdout, stderr, hookUsage)
+	if done {
+		return code
 	}
 	if len(rest) > 0 {
 		return fail(stderr, &usageError{fmt.Sprintf("hook %s takes no arguments (got %q)", sub, strings.Join(rest, " "))})
 	}
 	dir := *root
 	if dir == "" {
+		var err error
 		if dir, err = os.Getwd(); err != nil {
 			return fail(stderr, fmt.Errorf("working directory: %w", err))
 		}

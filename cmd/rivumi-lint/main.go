@@ -22,16 +22,6 @@ const (
 	exitError    = 2
 )
 
-const usage = `usage:
-  rivumi-lint check [flags] [PATH...]   check instruction files (default: the whole worktree)
-  rivumi-lint preview [flags] [DIR]     print what the model would see from DIR
-  rivumi-lint hook install|uninstall    manage the native Git pre-commit hook
-  rivumi-lint rules [ID]                print the rule catalogue, or one rule's explanation
-  rivumi-lint version                   print the version
-
-Run "rivumi-lint check -h" for the flags of check.
-`
-
 func main() {
 	stop := trace.Profile() // RIVUMI_LINT_CPUPROFILE, RIVUMI_LINT_MEMPROFILE
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
@@ -49,7 +39,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usageText())
 		return exitError
 	}
 	switch args[0] {
@@ -62,13 +52,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case "rules":
 		return cmdRules(args[1:], stdout, stderr)
 	case "version", "--version":
+		if len(args) > 1 && isHelp(args[1]) {
+			commandHelp(stdout, "version", nil, "")
+			return exitOK
+		}
 		return cmdVersion(stdout)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usageText())
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "rivumi-lint: unknown command %q\n%s", args[0], usage)
-	return exitError
+	return fail(stderr, &usageError{unknownCommand(args[0])})
 }
 
 // parseInterleaved parses flags that may come after positional arguments
@@ -89,7 +82,6 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 			if _, err := os.Lstat(a); err == nil {
 				msg := fmt.Sprintf("argument %s is a flag and also an existing file: put file names after \"--\" "+
 					"(rivumi-lint %s [flags] -- FILE...), or rename the file", strconv.Quote(a), fs.Name())
-				fmt.Fprintf(fs.Output(), "rivumi-lint: %s\n", safeLine(msg))
 				return nil, &usageError{msg}
 			}
 		}
@@ -116,6 +108,8 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
+
+func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "-help" || a == "help" }
 
 func fail(stderr io.Writer, err error) int {
 	var ue *usageError

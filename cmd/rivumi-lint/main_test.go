@@ -471,7 +471,8 @@ func jsonShape(raw []byte) error {
 		}
 		if err := hasKeys(fmt.Sprintf("findings[%d]", i), m, map[string]string{
 			"rule": "string", "name": "string", "severity": "string", "path": "string",
-			"line": "number", "column": "number", "message": "string", "directories": "array"}); err != nil {
+			"line": "number", "column": "number", "message": "string", "directories": "array",
+			"directories_total": "number"}); err != nil {
 			return err
 		}
 		switch m["severity"] {

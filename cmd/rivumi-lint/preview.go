@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi-lint/internal/outfile"
+	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/report"
 )
@@ -25,7 +26,6 @@ var watchContext = func() (context.Context, context.CancelFunc) {
 
 func cmdPreview(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("preview", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	interval := intervalFlag(500 * time.Millisecond)
 	var (
 		format     = fs.String("format", "text", "output `FORMAT`: "+strings.Join(report.PreviewNames(), ", "))
@@ -42,16 +42,10 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 		noColor    = fs.Bool("no-color", false, "no colour in text output (NO_COLOR is honoured too)")
 	)
 	fs.Var(&interval, "interval", "polling `INTERVAL` of --watch: a duration (500ms, 2s) or milliseconds")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: rivumi-lint preview [flags] [DIR]\n\nPrint what the model would see from DIR (default: the working directory).\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	pos, err := parseInterleaved(fs, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitError
+	pos, code, done := parseFlags(fs, "preview", args, stdout, stderr,
+		"DIR defaults to the working directory; a file previews its directory.\n")
+	if done {
+		return code
 	}
 	if len(pos) > 1 {
 		return fail(stderr, &usageError{fmt.Sprintf("preview takes one DIR, got %d: %s", len(pos), strings.Join(pos, " "))})
@@ -107,6 +101,7 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 
+	trace.Mark("start") // process start, flags
 	pv, err := preview.Build(o)
 	if err != nil {
 		return fail(stderr, err)
@@ -128,6 +123,7 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, fmt.Errorf("write preview: %w", err))
 	}
+	trace.Mark("report")
 	return exitOK
 }
 

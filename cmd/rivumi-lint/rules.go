@@ -3,19 +3,32 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/rivumi/rivumi-lint/lint"
 )
 
 func cmdRules(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && isHelp(args[0]) {
+		commandHelp(stdout, "rules", nil, "ID is a rule id such as RL004, in any case.\n")
+		return exitOK
+	}
 	if len(args) > 1 {
-		return fail(stderr, &usageError{"usage: rivumi-lint rules [ID]"})
+		return fail(stderr, &usageError{"rules takes at most one ID: usage: rivumi-lint rules [ID]"})
 	}
 	if len(args) == 1 {
-		r, ok := lint.Lookup(args[0])
+		// Rule ids are written RL004 everywhere, but rl004 is no other rule.
+		r, ok := lint.Lookup(strings.ToUpper(args[0]))
 		if !ok {
-			return fail(stderr, &usageError{fmt.Sprintf("unknown rule %q (run rivumi-lint rules for the list)", args[0])})
+			var ids []string
+			for _, r := range lint.Rules() {
+				ids = append(ids, r.ID)
+			}
+			if s := suggest(strings.ToUpper(args[0]), ids); s != "" {
+				return fail(stderr, &usageError{fmt.Sprintf("unknown rule %q: did you mean %s? (run \"rivumi-lint rules\" for the list)", args[0], s)})
+			}
+			return fail(stderr, &usageError{fmt.Sprintf("unknown rule %q (run \"rivumi-lint rules\" for the list)", args[0])})
 		}
 		fmt.Fprintf(stdout, "%s %s (default severity: %s)\n\n%s\n\n%s\n\n%s\n", r.ID, r.Name, r.Default, r.Summary, r.Doc, r.URL())
 		return exitOK
