@@ -17,16 +17,19 @@ var builtin = Parse("[builtin]", "", []byte("[attr]binary -diff -merge -text\n")
 // Checker answers attribute questions for the files of one tree or index,
 // reading each directory's attributes file at most once.
 type Checker struct {
-	load Loader
-	info *File // info/attributes: above every in-tree file; nil when absent
-	dirs map[string]*File
+	load   Loader
+	info   *File // info/attributes: above every in-tree file; nil when absent
+	dirs   map[string]*File
+	chains map[string][]*File // per directory: its file and its ancestors', deepest first
+	stacks map[string][]*File // per directory: what stack returns for its files
 }
 
 // NewChecker returns a checker over the attributes files load reads, with
 // info (info/attributes of the Git directory, nil when there is none) on
 // top, as Git stacks them.
 func NewChecker(load Loader, info *File) *Checker {
-	return &Checker{load: load, info: info, dirs: map[string]*File{}}
+	return &Checker{load: load, info: info, dirs: map[string]*File{},
+		chains: map[string][]*File{}, stacks: map[string][]*File{}}
 }
 
 // dir returns the parsed attributes file of directory d, or nil.
@@ -51,30 +54,58 @@ func (c *Checker) dir(d string) (*File, error) {
 	return f, nil
 }
 
+// chain returns the attributes files of directory d and its ancestors,
+// deepest first, computed once per directory: a directory without a file
+// shares its parent's slice.
+func (c *Checker) chain(d string) ([]*File, error) {
+	if ch, ok := c.chains[d]; ok {
+		return ch, nil
+	}
+	var up []*File
+	if d != "" {
+		parent := ""
+		if i := strings.LastIndexByte(d, '/'); i >= 0 {
+			parent = d[:i]
+		}
+		var err error
+		if up, err = c.chain(parent); err != nil {
+			return nil, err
+		}
+	}
+	f, err := c.dir(d)
+	if err != nil {
+		return nil, err
+	}
+	ch := up
+	if f != nil {
+		ch = append([]*File{f}, up...)
+	}
+	c.chains[d] = ch
+	return ch, nil
+}
+
 // stack returns the files that apply to path p, highest precedence first:
 // info/attributes, the deepest directory's file up to the root's, then
-// the built-in macros.
+// the built-in macros. Files of one directory share one stack.
 func (c *Checker) stack(p string) ([]*File, error) {
-	var out []*File
+	d := ""
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		d = p[:i]
+	}
+	if st, ok := c.stacks[d]; ok {
+		return st, nil
+	}
+	ch, err := c.chain(d)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*File, 0, len(ch)+2)
 	if c.info != nil {
 		out = append(out, c.info)
 	}
-	dirs := []string{""}
-	for i := 0; i < len(p); i++ {
-		if p[i] == '/' {
-			dirs = append(dirs, p[:i])
-		}
-	}
-	for i := len(dirs) - 1; i >= 0; i-- {
-		f, err := c.dir(dirs[i])
-		if err != nil {
-			return nil, err
-		}
-		if f != nil {
-			out = append(out, f)
-		}
-	}
-	return append(out, builtin), nil
+	out = append(append(out, ch...), builtin)
+	c.stacks[d] = out
+	return out, nil
 }
 
 // All returns every attribute of the file at path p (a slash path from
@@ -84,6 +115,9 @@ func (c *Checker) All(p string) (map[string]Value, error) {
 	st, err := c.stack(p)
 	if err != nil {
 		return nil, err
+	}
+	if len(st) == 1 {
+		return nil, nil // the built-in macro alone sets nothing
 	}
 	// The macro definition of each name: the highest-precedence file's,
 	// its last line (attr.c determine_macros).

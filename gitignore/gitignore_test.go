@@ -1,6 +1,7 @@
 package gitignore
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -99,8 +100,9 @@ func TestF4GitSemantics(t *testing.T) {
 	}
 }
 
-// TestF4ConfigNativeMatchesGit: without the git binary, the config files
-// are read natively; they must say what `git config` says.
+// TestF4ConfigNativeMatchesGit: the config files are read natively (the
+// git binary only for what that reader cannot apply); they must say what
+// `git config` says.
 func TestF4ConfigNativeMatchesGit(t *testing.T) {
 	gittest.SetEnv(t)
 	home := t.TempDir()
@@ -131,11 +133,11 @@ func TestF4ConfigNativeMatchesGit(t *testing.T) {
 			f.WriteString(c.local)
 			f.Close()
 		}
-		viaGit, err := ReadConfig(g.Dir, gd)
+		viaGit, err := readConfigGit(g.Dir, gd)
 		if err != nil {
 			t.Fatal(err)
 		}
-		native, err := readConfigNative(g.Dir, gd)
+		native, err := ReadConfig(g.Dir, gd)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,11 +145,30 @@ func TestF4ConfigNativeMatchesGit(t *testing.T) {
 			t.Errorf("global %q local %q: git %+v, native %+v", c.global, c.local, viaGit, native)
 		}
 	}
-	// An include is followed by git, and refused natively.
-	if err := os.WriteFile(global, []byte("[include]\n\tpath = other\n"), 0o644); err != nil {
+	// An include, and a bare ignoreCase key, are left to git: the answer
+	// is git's.
+	other := filepath.Join(home, "other")
+	if err := os.WriteFile(other, []byte("[core]\n\texcludesFile = /from/include\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readConfigNative(g.Dir, gd); err == nil || !strings.Contains(err.Error(), "install git") {
-		t.Errorf("include: %v", err)
+	for _, global := range []string{"[include]\n\tpath = other\n", "[core]\n\tignoreCase\n"} {
+		if err := os.WriteFile(filepath.Join(home, "g.gitconfig"), []byte(global), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var ng *needGitError
+		if _, err := readConfigNative(g.Dir, gd); !errors.As(err, &ng) {
+			t.Errorf("%q: native reader: %v, want a hand-over to git", global, err)
+		}
+		viaGit, err := readConfigGit(g.Dir, gd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadConfig(g.Dir, gd)
+		if err != nil || got != viaGit {
+			t.Errorf("%q: ReadConfig = %+v, %v; git says %+v", global, got, err, viaGit)
+		}
+	}
+	if got, _ := ReadConfig(g.Dir, gd); !got.IgnoreCase {
+		t.Errorf("a bare ignoreCase key is true to git: %+v", got)
 	}
 }

@@ -78,15 +78,28 @@ type Config struct {
 }
 
 // ReadConfig reads core.excludesFile and core.ignoreCase for the worktree
-// top with Git directory gitDir. With the git binary installed, `git
-// config` answers (through repo.GitCommand), so system, global, repository
-// and worktree config files, includes and `-c` settings count exactly as
-// for `git status`. Without it, the config files Git would read are read
-// natively; an include there cannot be followed and is an error.
+// top with Git directory gitDir, as `git status` sees them: the system,
+// global, repository and worktree config files, read natively in Git's
+// order. Only what the native reader cannot apply — an include or
+// includeIf section, `-c` settings passed down in GIT_CONFIG_PARAMETERS or
+// GIT_CONFIG_COUNT, a bare `ignoreCase` key — is asked of `git config`
+// (through repo.GitCommand); without the git binary that is an error.
+// Starting git costs milliseconds on every run, so it is the fall-back,
+// never the rule.
 func ReadConfig(top, gitDir string) (Config, error) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return readConfigNative(top, gitDir)
+	c, err := readConfigNative(top, gitDir)
+	var ng *needGitError
+	if !errors.As(err, &ng) {
+		return c, err
 	}
+	if _, lerr := exec.LookPath("git"); lerr != nil {
+		return Config{}, fmt.Errorf("%s, which only the git binary can apply to core.excludesFile: install git", ng.why)
+	}
+	return readConfigGit(top, gitDir)
+}
+
+// readConfigGit asks `git config` for both settings.
+func readConfigGit(top, gitDir string) (Config, error) {
 	var c Config
 	excl, set, err := gitConfig(top, gitDir, "--path", "core.excludesFile")
 	if err != nil {
@@ -104,6 +117,11 @@ func ReadConfig(top, gitDir string) (Config, error) {
 	c.IgnoreCase = set && ic == "true"
 	return c, nil
 }
+
+// needGitError is a configuration the native reader cannot apply.
+type needGitError struct{ why string }
+
+func (e *needGitError) Error() string { return e.why + ": the git binary is needed to read it" }
 
 // gitConfig runs `git config -z TYPE --get KEY`; set is false when the key
 // is not set (exit status 1).
@@ -151,7 +169,7 @@ func readConfigNative(top, gitDir string) (Config, error) {
 	var c Config
 	for _, k := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
 		if os.Getenv(k) != "" {
-			return c, fmt.Errorf("%s is set, which only the git binary can apply to core.excludesFile; install git", k)
+			return c, &needGitError{k + " is set"}
 		}
 	}
 	var files []string
@@ -191,7 +209,7 @@ func readConfigNative(top, gitDir string) (Config, error) {
 		}
 		for _, s := range cfg.Sections {
 			if s.IsName("include") || s.IsName("includeIf") {
-				return c, fmt.Errorf("the Git config %s has an [%s] section, which only the git binary follows for core.excludesFile; install git", files[i], s.Name)
+				return c, &needGitError{fmt.Sprintf("the Git config %s has an [%s] section", files[i], s.Name)}
 			}
 		}
 		core := cfg.Section("core")
@@ -200,7 +218,13 @@ func readConfigNative(top, gitDir string) (Config, error) {
 			excl = &v
 		}
 		if core.HasOption("ignoreCase") {
-			c.IgnoreCase = parseBool(core.Option("ignoreCase"))
+			v := core.Option("ignoreCase")
+			if strings.TrimSpace(v) == "" {
+				// A bare key is true to Git, "ignoreCase =" false: the
+				// decoder gives both as "".
+				return c, &needGitError{fmt.Sprintf("the Git config %s sets core.ignoreCase without a value", files[i])}
+			}
+			c.IgnoreCase = parseBool(v)
 		}
 		if i == len(files)-1 && strings.EqualFold(cfg.Section("extensions").Option("worktreeConfig"), "true") {
 			files = append(files, filepath.Join(gitDir, "config.worktree"))
