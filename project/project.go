@@ -135,6 +135,17 @@ func (p *Project) worktree() (*resolve.Worktree, error) {
 		}
 		recorded = underPrefix(scan.Kinds, p.Prefix)
 		p.tracked = scan.Tracked
+		// Git never ignores a tracked path: a tracked link to a directory
+		// that an ignore pattern matches is still listed by the walk, so
+		// the candidates behind it are reported (F4, C1).
+		for path, k := range scan.Kinds {
+			if k == resolve.Symlink {
+				if p.tracked == nil {
+					p.tracked = map[string]bool{}
+				}
+				p.tracked[path] = true
+			}
+		}
 	}
 	wt, err := resolve.OpenWorktree(p.Root, recorded)
 	if err != nil {
