@@ -24,7 +24,44 @@ type Finding struct {
 	// project root: Path is not a repository path, so the github, SARIF and
 	// rdjson outputs give it no file location (F10).
 	User bool `json:"user,omitempty"`
+	// Fix, when set, is a text edit that removes the cause (X1); nil when
+	// the fix is not a text edit or none is safe.
+	Fix *Fix `json:"fix,omitempty"`
 	// fromUser marks a finding about the user-level file made on its
 	// repository path, for Run to merge into the project layer's (F10).
 	fromUser bool
+}
+
+// Fix is a repair of a finding's cause that is a pure text edit of one or
+// more files (X1): removing hidden characters or C0 controls. Writers carry
+// it as it is — SARIF `fixes`, rdjson `suggestions`, the language server's
+// code actions — and `rivumi-lint fix` applies the same edits, so no front
+// end re-derives what the fix is. Fixes that are not text edits (a
+// transcoding, a rename, swapping a link with its target) are made only by
+// `rivumi-lint fix` and carry no Fix.
+type Fix struct {
+	// Description says what the fix does, in the imperative ("Remove 2
+	// hidden characters").
+	Description string `json:"description"`
+	// Edits never overlap and are ordered by Start.Offset.
+	Edits []Edit `json:"edits"`
+}
+
+// Edit replaces the bytes [Start.Offset, End.Offset) of the file at Path
+// (as Finding.Path) with Text. The positions refer to the file's bytes as
+// the check read them.
+type Edit struct {
+	Path  string `json:"path"`
+	Start Pos    `json:"start"`
+	End   Pos    `json:"end"`
+	Text  string `json:"text"`
+}
+
+// Pos is a position in a file: 1-based line, 1-based column in bytes, and
+// the 0-based byte offset from the start of the file. Each writer converts
+// to the unit its format wants (UTF-16 code units for an editor).
+type Pos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Offset int `json:"offset"`
 }
