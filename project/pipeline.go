@@ -180,7 +180,7 @@ func (r *Run) worktreeScope() ([]string, error) {
 		_, err := p.worktree()
 		return nil, err
 	}
-	cfg, err := loadConfig(p.Root, p.opts.Config)
+	cfg, err := p.worktreeConfig()
 	if err != nil {
 		return nil, err
 	}

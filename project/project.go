@@ -23,6 +23,10 @@ type Options struct {
 	Root             string // --root; "" = the Git worktree around the working directory
 	Config           string // --config; "" = ROOT/.rivumi-lint.yaml when present
 	UserInstructions string // --user-instructions; "" = no user layer
+	// Overlay holds unsaved editor texts by slash path relative to the
+	// root: the worktree source reads them instead of the disk's bytes
+	// (the language server, X4; project/overlay.go).
+	Overlay map[string][]byte
 }
 
 // Project is an opened project: where it is (R1, F2), found once for
@@ -150,6 +154,9 @@ func (p *Project) worktree() (*resolve.Worktree, error) {
 	wt, err := resolve.OpenWorktree(p.Root, recorded)
 	if err != nil {
 		return nil, err
+	}
+	if p.opts.Overlay != nil {
+		wt.SetOverlay(p.opts.Overlay)
 	}
 	p.wt = wt
 	return wt, nil

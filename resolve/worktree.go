@@ -40,6 +40,9 @@ type Worktree struct {
 	// MaxFileBytes).
 	candidates []string
 	limit      int64
+	// overlayDocs are unsaved editor texts Read serves instead of the
+	// disk's (SetOverlay, X4).
+	overlayDocs map[string][]byte
 }
 
 // readAhead is one Read made before the engine asked for it.
@@ -244,6 +247,9 @@ func (w *Worktree) overlay(p string, e *Entry) {
 }
 
 func (w *Worktree) Read(p string, limit int64) ([]byte, Kind, int64, error) {
+	if data, kind, size, ok := w.readOverlay(p, limit); ok {
+		return data, kind, size, nil
+	}
 	w.mu.Lock()
 	ra, ok := w.reads[p]
 	if ok {
