@@ -16,6 +16,7 @@ var commands = []struct{ name, args, desc string }{
 	{"preview", "[flags] [DIR]", "print what the model would see from DIR"},
 	{"hook", "install|uninstall", "manage the native Git pre-commit and pre-push hooks"},
 	{"rules", "[ID]", "print the rule catalogue, or one rule's explanation"},
+	{"lsp", "[--stdio]", "run the language server for editors (stdio; docs/lsp.md)"},
 	{"version", "", "print the version"},
 	{"help", "", "print this help"},
 }
@@ -71,9 +72,12 @@ func commandHelp(w io.Writer, name string, fs *flag.FlagSet, extra string) {
 		fmt.Fprint(w, "\nFlags:\n")
 		printFlags(w, fs)
 	}
-	if name == "check" {
+	switch name {
+	case "check":
 		fmt.Fprintf(w, "\n%s", checkExitCodes)
-	} else {
+	case "lsp":
+		fmt.Fprintf(w, "\n%s", lspExitCodes)
+	default:
 		fmt.Fprintf(w, "\n%s", otherExitCodes)
 	}
 }

@@ -51,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdHook(args[1:], stdout, stderr)
 	case "rules":
 		return cmdRules(args[1:], stdout, stderr)
+	case "lsp":
+		return cmdLsp(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		if len(args) > 1 && isHelp(args[1]) {
 			commandHelp(stdout, "version", nil, "")

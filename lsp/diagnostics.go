@@ -1,0 +1,128 @@
+package lsp
+
+import (
+	"errors"
+	"path/filepath"
+
+	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/project"
+)
+
+// run is one pass of check's pipeline over the project at root for the
+// open documents docs: their unsaved texts are the overlay, their paths
+// the scope (a file is checked from its directory, and an instruction
+// file brings every directory below it whose chain it reaches, R7), as
+// `rivumi-lint check PATH...` would check them once saved.
+func (s *Server) run(root string, docs []*document) (*lint.Result, *project.Run, error) {
+	overlay := make(map[string][]byte, len(docs))
+	paths := make([]string, 0, len(docs))
+	for _, d := range docs {
+		overlay[d.rel] = d.text
+		paths = append(paths, filepath.Join(root, filepath.FromSlash(d.rel)))
+	}
+	return s.runScope(root, overlay, project.Scope{Paths: paths, Memory: s.opts.Memory})
+}
+
+// runScope runs the pipeline over scope with the overlay.
+func (s *Server) runScope(root string, overlay map[string][]byte, scope project.Scope) (*lint.Result, *project.Run, error) {
+	p, err := project.Open(project.Options{Root: root, UserInstructions: s.opts.UserInstructions, Overlay: overlay})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer p.Close()
+	r, err := p.Start(scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	var mem *lint.MemoryFile
+	if scope.Memory != "" {
+		if mem, err = project.MemoryInput(scope.Memory, p.Root, r.ProjectKey("")); err != nil {
+			return nil, nil, err
+		}
+	}
+	res, err := r.Lint(mem)
+	return res, r, err
+}
+
+// lint re-runs the project at root and publishes the diagnostics of each
+// of its open documents: the findings of the run whose Path is that
+// document, as check reports them.
+func (s *Server) lint(root string) {
+	docs := s.openIn(root)
+	if len(docs) == 0 {
+		return
+	}
+	res, _, err := s.run(root, docs)
+	cfgURI := uriOf(filepath.Join(root, project.ConfigName))
+	var cerr *config.Error
+	if errors.As(err, &cerr) {
+		// A broken config is one diagnostic on the config file, never a
+		// failure of the server; the other documents keep what they had.
+		line := max(cerr.Line-1, 0)
+		diag := Diagnostic{Range: Range{Start: Position{Line: line}, End: Position{Line: line + 1}},
+			Severity: severityError, Code: "config", Source: "rivumi-lint", Message: err.Error()}
+		s.publish(s.uriFor(root, project.ConfigName, cfgURI), nil, []Diagnostic{diag})
+		s.broken[root] = cfgURI
+		return
+	}
+	if u, ok := s.broken[root]; ok {
+		delete(s.broken, root)
+		if s.docs[filepath.Join(root, project.ConfigName)] == nil {
+			s.publish(u, nil, []Diagnostic{})
+		}
+	}
+	if err != nil {
+		// Not a finding: a source that cannot be read, a user file that
+		// does not exist. Said once until it changes.
+		if s.lastErr[root] != err.Error() {
+			s.lastErr[root] = err.Error()
+			s.showMessage(messageError, "rivumi-lint: "+err.Error())
+		}
+		return
+	}
+	delete(s.lastErr, root)
+	byPath := map[string][]lint.Finding{}
+	for _, f := range res.Findings {
+		byPath[f.Path] = append(byPath[f.Path], f)
+	}
+	for _, d := range docs {
+		d.findings = byPath[d.rel]
+		s.publish(d.uri, &d.version, s.diagnostics(d))
+	}
+}
+
+// uriFor is the URI the client opened the file rel of root under, else
+// fallback.
+func (s *Server) uriFor(root, rel, fallback string) string {
+	if d := s.docs[filepath.Join(root, filepath.FromSlash(rel))]; d != nil {
+		return d.uri
+	}
+	return fallback
+}
+
+// diagnostics are a document's findings in the negotiated encoding.
+func (s *Server) diagnostics(d *document) []Diagnostic {
+	out := make([]Diagnostic, 0, len(d.findings))
+	for _, f := range d.findings {
+		out = append(out, s.diagnostic(d, f))
+	}
+	return out
+}
+
+func (s *Server) diagnostic(d *document, f lint.Finding) Diagnostic {
+	sev := severityInformation
+	switch f.Severity {
+	case lint.Error:
+		sev = severityError
+	case lint.Warning:
+		sev = severityWarning
+	}
+	return Diagnostic{Range: s.enc.findingRange(d.text, f), Severity: sev, Code: f.Rule, Source: "rivumi-lint", Message: f.Message}
+}
+
+func (s *Server) publish(uri string, version *int, diags []Diagnostic) {
+	if err := s.out.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: uri, Version: version, Diagnostics: diags}); err != nil {
+		s.logf("publish diagnostics: %v", err)
+	}
+}
