@@ -11,13 +11,13 @@ import (
 func TestFixToWorkspaceEditX4(t *testing.T) {
 	text := "# R\n" + bidiLine + " z\u200b\n"
 	// Line 2: "a" (1 byte), U+1F600 (4), U+202E at byte offset 4+5=9 (3
-	// bytes), "b z" and U+200B at offset 4+12=16 (3 bytes).
+	// bytes), "b z" and U+200B at offset 4+11=15 (3 bytes).
 	fix := &lint.Fix{Description: "Remove 2 hidden characters", Edits: []lint.Edit{
 		{Path: "AGENTS.md", Start: lint.Pos{Line: 2, Column: 6, Offset: 9}, End: lint.Pos{Line: 2, Column: 9, Offset: 12}},
-		{Path: "AGENTS.md", Start: lint.Pos{Line: 2, Column: 13, Offset: 16}, End: lint.Pos{Line: 2, Column: 16, Offset: 19}},
+		{Path: "AGENTS.md", Start: lint.Pos{Line: 2, Column: 12, Offset: 15}, End: lint.Pos{Line: 2, Column: 15, Offset: 18}},
 	}}
-	if text[9:12] != "\u202e" || text[16:19] != "\u200b" {
-		t.Fatalf("offsets do not hold the characters: %q %q", text[9:12], text[16:19])
+	if text[9:12] != "\u202e" || text[15:18] != "\u200b" {
+		t.Fatalf("offsets do not hold the characters: %q %q", text[9:12], text[15:18])
 	}
 	for _, tc := range []struct {
 		enc        encoding
