@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rivumi/rivumi-lint/project"
 	"github.com/rivumi/rivumi-lint/report"
@@ -212,6 +213,9 @@ func applyEdits(t *testing.T, text string, edits []TextEdit, enc encoding) strin
 func byteOffset(t *testing.T, text []byte, p Position, enc encoding) int {
 	t.Helper()
 	for off := 0; off <= len(text); off++ {
+		if off < len(text) && !utf8.RuneStart(text[off]) {
+			continue // inside a character: no position of the editor's
+		}
 		if enc.position(text, off) == p {
 			return off
 		}
