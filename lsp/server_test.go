@@ -373,3 +373,27 @@ func TestFIFOAgentsNeverBlocksC3(t *testing.T) {
 	}
 	c.stop()
 }
+
+// X4, C2: a 2 GiB sparse AGENTS.md in the chain is read only up to the
+// cap (the server answers), and an unsaved text over
+// limits.max_file_bytes is rejected as the file would be (RL003).
+func TestOversizedNeverBlocksC2(t *testing.T) {
+	dir := newRepo(t, "a/AGENTS.md", "small\n")
+	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(dir, "AGENTS.md"), 2<<30); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t)
+	c.initialize(dir, map[string]any{}, nil)
+	uri := c.open(filepath.Join(dir, "a/AGENTS.md"), "small\n")
+	if p := c.waitPublish(uri); len(p.Diagnostics) != 0 {
+		t.Errorf("a/AGENTS.md: %+v, want none (RL003 is the root's)", p.Diagnostics)
+	}
+	c.change(uri, 2, strings.Repeat("x", 40000)+"\n") // the default cap is 32768 bytes
+	if p := c.waitPublish(uri); rules(p.Diagnostics) != "RL003" {
+		t.Errorf("oversized unsaved text: %q, want RL003", rules(p.Diagnostics))
+	}
+	c.stop()
+}
