@@ -303,7 +303,7 @@ func (pl *planner) planTranscode(f lint.Finding) (*change, error) {
 	if v, err := pl.encodingAttr(f.Path); err != nil {
 		return nil, err
 	} else if v != "" {
-		return nil, fmt.Errorf("Git writes it in the encoding of its attribute (%s), so it would re-encode a UTF-8 file on the next checkout; change the attribute (remove it, or set working-tree-encoding=UTF-8) and re-save the file as UTF-8", v)
+		return nil, fmt.Errorf("its attribute %s makes Git write it in that encoding, so a checkout would re-encode a UTF-8 file; change the attribute (remove it, or set working-tree-encoding=UTF-8) and re-save the file as UTF-8", v)
 	}
 	snap, err := readRegular(pl.abs(f.Path), pl.limit)
 	if err != nil {
