@@ -1,6 +1,12 @@
 package lint
 
-import "github.com/rivumi/rivumi-lint/resolve"
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/rivumi/rivumi-lint/content"
+	"github.com/rivumi/rivumi-lint/resolve"
+)
 
 // The content rules read the text of each active layer (P2).
 
@@ -48,6 +54,31 @@ func checkHidden(p *pass) {
 		if f.hidden == 0 {
 			continue
 		}
-		p.report(l.Path, f.firstHide.Pos, 0, "Rivumi will pass %d character(s) a reviewer cannot see to the model; the first is %s. Fix: delete them (an editor that shows invisible characters, or a search for the code point, finds them)", f.hidden, f.firstHide.Name)
+		p.emit(Finding{Path: l.Path, Line: f.firstHide.Line, Column: f.firstHide.Column,
+			Message: fmt.Sprintf("Rivumi will pass %d character(s) a reviewer cannot see to the model; the first is %s. Fix: delete them (an editor that shows invisible characters, or a search for the code point, finds them)", f.hidden, f.firstHide.Name),
+			Fix:     hiddenFix(l.Path, l.Content)})
 	}
+}
+
+// hiddenFix is RL010's repair (X1): delete every character of the RL010
+// set, C0 controls included. RL010 reports once per file, so the one Fix
+// covers the whole file; a run of adjacent characters is one edit. None of
+// them is a line break, so an edit never spans lines.
+func hiddenFix(path string, b []byte) *Fix {
+	all, total := content.HiddenChars(b, 0)
+	if total == 0 {
+		return nil
+	}
+	fix := &Fix{Description: fmt.Sprintf("Remove %d hidden character(s)", total)}
+	for _, h := range all {
+		_, size := utf8.DecodeRune(b[h.Offset:])
+		end := Pos{Line: h.Line, Column: h.Column + size, Offset: h.Offset + size}
+		if n := len(fix.Edits); n > 0 && fix.Edits[n-1].End.Offset == h.Offset {
+			fix.Edits[n-1].End = end
+			continue
+		}
+		fix.Edits = append(fix.Edits, Edit{Path: path,
+			Start: Pos{Line: h.Line, Column: h.Column, Offset: h.Offset}, End: end})
+	}
+	return fix
 }

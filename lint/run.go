@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/rivumi/rivumi-lint/resolve"
@@ -193,6 +194,9 @@ func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
 				f.User = true
 			}
 		}
+		if f.Fix != nil {
+			f.Fix = fixAt(f.Fix, f.Path, f.User)
+		}
 		if chain && cfg.Ignored(f.Path) {
 			return
 		}
@@ -332,4 +336,20 @@ func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer
 		d.Layers = append(d.Layers, Layer{Path: l.Path, Scope: l.Scope, State: string(l.State), Reason: l.Reason(), Bytes: n})
 	}
 	return d
+}
+
+// fixAt is fix with its edits on path, where F10 moved a finding about the
+// user-level file; nil for a file outside the root, which no fix writes.
+func fixAt(fix *Fix, path string, user bool) *Fix {
+	if user {
+		return nil
+	}
+	if len(fix.Edits) == 0 || fix.Edits[0].Path == path {
+		return fix
+	}
+	moved := &Fix{Description: fix.Description, Edits: slices.Clone(fix.Edits)}
+	for i := range moved.Edits {
+		moved.Edits[i].Path = path
+	}
+	return moved
 }

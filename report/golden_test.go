@@ -88,7 +88,12 @@ func fixtureResult() *lint.Result {
 				Directories: []string{"dir with spaces"}},
 			{Rule: "RL010", Name: "hidden-unicode", Severity: lint.Error, Path: pathNewline, Line: 2, Column: 5,
 				Message:     msgHostile,
-				Directories: []string{"odd\nname %0A/a,b:c::d"}},
+				Directories: []string{"odd\nname %0A/a,b:c::d"},
+				// X1: the edits that delete both characters.
+				Fix: &lint.Fix{Description: "Remove 2 hidden character(s)", Edits: []lint.Edit{
+					{Path: pathNewline, Start: lint.Pos{Line: 2, Column: 5, Offset: 12}, End: lint.Pos{Line: 2, Column: 8, Offset: 15}},
+					{Path: pathNewline, Start: lint.Pos{Line: 2, Column: 10, Offset: 17}, End: lint.Pos{Line: 2, Column: 13, Offset: 20}},
+				}}},
 			{Rule: "RL008", Name: "boundary-marker", Severity: lint.Error, Path: pathCR, Line: 1, Column: 1,
 				Message:     "the text contains </rivumi:layer>, which could close the layer early",
 				Directories: []string{"cr\rname"}},

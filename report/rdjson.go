@@ -70,7 +70,31 @@ func newRDJSONDiagnostic(f lint.Finding) rdjsonDiagnostic {
 	}
 	d.Location = &rdjsonLocation{Path: f.Path}
 	d.Location.Range = &rdjsonRange{Start: rdjsonPosition{Line: max(f.Line, 1), Column: f.Column}}
+	d.Suggestions = rdjsonSuggestions(f)
 	return d
+}
+
+// rdjsonSuggestions are a finding's Fix (X1) as reviewdog suggestions: one
+// per edit of the finding's own file, the range from start to end (end
+// exclusive; lines and byte columns 1-based, as reviewdog counts them) and
+// the replacement text, so that github-pr-review offers "apply
+// suggestion". reviewdog applies suggestions to the diagnostic's file only.
+func rdjsonSuggestions(f lint.Finding) []rdjsonSuggestion {
+	if f.Fix == nil {
+		return nil
+	}
+	var out []rdjsonSuggestion
+	for _, e := range f.Fix.Edits {
+		if e.Path != f.Path {
+			continue
+		}
+		out = append(out, rdjsonSuggestion{
+			Range: rdjsonRange{Start: rdjsonPosition{Line: e.Start.Line, Column: e.Start.Column},
+				End: &rdjsonPosition{Line: e.End.Line, Column: e.End.Column}},
+			Text: e.Text,
+		})
+	}
+	return out
 }
 
 func rdjsonSeverity(s lint.Severity) string {
@@ -97,6 +121,13 @@ type rdjsonDiagnostic struct {
 	Severity string          `json:"severity"`
 	Source   rdjsonSource    `json:"source"`
 	Code     rdjsonCode      `json:"code"`
+	// Suggestions carry a Fix (X1); text "" deletes the range.
+	Suggestions []rdjsonSuggestion `json:"suggestions,omitempty"`
+}
+
+type rdjsonSuggestion struct {
+	Range rdjsonRange `json:"range"`
+	Text  string      `json:"text"`
 }
 
 type rdjsonSource struct {
@@ -115,7 +146,8 @@ type rdjsonLocation struct {
 }
 
 type rdjsonRange struct {
-	Start rdjsonPosition `json:"start"`
+	Start rdjsonPosition  `json:"start"`
+	End   *rdjsonPosition `json:"end,omitempty"`
 }
 
 type rdjsonPosition struct {

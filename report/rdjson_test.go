@@ -25,6 +25,16 @@ type rdDiagnostic struct {
 	Severity string      `json:"severity"`
 	Source   *rdSource   `json:"source"`
 	Code     *rdCode     `json:"code"`
+	// X1: a finding's Fix.
+	Suggestions []rdSuggestion `json:"suggestions"`
+}
+
+type rdSuggestion struct {
+	Range *struct {
+		Start *rdPosition `json:"start"`
+		End   *rdPosition `json:"end"`
+	} `json:"range"`
+	Text *string `json:"text"`
 }
 
 type rdSource struct {
@@ -127,6 +137,7 @@ func TestRDJSONShape(t *testing.T) {
 			t.Errorf("diagnostic %d: message %q, location %+v", i, d.Message, d.Location)
 			continue
 		}
+		checkSuggestions(t, i, f, d.Suggestions)
 		// A whole-file finding (line 0) is placed on line 1 without a
 		// column, as in SARIF.
 		rg := d.Location.Range
@@ -190,4 +201,26 @@ func FuzzRDJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkSuggestions (X1): a finding's Fix is one suggestion per edit, the
+// edit's range (end exclusive, byte columns) and text; none without a Fix.
+func checkSuggestions(t *testing.T, i int, f lint.Finding, got []rdSuggestion) {
+	t.Helper()
+	var want []lint.Edit
+	if f.Fix != nil {
+		want = f.Fix.Edits
+	}
+	if len(got) != len(want) {
+		t.Errorf("diagnostic %d: %d suggestions, want %d", i, len(got), len(want))
+		return
+	}
+	for j, e := range want {
+		g := got[j]
+		if g.Range == nil || g.Range.Start == nil || g.Range.End == nil || g.Text == nil ||
+			*g.Range.Start.Line != e.Start.Line || *g.Range.Start.Column != e.Start.Column ||
+			*g.Range.End.Line != e.End.Line || *g.Range.End.Column != e.End.Column || *g.Text != e.Text {
+			t.Errorf("diagnostic %d suggestion %d = %+v, want the edit %+v", i, j, g, e)
+		}
+	}
 }

@@ -119,6 +119,9 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 				Region:           region,
 			}}}
 		}
+		if f.Fix != nil && !f.User {
+			res.Fixes = []sarifFix{newSARIFFix(f.Fix)}
+		}
 		if len(f.Directories) > 0 {
 			dirs, total := capDirs(f.Directories, o.AllDirectories)
 			res.Properties = &sarifResultProperties{Directories: dirs, DirectoriesTotal: total}
@@ -232,6 +235,55 @@ type sarifResult struct {
 	Locations           []sarifLocation        `json:"locations"`
 	PartialFingerprints map[string]string      `json:"partialFingerprints"`
 	Properties          *sarifResultProperties `json:"properties,omitempty"`
+	Fixes               []sarifFix             `json:"fixes,omitempty"`
+}
+
+// newSARIFFix is a finding's Fix (X1) as a SARIF fix: one artifactChange
+// per file, each edit a replacement whose deletedRegion is the byte range
+// (byteOffset, byteLength: a binary region, so no column unit is assumed)
+// and whose insertedContent is the new text.
+func newSARIFFix(fix *lint.Fix) sarifFix {
+	out := sarifFix{Description: sarifMessage{Text: fix.Description}}
+	for _, e := range fix.Edits {
+		n := len(out.ArtifactChanges)
+		if n == 0 || out.ArtifactChanges[n-1].path != e.Path {
+			out.ArtifactChanges = append(out.ArtifactChanges, sarifArtifactChange{path: e.Path,
+				ArtifactLocation: sarifArtifactLocation{URI: escapeURIPath(e.Path), URIBaseID: sarifSrcRoot}})
+			n++
+		}
+		ch := &out.ArtifactChanges[n-1]
+		ch.Replacements = append(ch.Replacements, sarifReplacement{
+			DeletedRegion:   sarifByteRegion{ByteOffset: e.Start.Offset, ByteLength: e.End.Offset - e.Start.Offset},
+			InsertedContent: &sarifArtifactContent{Text: e.Text},
+		})
+	}
+	return out
+}
+
+type sarifFix struct {
+	Description     sarifMessage          `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	path             string
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Replacements     []sarifReplacement    `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifByteRegion       `json:"deletedRegion"`
+	InsertedContent *sarifArtifactContent `json:"insertedContent,omitempty"`
+}
+
+// sarifByteRegion is a binary region; byteLength 0 is an insertion point.
+type sarifByteRegion struct {
+	ByteOffset int `json:"byteOffset"`
+	ByteLength int `json:"byteLength"`
+}
+
+type sarifArtifactContent struct {
+	Text string `json:"text"`
 }
 
 type sarifResultProperties struct {

@@ -430,3 +430,79 @@ func TestSARIFResultLimit(t *testing.T) {
 		t.Errorf("invocations = %+v", run.Invocations)
 	}
 }
+
+// X1: a finding's Fix is the result's one fix: an artifactChange for its
+// file (the result's URI) with one replacement per edit, the deleted
+// region by byte offset and length, the inserted text; no fixes without
+// a Fix. The log validates against the schema.
+func TestSARIFFixes(t *testing.T) {
+	r := fixtureResult()
+	out := writeSARIF(t, r)
+	validateSARIF(t, out)
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation *struct {
+						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				Fixes []struct {
+					Description     struct{ Text string } `json:"description"`
+					ArtifactChanges []struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+						Replacements []struct {
+							DeletedRegion struct {
+								ByteOffset *int `json:"byteOffset"`
+								ByteLength *int `json:"byteLength"`
+							} `json:"deletedRegion"`
+							InsertedContent *struct{ Text *string } `json:"insertedContent"`
+						} `json:"replacements"`
+					} `json:"artifactChanges"`
+				} `json:"fixes"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out, &log); err != nil {
+		t.Fatal(err)
+	}
+	withFix := 0
+	for _, res := range log.Runs[0].Results {
+		if res.RuleID != "RL010" {
+			if len(res.Fixes) != 0 {
+				t.Errorf("%s carries fixes", res.RuleID)
+			}
+			continue
+		}
+		withFix++
+		if len(res.Fixes) != 1 || len(res.Fixes[0].ArtifactChanges) != 1 {
+			t.Fatalf("RL010 fixes: %+v, want one fix with one artifactChange", res.Fixes)
+		}
+		fx := res.Fixes[0]
+		ch := fx.ArtifactChanges[0]
+		if fx.Description.Text != "Remove 2 hidden character(s)" {
+			t.Errorf("description %q", fx.Description.Text)
+		}
+		if ch.ArtifactLocation.URI != res.Locations[0].PhysicalLocation.ArtifactLocation.URI || ch.ArtifactLocation.URIBaseID != "%SRCROOT%" {
+			t.Errorf("artifactChange location %+v, want the result's", ch.ArtifactLocation)
+		}
+		want := [][2]int{{12, 3}, {17, 3}}
+		if len(ch.Replacements) != len(want) {
+			t.Fatalf("%d replacements, want %d", len(ch.Replacements), len(want))
+		}
+		for i, rp := range ch.Replacements {
+			d := rp.DeletedRegion
+			if d.ByteOffset == nil || d.ByteLength == nil || *d.ByteOffset != want[i][0] || *d.ByteLength != want[i][1] ||
+				rp.InsertedContent == nil || rp.InsertedContent.Text == nil || *rp.InsertedContent.Text != "" {
+				t.Errorf("replacement %d = %+v, want offset %d length %d, text \"\"", i, rp, want[i][0], want[i][1])
+			}
+		}
+	}
+	if withFix != 1 {
+		t.Errorf("%d RL010 results, want 1", withFix)
+	}
+}

@@ -13,6 +13,7 @@ import (
 // order the usage lists them.
 var commands = []struct{ name, args, desc string }{
 	{"check", "[flags] [PATH...]", "check instruction files (default: the whole worktree)"},
+	{"fix", "[--dry-run] [flags] [PATH...]", "fix what check finds where the fix is safe"},
 	{"preview", "[flags] [DIR]", "print what the model would see from DIR"},
 	{"hook", "install|uninstall", "manage the native Git pre-commit and pre-push hooks"},
 	{"rules", "[ID]", "print the rule catalogue, or one rule's explanation"},
@@ -24,7 +25,7 @@ var commands = []struct{ name, args, desc string }{
 // exitCodes is §6 in one block; every help text ends with it.
 const exitCodes = `Exit codes:
   0  success (check: no finding at or above --fail-on)
-  1  check only: findings at or above --fail-on
+  1  check: findings at or above --fail-on; fix: see "rivumi-lint fix --help"
   2  usage, config, Git or internal error
 `
 
@@ -77,6 +78,8 @@ func commandHelp(w io.Writer, name string, fs *flag.FlagSet, extra string) {
 		fmt.Fprintf(w, "\n%s", checkExitCodes)
 	case "lsp":
 		fmt.Fprintf(w, "\n%s", lspExitCodes)
+	case "fix":
+		fmt.Fprintf(w, "\n%s", fixExitCodes)
 	default:
 		fmt.Fprintf(w, "\n%s", otherExitCodes)
 	}

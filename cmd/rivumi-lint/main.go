@@ -45,6 +45,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	switch args[0] {
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "fix":
+		return cmdFix(args[1:], stdout, stderr)
 	case "preview":
 		return cmdPreview(args[1:], stdout, stderr)
 	case "hook":

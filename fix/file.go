@@ -1,0 +1,209 @@
+package fix
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// snapshot is a regular file as the fix read it: its bytes, mode and a
+// stamp to see, just before the write, that nobody changed it meanwhile.
+type snapshot struct {
+	data  []byte
+	mode  fs.FileMode
+	size  int64
+	mtime time.Time
+	sum   [32]byte
+}
+
+func (s *snapshot) same(o *snapshot) bool {
+	return s.size == o.size && s.mtime.Equal(o.mtime) && s.sum == o.sum && s.mode == o.mode
+}
+
+// errChanged marks a file that changed between the read and the write.
+var errChanged = errors.New("it changed since the fix read it (another program is writing it?); run fix again")
+
+// checkDirs returns an error when a directory between root and the slash
+// path rel (exclusive) is a symbolic link or not a directory: the fix
+// never writes through a link (C1, X1).
+func checkDirs(root, rel string) error {
+	parts := strings.Split(rel, "/")
+	cur := root
+	for _, el := range parts[:len(parts)-1] {
+		cur = filepath.Join(cur, el)
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("it sits below the symbolic link %s, and fix never writes through a link", filepath.ToSlash(mustRel(root, cur)))
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is not a directory", filepath.ToSlash(mustRel(root, cur)))
+		}
+	}
+	return nil
+}
+
+func mustRel(root, p string) string {
+	r, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return r
+}
+
+// readRegular reads the regular file at abs without following a link at
+// its last component and without blocking on a FIFO, at most limit bytes
+// (a larger file is an error).
+func readRegular(abs string, limit int64) (*snapshot, error) {
+	if fi, err := os.Lstat(abs); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("it is not a regular file (%s)", kindOf(fi.Mode()))
+	}
+	f, err := os.OpenFile(abs, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("it is not a regular file (%s)", kindOf(fi.Mode()))
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("it is %d bytes, over the %d bytes fix reads (limits.max_file_bytes)", fi.Size(), limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errChanged
+	}
+	return &snapshot{data: data, mode: fi.Mode(), size: fi.Size(), mtime: fi.ModTime(), sum: sha256.Sum256(data)}, nil
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not regular"
+}
+
+// beforeCommit, when set (tests only), runs after the new content is in
+// its temporary file and before the fix checks that the original did not
+// change: the window another program could write in.
+var beforeCommit func(abs string)
+
+// replaceFile writes data to a temporary file in abs's directory with
+// mode, checks that abs still holds what was read (was), and renames the
+// temporary file over it: a reader sees the old file or the new one,
+// never a part. The temporary file is removed on every failure.
+func replaceFile(abs string, data []byte, mode fs.FileMode, was *snapshot, limit int64) error {
+	tmp, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".rivumi-fix-*")
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode.Perm() | mode&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if beforeCommit != nil {
+		beforeCommit(abs)
+	}
+	if was != nil {
+		now, err := readRegular(abs, limit)
+		if err != nil || !now.same(was) {
+			return &skipError{errChanged}
+		}
+	}
+	if err := os.Rename(tmp.Name(), abs); err != nil {
+		return err
+	}
+	done = true
+	return nil
+}
+
+// skipError is a fix given up safely at write time: nothing was written,
+// the finding stays (a skip line, not a write error).
+type skipError struct{ err error }
+
+func (e *skipError) Error() string { return e.err.Error() }
+func (e *skipError) Unwrap() error { return e.err }
+
+// replaceWithLink makes abs a symbolic link to target through a temporary
+// link in the same directory and a rename.
+func replaceWithLink(abs, target string) error {
+	for i := 0; ; i++ {
+		tmp := filepath.Join(filepath.Dir(abs), fmt.Sprintf(".%s.rivumi-fix-link-%d-%d", filepath.Base(abs), os.Getpid(), i))
+		err := os.Symlink(target, tmp)
+		if errors.Is(err, fs.ErrExist) && i < 100 {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, abs); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+		return nil
+	}
+}
+
+// applyEdits applies non-overlapping edits ordered by offset to b; ok is
+// false when one does not fit b.
+func applyEdits(b []byte, edits []edit) ([]byte, bool) {
+	var out bytes.Buffer
+	last := 0
+	for _, e := range edits {
+		if e.start < last || e.end < e.start || e.end > len(b) {
+			return nil, false
+		}
+		out.Write(b[last:e.start])
+		out.WriteString(e.text)
+		last = e.end
+	}
+	out.Write(b[last:])
+	return out.Bytes(), true
+}
+
+type edit struct {
+	start, end int
+	text       string
+}
