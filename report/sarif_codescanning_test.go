@@ -132,7 +132,7 @@ func TestSARIFRunDetails(t *testing.T) {
 	for v, want := range map[string]string{
 		"1.2.3": "1.2.3", "v0.3.0": "0.3.0", "v1.2.0-rc.1": "1.2.0-rc.1",
 		"v0.0.0-20261130080000-0123456789ab": "0.0.0-20261130080000-0123456789ab",
-		"devel": "", "devel-0123456789ab-dirty": "", "v1.2": "", "": "",
+		"devel":                              "", "devel-0123456789ab-dirty": "", "v1.2": "", "": "",
 	} {
 		d := writeCodeScanning(t, Options{ToolVersion: v})
 		got := d.Runs[0].Tool.Driver.SemanticVersion
