@@ -7,7 +7,8 @@
 // (testdata/script/rlNNN_*.txtar) and what is regenerated from the table:
 // docs/rules.md (go test ./lint -run TestRulesDoc -update) and SARIF's
 // rule list in report/testdata/sarif_fixture.golden (go test ./report
-// -update).
+// -update) and the config's JSON Schema, which lists the rule ids
+// (go test ./config -run TestSchemaCommittedX3 -update).
 package lint
 
 import (
