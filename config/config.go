@@ -80,20 +80,9 @@ func (c *Config) RuleLimits() lint.Limits { return c.Limits }
 // Default returns the configuration used when there is no config file. Each
 // call returns fresh slices and map, so callers may modify the result.
 func Default() *Config {
-	return &Config{
-		Version: 1,
-		Limits: Limits{
-			MaxFileBytes:    32768,
-			MaxDynamicBytes: 65536,
-			ReservedBytes:   8192,
-			WarnRatio:       0.8,
-		},
-		Filenames: Filenames{
-			Override: []string{"RIVUMI.override.md", "AGENTS.override.md"},
-			Normal:   []string{"RIVUMI.md", "AGENTS.md"},
-		},
-		Rules: map[string]severity.Severity{},
-	}
+	c := &Config{Rules: map[string]severity.Severity{}}
+	setDefaults(c) // the table (Keys) holds every default
+	return c
 }
 
 // Error is a problem in a config file. Line is 1-based, or 0 when the

@@ -18,12 +18,7 @@ import (
 	"github.com/rivumi/rivumi-lint/lint/severity"
 )
 
-var (
-	topKeys    = []string{"version", "limits", "filenames", "ignore", "rules", "project"}
-	limitKeys  = []string{"max_file_bytes", "max_dynamic_bytes", "reserved_bytes", "warn_ratio"}
-	fileKeys   = []string{"override", "normal"}
-	yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-)
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // Parse parses the content of a config file. name is used in error texts
 // only, which read "name:line: what is wrong (what is accepted)". An empty
@@ -218,69 +213,80 @@ func (d *decoder) root(c *Config, doc *yaml.Node) error {
 		return nil // "---" alone, or "~": nothing set
 	}
 	if top.Kind != yaml.MappingNode {
-		return d.errorf(top, "expected a mapping of settings at the top level (keys: %s), got %s", strings.Join(topKeys, ", "), describe(top))
+		return d.errorf(top, "expected a mapping of settings at the top level (keys: %s), got %s", strings.Join(namesIn(""), ", "), describe(top))
 	}
-	pairs, err := d.entries(top, "config")
+	return d.section(c, "", pair{v: top})
+}
+
+// section reads the keys of a mapping against the table (Keys): section is
+// "" for the top level, else the section key's path.
+func (d *decoder) section(c *Config, section string, sec pair) error {
+	where := section
+	if where == "" {
+		where = "config"
+	}
+	pairs, err := d.entries(sec.v, where)
 	if err != nil {
 		return err
 	}
+	given := map[string]*yaml.Node{}
 	for _, p := range pairs {
-		switch p.k.Value {
-		case "version":
-			// Only version 1 exists; a later format must not be read as 1.
-			var v int64
-			if p.v.Kind != yaml.ScalarNode || p.v.ShortTag() != "!!int" || p.v.Decode(&v) != nil || v != 1 {
-				return d.errorf(p.v, "version: expected 1, got %s (this rivumi-lint reads config version 1)", describe(p.v))
-			}
-			c.Version = 1
-		case "limits":
-			err = d.limits(c, p)
-		case "filenames":
-			err = d.filenames(c, p)
-		case "ignore":
-			err = d.ignore(c, p.v)
-		case "rules":
-			err = d.rules(c, p.v)
-		case "project":
-			c.Project, err = d.str(p.v, "project")
-		default:
-			err = d.unknownKey(p.k, "", topKeys)
+		k := lookupKey(section, p.k.Value)
+		if k == nil {
+			return d.unknownKey(p.k, section, namesIn(section))
 		}
-		if err != nil {
+		if err := d.value(c, k, p); err != nil {
 			return err
 		}
+		given[k.Name()] = p.v
+	}
+	if section == "" {
+		return nil
+	}
+	if k := lookupKey(sectionOf(section), nameOf(section)); k != nil && k.check != nil {
+		return k.check(d, c, sec, given)
 	}
 	return nil
 }
 
-func (d *decoder) limits(c *Config, section pair) error {
-	pairs, err := d.entries(section.v, "limits")
-	if err != nil {
-		return err
-	}
-	// Lines of the given values, for errors between two limits: the line
-	// blamed is that of a value the user wrote, else the "limits" key.
-	var dynLine, resLine *yaml.Node
-	for _, p := range pairs {
-		key := "limits." + p.k.Value
-		switch p.k.Value {
-		case "max_file_bytes":
-			c.Limits.MaxFileBytes, err = d.integer(p.v, key, 1, MaxLimitBytes)
-		case "max_dynamic_bytes":
-			c.Limits.MaxDynamicBytes, err = d.integer(p.v, key, 1, MaxLimitBytes)
-			dynLine = p.v
-		case "reserved_bytes":
-			c.Limits.ReservedBytes, err = d.integer(p.v, key, 0, MaxLimitBytes-1)
-			resLine = p.v
-		case "warn_ratio":
-			c.Limits.WarnRatio, err = d.ratio(p.v, key)
-		default:
-			err = d.unknownKey(p.k, "limits", limitKeys)
+func sectionOf(path string) string { return (&Key{Path: path}).Section() }
+func nameOf(path string) string    { return (&Key{Path: path}).Name() }
+
+// value reads one key's value by its kind into its field of c.
+func (d *decoder) value(c *Config, k *Key, p pair) error {
+	var err error
+	switch k.Kind {
+	case KindSection:
+		return d.section(c, k.Path, p)
+	case KindVersion:
+		// Only version 1 exists; a later format must not be read as 1.
+		var v int64
+		if p.v.Kind != yaml.ScalarNode || p.v.ShortTag() != "!!int" || p.v.Decode(&v) != nil || v != 1 {
+			return d.errorf(p.v, "%s: expected 1, got %s (this rivumi-lint reads config version 1)", k.Path, describe(p.v))
 		}
-		if err != nil {
-			return err
-		}
+		*k.ref(c).(*int) = 1
+	case KindInt:
+		*k.ref(c).(*int64), err = d.integer(p.v, k.Path, k.Min, k.Max)
+	case KindRatio:
+		*k.ref(c).(*float64), err = d.ratio(p.v, k.Path)
+	case KindString:
+		*k.ref(c).(*string), err = d.str(p.v, k.Path)
+	case KindNames:
+		err = d.names(k.ref(c).(*[]string), p.v, k.Path)
+	case KindGlobs:
+		err = d.globs(k.ref(c).(*[]string), p.v, k.Path)
+	case KindRules:
+		err = d.rules(c, p.v)
+	default:
+		panic("config: key " + k.Path + " has an unknown kind")
 	}
+	return err
+}
+
+// checkLimits is the check between two limits: the line blamed is that of
+// a value the user wrote, else the "limits" key.
+func checkLimits(d *decoder, c *Config, section pair, given map[string]*yaml.Node) error {
+	dynLine, resLine := given["max_dynamic_bytes"], given["reserved_bytes"]
 	if c.Limits.ReservedBytes >= c.Limits.MaxDynamicBytes {
 		at := firstNode(resLine, dynLine, section.k)
 		return d.errorf(at, "limits.reserved_bytes (%d%s) must be less than limits.max_dynamic_bytes (%d%s): the reserve is taken out of the dynamic budget",
@@ -306,61 +312,49 @@ func defaultNote(given *yaml.Node) string {
 	return ""
 }
 
-func (d *decoder) filenames(c *Config, section pair) error {
-	pairs, err := d.entries(section.v, "filenames")
-	if err != nil {
-		return err
+// names reads a list of candidate file names into list.
+func (d *decoder) names(list *[]string, v *yaml.Node, key string) error {
+	if v.Kind != yaml.SequenceNode {
+		return d.errorf(v, "%s: expected a list of file names (use [] for none), got %s", key, describe(v))
 	}
-	// Where each list came from, so that a clash with the other list can
-	// say whether that list is the default.
-	given := map[string]bool{}
-	items := map[string][]*yaml.Node{} // list -> its item nodes, in order
-	for _, p := range pairs {
-		key := "filenames." + p.k.Value
-		var list *[]string
-		switch p.k.Value {
-		case "override":
-			list = &c.Filenames.Override
-		case "normal":
-			list = &c.Filenames.Normal
-		default:
-			return d.unknownKey(p.k, "filenames", fileKeys)
+	names := make([]string, 0, len(v.Content))
+	seen := map[string]int{}
+	for _, item := range v.Content {
+		name, err := d.str(item, key)
+		if err != nil {
+			return err
 		}
-		if p.v.Kind != yaml.SequenceNode {
-			return d.errorf(p.v, "%s: expected a list of file names (use [] for none), got %s", key, describe(p.v))
+		if err := d.fileName(item, key, name); err != nil {
+			return err
 		}
-		names := make([]string, 0, len(p.v.Content))
-		seen := map[string]int{}
-		for _, item := range p.v.Content {
-			name, err := d.str(item, key)
-			if err != nil {
-				return err
-			}
-			if err := d.fileName(item, key, name); err != nil {
-				return err
-			}
-			if first, dup := seen[name]; dup {
-				return d.errorf(item, "%s: duplicate name %s (first at line %d)", key, shown(name), first)
-			}
-			seen[name] = item.Line
-			names = append(names, name)
+		if first, dup := seen[name]; dup {
+			return d.errorf(item, "%s: duplicate name %s (first at line %d)", key, shown(name), first)
 		}
-		*list = names
-		given[p.k.Value] = true
-		items[p.k.Value] = p.v.Content
+		seen[name] = item.Line
+		names = append(names, name)
 	}
-	// A name in both lists would make one directory entry both an override
-	// and a normal layer; say which list to fix.
-	for _, list := range fileKeys {
+	*list = names
+	return nil
+}
+
+// checkFilenames is the check between the two lists: a name in both would
+// make one directory entry both an override and a normal layer; say which
+// list to fix.
+func checkFilenames(d *decoder, c *Config, section pair, given map[string]*yaml.Node) error {
+	for _, list := range namesIn("filenames") {
 		other := "normal"
 		otherNames := c.Filenames.Normal
 		if list == "normal" {
 			other, otherNames = "override", c.Filenames.Override
 		}
-		for _, item := range items[list] {
+		var items []*yaml.Node
+		if n := given[list]; n != nil {
+			items = n.Content
+		}
+		for _, item := range items {
 			if slices.Contains(otherNames, item.Value) {
 				note := ""
-				if !given[other] {
+				if given[other] == nil {
 					note = " (the default; set filenames." + other + " too)"
 				}
 				return d.errorf(item, "filenames.%s: %s is also in filenames.%s%s; a name may appear in one list only", list, shown(item.Value), other, note)
@@ -389,32 +383,33 @@ func (d *decoder) fileName(n *yaml.Node, key, name string) error {
 	return nil
 }
 
-func (d *decoder) ignore(c *Config, v *yaml.Node) error {
+// globs reads a list of doublestar globs into list; null sets nothing.
+func (d *decoder) globs(list *[]string, v *yaml.Node, key string) error {
 	if isNull(v) {
 		return nil
 	}
 	if v.Kind != yaml.SequenceNode {
-		return d.errorf(v, "ignore: expected a list of glob patterns, got %s", describe(v))
+		return d.errorf(v, "%s: expected a list of glob patterns, got %s", key, describe(v))
 	}
 	globs := make([]string, 0, len(v.Content))
 	for _, item := range v.Content {
-		g, err := d.str(item, "ignore")
+		g, err := d.str(item, key)
 		if err != nil {
 			return err
 		}
 		switch {
 		case g == "":
-			return d.errorf(item, "ignore: empty pattern")
+			return d.errorf(item, "%s: empty pattern", key)
 		case strings.HasPrefix(g, "/") || strings.HasPrefix(g, "./"):
 			// Paths are matched relative to the root without a prefix,
 			// so such a glob would silently match nothing.
-			return d.errorf(item, "ignore: pattern %s must be relative to the root, without a leading \"/\" or \"./\"", shown(g))
+			return d.errorf(item, "%s: pattern %s must be relative to the root, without a leading \"/\" or \"./\"", key, shown(g))
 		case !doublestar.ValidatePattern(g):
-			return d.errorf(item, "ignore: invalid glob %s (doublestar syntax: *, **, ?, [class], {a,b}; check brackets, braces and a trailing \\)", shown(g))
+			return d.errorf(item, "%s: invalid glob %s (doublestar syntax: *, **, ?, [class], {a,b}; check brackets, braces and a trailing \\)", key, shown(g))
 		}
 		globs = append(globs, g)
 	}
-	c.Ignore = globs
+	*list = globs
 	return nil
 }
 

@@ -356,7 +356,7 @@ func TestActionStepsOnShallowPullRequestClone(t *testing.T) {
 		t.Fatal("the shallow clone already has the base commit; the test would prove nothing")
 	}
 	sarif := filepath.Join(ws, "rivumi-lint.sarif")
-	r := newRunner(t, ws, "pull_request", pullRequestPayload(o), map[string]string{"sarif-file": sarif})
+	r := newRunner(t, ws, "pull_request", pullRequestPayload(o), map[string]string{"sarif-file": sarif, "category": "rivumi-lint/app"})
 
 	build := r.install()
 	if build.code != 0 {
@@ -417,11 +417,16 @@ func TestActionStepsOnShallowPullRequestClone(t *testing.T) {
 	var doc struct {
 		Version string
 		Runs    []struct {
-			Results []struct{ RuleID string }
+			Results           []struct{ RuleID string }
+			AutomationDetails struct{ ID string }
 		}
 	}
 	if err := json.Unmarshal(b, &doc); err != nil || doc.Version != "2.1.0" || len(doc.Runs) != 1 {
 		t.Fatalf("sarif-file is not SARIF 2.1.0 (%v): %.300s", err, b)
+	}
+	// The category input reaches the SARIF run (§7: through env:).
+	if id := doc.Runs[0].AutomationDetails.ID; id != "rivumi-lint/app/" {
+		t.Errorf("SARIF automationDetails.id = %q, want the category input rivumi-lint/app/", id)
 	}
 	rules := fmt.Sprint(doc.Runs[0].Results)
 	if !strings.Contains(rules, "RL004") || !strings.Contains(rules, "RL011") {

@@ -19,8 +19,18 @@ func WriteRulesDoc(w io.Writer) error {
 		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Default, r.Summary)
 	}
 	for _, r := range table {
-		fmt.Fprintf(&b, "\n## %s\n\n**%s** — default severity **%s**.\n\n%s\n\n%s\n", r.ID, r.Name, r.Default, r.Summary, r.Doc)
+		fmt.Fprintf(&b, "\n## %s\n\n**%s** — default severity **%s**.\n\n%s\n\n%s\n\n%s\n", r.ID, r.Name, r.Default, r.Summary, r.Doc, codeScanning(r))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// codeScanning is the line that says what SARIF tells GitHub code scanning
+// about the rule (tags, precision, security severity).
+func codeScanning(r Rule) string {
+	s := fmt.Sprintf("Code scanning: tags %s; precision %s", "`"+strings.Join(r.Tags(), "`, `")+"`", r.Precision)
+	if r.SecuritySeverity != "" {
+		s += "; security severity " + r.SecuritySeverity
+	}
+	return s + "."
 }

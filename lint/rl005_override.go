@@ -8,6 +8,7 @@ import (
 
 func init() {
 	register(Rule{ID: "RL005", Name: "override", Default: Notice,
+		Category: "precedence", Precision: "very-high",
 		Summary: "An override file suppresses the instruction layers above it.",
 		Doc:     "An *.override.md layer suppresses every project layer of a shallower directory, earlier overrides included (R4); the user layer stays. The notice lists the suppressed files and the directories whose chain is affected, so that a reviewer sees which rules stop applying there. It is a notice, not a problem: silence it with rules.RL005: off once overrides are routine.",
 		run:     checkOverride})

@@ -9,6 +9,7 @@ import (
 
 func init() {
 	register(Rule{ID: "RL006", Name: "budget", Default: Error,
+		Category: "budget", Precision: "very-high",
 		Summary: "The rendered instructions exceed the dynamic-context budget (or come close to it).",
 		Doc:     "The dynamic sections of the prompt share limits.max_dynamic_bytes, of which limits.reserved_bytes are kept for the runtime, workspace and memory sections (P3). When the rendered instructions (and skills) of a directory plus the reserve exceed the limit, the finding is an error; above limits.warn_ratio of the budget it is a warning. It sits on the deepest active layer and lists every active layer with its bytes. Fix: shorten the layers, or use an override to replace rather than add to the layers above.",
 		Input:   InDirectory,

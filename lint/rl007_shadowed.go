@@ -2,6 +2,7 @@ package lint
 
 func init() {
 	register(Rule{ID: "RL007", Name: "shadowed", Default: Warning,
+		Category: "precedence", Precision: "very-high",
 		Summary: "Two candidate files in one directory: only the first in priority order is used.",
 		Doc:     "In each directory only the first candidate name that exists is the layer (R2): RIVUMI.override.md, AGENTS.override.md, RIVUMI.md, AGENTS.md by default. Any later candidate in the same directory is shadowed and never loaded, even if the chosen one is rejected. Fix: merge the text into one file and delete the other.",
 		run:     checkShadowed})

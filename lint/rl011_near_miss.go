@@ -10,6 +10,7 @@ import (
 
 func init() {
 	register(Rule{ID: "RL011", Name: "near-miss-name", Default: Warning,
+		Category: "loading", Precision: "high",
 		Summary: "A file name close to an instruction file name that Rivumi will not load.",
 		Doc:     "Candidate names are matched exactly and case-sensitively (R2). A file name is a near miss when it equals a candidate name ignoring case but not exactly (agents.md, AGENTS.MD, Agents.override.md: not loaded on Linux, but loaded on a case-insensitive disk such as macOS's or Windows', so the agent behaves differently per machine), or when it is one edit (a character inserted, deleted, replaced, or two adjacent ones swapped) from a candidate name compared case-sensitively (AGENT.md, AGENTS.mdd, RIVUMI.overide.md). Anything further is not reported: a lowercase agent.md (a documentation page about an agent) is neither. Fix: rename the file to the exact candidate name, or to a name not close to one.",
 		run:     checkNearMiss})

@@ -8,6 +8,7 @@ import (
 
 func init() {
 	register(Rule{ID: "RL013", Name: "memory-corrupt", Default: Warning,
+		Category: "memory", Precision: "very-high",
 		Summary: "A line of the explicit memory file is corrupt and will be skipped.",
 		Doc:     "Explicit memory is JSON Lines (P4). A line that is not a JSON object, is not valid UTF-8, has wrong types, an unknown type, an empty text, a project entry without project, a created_at that is not RFC 3339, or is over 1 MiB is skipped by the runtime; the finding gives its line number and the reason. Fix: repair or delete the line.",
 		Input:   InMemory,

@@ -4,6 +4,7 @@ import "strings"
 
 func init() {
 	register(Rule{ID: "RL014", Name: "config-changed", Default: Notice,
+		Category: "config", Precision: "very-high",
 		Summary: "The linter's own configuration changed in this change.",
 		Doc:     "In diff mode (--base, --staged, pull requests) the change is checked with the base's .rivumi-lint.yaml (the defaults when the base has none; --config overrides both sides), so a change cannot switch off its own review (F7): a config change takes effect once it is on the base. The notice lists every key the head's version changes, as a dotted path (rules.RL008, limits.max_file_bytes, filenames.normal, ignore), each marked loosened, tightened or changed, so that the reviewer sees what the next changes will be held to. Its own severity comes from the base's config.",
 		Input:   InConfigChange,

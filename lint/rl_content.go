@@ -12,14 +12,17 @@ import (
 
 func init() {
 	register(Rule{ID: "RL008", Name: "boundary-marker", Default: Error,
+		Category: "content", Precision: "very-high", SecuritySeverity: "7.5",
 		Summary: "Instruction text contains `<rivumi:` or `</rivumi:`, which could forge or close a prompt section.",
 		Doc:     "Layers are rendered inside `<rivumi:section>` and `<rivumi:layer>` markers (P2). Text that contains the marker prefix can close the layer early or pretend to be another section or a user-level layer. Fix: remove the marker text, or write it differently (for example in a code span with the angle bracket escaped).",
 		run:     checkMarkers})
 	register(Rule{ID: "RL009", Name: "empty", Default: Warning,
+		Category: "content", Precision: "very-high",
 		Summary: "An active layer has no text; an empty override silences every layer above it.",
 		Doc:     "A layer whose text is empty after normalisation (P2: BOM dropped, trailing white space trimmed) adds nothing. An empty override is worse: it still suppresses every shallower project layer, so the directory ends up with no project instructions; that case is an error. Fix: write the intended text or delete the file.",
 		run:     checkEmpty})
 	register(Rule{ID: "RL010", Name: "hidden-unicode", Default: Error,
+		Category: "content", Precision: "very-high", SecuritySeverity: "8.0",
 		Summary: "Instruction text contains characters a reviewer cannot see.",
 		Doc:     "Bidirectional controls (U+202A-U+202E, U+2066-U+2069), zero-width characters (U+200B-U+200D, U+2060, U+FEFF other than a leading byte-order mark), tag characters (U+E0000-U+E007F) and C0 control characters other than tab, LF and CR (NUL included) change what the model reads without showing in a diff. The finding gives the position of the first one and the count. Fix: delete them.",
 		run:     checkHidden})

@@ -15,22 +15,27 @@ import (
 
 func init() {
 	register(Rule{ID: "RL001", Name: "symlink", Default: Error,
+		Category: "loading", Precision: "very-high", SecuritySeverity: "5.5",
 		Summary: "An instruction file is a symbolic link, sits in a symlinked directory, or is recorded by Git as a symlink.",
 		Doc:     "Rivumi never follows symbolic links when it loads instruction files (C1): a layer that is a link, that sits below a symlinked directory, or that Git records with mode 120000 (even where the checkout holds a plain file because core.symlinks=false) is skipped without a word, and since the runtime does not fall back to the next candidate the directory contributes no instructions at all. The finding says where the link points; the linter never opens the target. Fix: replace the link with a regular file holding the text.",
 		run:     checkRejected("RL001")})
 	register(Rule{ID: "RL002", Name: "not-regular", Default: Error,
+		Category: "loading", Precision: "very-high",
 		Summary: "An instruction candidate is a directory, FIFO, socket, device or submodule.",
 		Doc:     "Only regular files are loaded (C2). The first candidate name that has any directory entry is the directory's layer, whatever its type, so a directory or FIFO named AGENTS.md makes Rivumi skip the directory's instructions entirely. Fix: rename or remove the entry so that the instruction file is a regular file.",
 		run:     checkRejected("RL002")})
 	register(Rule{ID: "RL003", Name: "oversized", Default: Error,
+		Category: "loading", Precision: "very-high",
 		Summary: "An instruction file is larger than limits.max_file_bytes.",
 		Doc:     "Files larger than max_file_bytes (default 32768 bytes) are rejected whole (C3): Rivumi loads none of the text, not a truncated part. Fix: shorten the file or move detail into deeper directories' files; raise limits.max_file_bytes only if the runtime is configured the same way.",
 		run:     checkRejected("RL003")})
 	register(Rule{ID: "RL004", Name: "invalid-utf8", Default: Error,
+		Category: "loading", Precision: "very-high",
 		Summary: "An instruction file is not valid UTF-8.",
 		Doc:     "Instruction files must be UTF-8 (C4); any invalid byte rejects the whole file. The finding gives the line, column (in bytes) and byte offset of the first invalid byte, and names a UTF-16 or UTF-32 byte-order mark when the file starts with one. Fix: re-save the file as UTF-8 (without converting it to UTF-16, which many Windows editors do by default).",
 		run:     checkRejected("RL004")})
 	register(Rule{ID: "RL012", Name: "unreadable", Default: Error,
+		Category: "loading", Precision: "very-high",
 		Summary: "An instruction file could not be read.",
 		Doc:     "An I/O error while opening or reading a chosen layer (permissions, a vanished file) rejects the layer (C5); the run goes on. The finding carries the error text. Fix: make the file readable by the user the agent runs as. In diff and staged modes it also reports a layer file that a filter attribute (filter=lfs, Git LFS) converts on checkout: the runtime then reads bytes this check could not read; the layer is not rejected (F5, docs/behaviour.md). Fix: unset the filter for instruction files (AGENTS.md -filter).",
 		run: func(p *pass) {

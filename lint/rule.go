@@ -7,7 +7,8 @@
 // (testdata/script/rlNNN_*.txtar) and what is regenerated from the table:
 // docs/rules.md (go test ./lint -run TestRulesDoc -update) and SARIF's
 // rule list in report/testdata/sarif_fixture.golden (go test ./report
-// -update).
+// -update) and the config's JSON Schema, which lists the rule ids
+// (go test ./config -run TestSchemaCommittedX3 -update).
 package lint
 
 import (
@@ -28,6 +29,18 @@ type Rule struct {
 	Summary string `json:"summary"`
 	// Doc is one paragraph: why it matters and how to fix it.
 	Doc string `json:"doc"`
+	// Category groups rules for code scanning's filters (a SARIF tag):
+	// loading, precedence, budget, content, memory or config.
+	Category string `json:"category"`
+	// Precision is how rarely a finding is a false alarm, in SARIF's
+	// terms (very-high, high, medium, low): the rules compute what the
+	// runtime decides, so most are very-high.
+	Precision string `json:"precision"`
+	// SecuritySeverity is set on the rules whose findings are security
+	// problems (a hidden or forged instruction, a link the runtime will
+	// not follow): GitHub's security-severity score, "0.1" to "10.0".
+	// It also gives the rule SARIF's "security" tag.
+	SecuritySeverity string `json:"security_severity,omitempty"`
 	// Input is what the rule reads; Run calls run once per value of it.
 	Input Input `json:"-"`
 	run   func(p *pass)
@@ -73,6 +86,15 @@ func Lookup(id string) (Rule, bool) {
 		}
 	}
 	return Rule{}, false
+}
+
+// Tags are the rule's SARIF tags: "security" for a security rule, then
+// its category.
+func (r Rule) Tags() []string {
+	if r.SecuritySeverity != "" {
+		return []string{"security", r.Category}
+	}
+	return []string{r.Category}
 }
 
 // URL is where a rule is documented.

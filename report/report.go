@@ -13,6 +13,9 @@ type Options struct {
 	// otherwise they keep MaxListedDirectories and directories_total
 	// gives the full count.
 	AllDirectories bool
+	// SARIFCategory is SARIF's run.automationDetails category
+	// (--sarif-category): code scanning keeps one analysis per category.
+	SARIFCategory string
 }
 
 // MaxListedDirectories caps the directory lists of the JSON and SARIF

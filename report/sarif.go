@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/lint"
@@ -54,10 +55,11 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 	rules := lint.Rules()
 	index := make(map[string]int, len(rules))
 	driver := sarifDriver{
-		Name:           driverName,
-		Version:        o.ToolVersion,
-		InformationURI: driverURI,
-		Rules:          make([]sarifRule, 0, len(rules)),
+		Name:            driverName,
+		Version:         o.ToolVersion,
+		SemanticVersion: semanticVersion(o.ToolVersion),
+		InformationURI:  driverURI,
+		Rules:           make([]sarifRule, 0, len(rules)),
 	}
 	for i, rule := range rules {
 		index[rule.ID] = i
@@ -66,9 +68,14 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 			Name:                 rule.Name,
 			ShortDescription:     sarifMessage{Text: rule.Summary},
 			FullDescription:      sarifMessage{Text: rule.Doc},
-			Help:                 sarifMessage{Text: rule.Doc + "\n" + rule.URL()},
+			Help:                 sarifHelp{Text: rule.Doc + "\n" + rule.URL(), Markdown: sarifHelpMarkdown(rule)},
 			HelpURI:              rule.URL(),
 			DefaultConfiguration: sarifConfiguration{Level: sarifLevel(rule.Default)},
+			Properties: sarifRuleProperties{
+				Tags:             rule.Tags(),
+				Precision:        rule.Precision,
+				SecuritySeverity: rule.SecuritySeverity,
+			},
 		})
 	}
 
@@ -132,12 +139,51 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 	log := sarifLog{
 		Schema:  sarifSchemaURI,
 		Version: sarifVersion,
-		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Invocations: invocations, Results: results}},
+		Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, AutomationDetails: sarifAutomation(o.SARIFCategory),
+			Invocations: invocations, Results: results}},
 	}
 	enc := json.NewEncoder(runnerSafeJSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// sarifHelpMarkdown is a rule's help as code scanning shows it: the
+// summary, the doc with each "Fix:" as a paragraph of its own, how to
+// change the severity, and the link to docs/rules.md.
+func sarifHelpMarkdown(r lint.Rule) string {
+	doc := strings.ReplaceAll(escapeMarkdown(r.Doc), " Fix: ", "\n\n**Fix:** ")
+	return fmt.Sprintf("**%s %s**: %s\n\n%s\n\nDefault severity: **%s**. Set another in `.rivumi-lint.yaml` (`rules: {%s: off}`; off, notice, warning or error).\n\n[%s in the rule catalogue](%s)",
+		r.ID, escapeMarkdown(r.Name), escapeMarkdown(r.Summary), doc, r.Default, r.ID, r.ID, r.URL())
+}
+
+// semverRe is Semantic Versioning 2.0.0 (semver.org's expression).
+var semverRe = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+
+// semanticVersion is tool.driver.semanticVersion: the version without its
+// "v" when that is Semantic Versioning (a release, or Go's pseudo-version
+// of a commit), else "" and the property is left out (a devel build).
+func semanticVersion(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	if semverRe.MatchString(v) {
+		return v
+	}
+	return ""
+}
+
+// sarifAutomation is run.automationDetails for --sarif-category: code
+// scanning keeps one analysis per category, so two uploads with different
+// categories do not replace each other. The id is the category followed
+// by "/" (the run part left empty), as github/codeql-action's upload-sarif
+// writes it for its own category input.
+func sarifAutomation(category string) *sarifAutomationDetails {
+	if category == "" {
+		return nil
+	}
+	if !strings.HasSuffix(category, "/") {
+		category += "/"
+	}
+	return &sarifAutomationDetails{ID: category}
 }
 
 // sarifLineHash is the stable part of a result's primaryLocationLineHash.
@@ -183,9 +229,14 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool        sarifTool         `json:"tool"`
-	Invocations []sarifInvocation `json:"invocations,omitempty"`
-	Results     []sarifResult     `json:"results"`
+	Tool              sarifTool               `json:"tool"`
+	AutomationDetails *sarifAutomationDetails `json:"automationDetails,omitempty"`
+	Invocations       []sarifInvocation       `json:"invocations,omitempty"`
+	Results           []sarifResult           `json:"results"`
+}
+
+type sarifAutomationDetails struct {
+	ID string `json:"id"`
 }
 
 type sarifInvocation struct {
@@ -203,20 +254,37 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version,omitempty"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	Version         string      `json:"version,omitempty"`
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
+	InformationURI  string      `json:"informationUri"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
-	ID                   string             `json:"id"`
-	Name                 string             `json:"name"`
-	ShortDescription     sarifMessage       `json:"shortDescription"`
-	FullDescription      sarifMessage       `json:"fullDescription"`
-	Help                 sarifMessage       `json:"help"`
-	HelpURI              string             `json:"helpUri"`
-	DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
+	ID                   string              `json:"id"`
+	Name                 string              `json:"name"`
+	ShortDescription     sarifMessage        `json:"shortDescription"`
+	FullDescription      sarifMessage        `json:"fullDescription"`
+	Help                 sarifHelp           `json:"help"`
+	HelpURI              string              `json:"helpUri"`
+	DefaultConfiguration sarifConfiguration  `json:"defaultConfiguration"`
+	Properties           sarifRuleProperties `json:"properties"`
+}
+
+// sarifHelp is a multiformatMessageString: code scanning shows markdown.
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown"`
+}
+
+// sarifRuleProperties are the rule properties code scanning reads: tags
+// for its filters, precision, and security-severity, which makes a rule's
+// alerts security alerts ranked by that score.
+type sarifRuleProperties struct {
+	Tags             []string `json:"tags"`
+	Precision        string   `json:"precision"`
+	SecuritySeverity string   `json:"security-severity,omitempty"`
 }
 
 type sarifConfiguration struct {

@@ -23,18 +23,19 @@ checks the whole worktree, or inside GitHub Actions the event's change.
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var (
-		format  = fs.String("format", "text", "output `FORMAT`: "+strings.Join(report.Names(), ", "))
-		output  = fs.String("output", "", "write the report to `FILE` instead of standard output")
-		cfgPath = fs.String("config", "", "config `FILE` (default: .rivumi-lint.yaml at the root)")
-		failOn  = fs.String("fail-on", "error", "exit 1 on findings at or above `LEVEL`: error, warning, notice or never")
-		root    = fs.String("root", "", "project root `DIR` (default: the Git worktree around the working directory)")
-		user    = fs.String("user-instructions", "", "user-level instruction `FILE` to put first in every chain")
-		noColor = fs.Bool("no-color", false, "no colour in text output (NO_COLOR is honoured too)")
-		staged  = fs.Bool("staged", false, "check what is staged: the index against HEAD, content from the index")
-		base    = fs.String("base", "", "check the change from base `REV` to --head: content from the head, drift from the base")
-		head    = fs.String("head", "", "the revision `REV` --base compares with (default HEAD)")
-		memFile = fs.String("memory", "", "also report corrupt lines (RL013) of the explicit memory `FILE`")
-		allDirs = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
+		format   = fs.String("format", "text", "output `FORMAT`: "+strings.Join(report.Names(), ", "))
+		output   = fs.String("output", "", "write the report to `FILE` instead of standard output")
+		cfgPath  = fs.String("config", "", "config `FILE` (default: .rivumi-lint.yaml at the root)")
+		failOn   = fs.String("fail-on", "error", "exit 1 on findings at or above `LEVEL`: error, warning, notice or never")
+		root     = fs.String("root", "", "project root `DIR` (default: the Git worktree around the working directory)")
+		user     = fs.String("user-instructions", "", "user-level instruction `FILE` to put first in every chain")
+		noColor  = fs.Bool("no-color", false, "no colour in text output (NO_COLOR is honoured too)")
+		staged   = fs.Bool("staged", false, "check what is staged: the index against HEAD, content from the index")
+		base     = fs.String("base", "", "check the change from base `REV` to --head: content from the head, drift from the base")
+		head     = fs.String("head", "", "the revision `REV` --base compares with (default HEAD)")
+		memFile  = fs.String("memory", "", "also report corrupt lines (RL013) of the explicit memory `FILE`")
+		sarifCat = fs.String("sarif-category", "", "code scanning `CATEGORY` of a sarif report (run.automationDetails), so that uploads of two categories keep apart")
+		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
 	paths, code, done := parseFlags(fs, "check", args, stdout, stderr, checkHelp)
 	if done {
@@ -46,6 +47,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	threshold, err := parseFailOn(*failOn)
 	if err != nil {
+		return fail(stderr, err)
+	}
+	if err := checkSARIFCategory(*sarifCat, *format); err != nil {
 		return fail(stderr, err)
 	}
 	diff, err := diffScope(paths, *staged, *base, *head, os.Getenv)
@@ -74,7 +78,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	} else {
 		color = !*noColor && os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
 	}
-	if err := write(out, res, report.Options{ToolVersion: version(), Color: color, AllDirectories: *allDirs}); err != nil {
+	if err := write(out, res, report.Options{ToolVersion: version(), Color: color, AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
 		return fail(stderr, fmt.Errorf("write report: %w", err))
 	}
 	if file != nil {
@@ -156,4 +160,19 @@ func exitFor(r *lint.Result, threshold lint.Severity) int {
 		}
 	}
 	return exitOK
+}
+
+// checkSARIFCategory refuses a --sarif-category that no report would
+// carry, and one with control characters (it is an identifier).
+func checkSARIFCategory(cat, format string) error {
+	if cat == "" {
+		return nil
+	}
+	if format != "sarif" {
+		return &usageError{fmt.Sprintf("--sarif-category applies to --format sarif only (here --format %s): drop it or add --format sarif", format)}
+	}
+	if strings.IndexFunc(cat, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return &usageError{"--sarif-category holds a control character: use a name such as rivumi-lint/docs"}
+	}
+	return nil
 }

@@ -18,6 +18,8 @@ var commands = []struct{ name, args, desc string }{
 	{"hook", "install|uninstall", "manage the native Git pre-commit and pre-push hooks"},
 	{"rules", "[ID]", "print the rule catalogue, or one rule's explanation"},
 	{"lsp", "[--stdio]", "run the language server for editors (stdio; docs/lsp.md)"},
+	{"init", "[--force] [--root DIR]", "write .rivumi-lint.yaml with every default and print the CI snippets"},
+	{"schema", "", "print the JSON Schema of .rivumi-lint.yaml"},
 	{"version", "", "print the version"},
 	{"help", "", "print this help"},
 }

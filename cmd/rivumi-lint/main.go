@@ -55,6 +55,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdRules(args[1:], stdout, stderr)
 	case "lsp":
 		return cmdLsp(args[1:], stdin, stdout, stderr)
+	case "init":
+		return cmdInit(args[1:], stdout, stderr)
+	case "schema":
+		return cmdSchema(args[1:], stdout, stderr)
 	case "version", "--version":
 		if len(args) > 1 && isHelp(args[1]) {
 			commandHelp(stdout, "version", nil, "")

@@ -202,7 +202,7 @@ func TestReadOnly(t *testing.T) {
 			for _, s := range dynamicSections() {
 				runs = append(runs, []string{"preview", "--section", s, "a/b"})
 			}
-			runs = append(runs, []string{"rules"}, []string{"rules", "RL001"}, []string{"version"}, []string{"help"})
+			runs = append(runs, []string{"rules"}, []string{"rules", "RL001"}, []string{"version"}, []string{"help"}, []string{"schema"})
 			beforeFiles := filesSnapshot(t, g)
 			for _, args := range runs {
 				res := c.run(args...)

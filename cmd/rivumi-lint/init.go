@@ -1,0 +1,151 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/internal/outfile"
+	"github.com/rivumi/rivumi-lint/project"
+)
+
+// configName is the config file init writes at the root (§8).
+const configName = ".rivumi-lint.yaml"
+
+// initVersion is the version the snippets pin; a test may replace it.
+var initVersion = version
+
+var (
+	// releaseRe is a release tag: vX.Y.Z with an optional pre-release
+	// (v1.2.0-rc.1), no build metadata.
+	releaseRe = regexp.MustCompile(`^v(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+	// pseudoRe is the tail of a Go pseudo-version (a commit, not a tag).
+	pseudoRe = regexp.MustCompile(`\d{14}-[0-9a-f]{12}$`)
+)
+
+// releaseTag returns v when it names a release tag, "" for a development
+// build (devel, devel-<commit>, a Go pseudo-version).
+func releaseTag(v string) string {
+	if releaseRe.MatchString(v) && !pseudoRe.MatchString(v) {
+		return v
+	}
+	return ""
+}
+
+// cmdInit is `rivumi-lint init` (X2): it writes .rivumi-lint.yaml at the
+// root with every key at its default, never over an existing entry
+// without --force and never through a link, then prints the pre-commit
+// and Action snippets for this version.
+func cmdInit(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	force := fs.Bool("force", false, "replace an existing "+configName+" (never a symbolic link)")
+	root := fs.String("root", "", "project root `DIR` (default: the Git worktree around the working directory)")
+	pos, code, done := parseFlags(fs, "init", args, stdout, stderr,
+		"Writes "+configName+" at the root with every key at its default and prints\nthe pre-commit and GitHub Actions snippets for this version.\n")
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return fail(stderr, &usageError{"init takes no arguments: usage: rivumi-lint init [--force] [--root DIR]"})
+	}
+	p, err := project.Open(project.Options{Root: *root})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if p.GitTop == "" {
+		return fail(stderr, fmt.Errorf("%s has no worktree to write %s in: run init in a checkout, or pass --root DIR", p.Root, configName))
+	}
+	target := filepath.Join(p.Root, configName)
+	tag := releaseTag(initVersion())
+	ref := tag
+	if ref == "" {
+		ref = "main"
+	}
+	if err := writeConfig(target, config.Template(config.SchemaURL(ref)), *force); err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintf(stdout, "Wrote %s: every key at its default, each with a comment (docs/config.md).\n", target)
+	printSnippets(stdout, tag)
+	return exitOK
+}
+
+// errExists is init's refusal to replace what is there.
+func errExists(target string) error {
+	return fmt.Errorf("%s already exists; init overwrites nothing: pass --force to replace it with the defaults", target)
+}
+
+// writeConfig writes data to target whole or not at all (internal/outfile:
+// a temporary file beside it, never through a link, never into .git).
+// Without force it never replaces anything, even an entry that appears
+// while it writes: the finished file is hard-linked to the name, which
+// fails when the name exists.
+func writeConfig(target string, data []byte, force bool) error {
+	if _, err := os.Lstat(target); err == nil && !force {
+		return errExists(target)
+	}
+	f, err := outfile.Create(target)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", configName, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	if force {
+		if err := f.Commit(); err != nil {
+			return fmt.Errorf("write %s: %w", target, err)
+		}
+		return nil
+	}
+	defer f.Abort() // removes the temporary name
+	tmp := f.Name()
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Link(tmp, target)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			// A file system without hard links: the check above is the
+			// guard, with the usual window between check and rename.
+			err = os.Rename(tmp, target)
+		}
+	}
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return errExists(target)
+	case err != nil:
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	return nil
+}
+
+// printSnippets prints the pre-commit entry and the Action step for tag;
+// a development build pins no version of its own, so it says which to
+// pin instead.
+func printSnippets(w io.Writer, tag string) {
+	pin := tag
+	if tag == "" {
+		pin = "vX.Y.Z"
+		fmt.Fprintf(w, "\nThis is a development build (%s), not a release: where the snippets say vX.Y.Z, pin a\n"+
+			"release tag from https://github.com/rivumi/rivumi-lint/releases (`pre-commit autoupdate` pins the\n"+
+			"latest one for pre-commit), and point the first line of %s at that tag too.\n", initVersion(), configName)
+	}
+	fmt.Fprintf(w, "\npre-commit (.pre-commit-config.yaml):\n\n"+
+		"repos:\n"+
+		"  - repo: https://github.com/rivumi/rivumi-lint\n"+
+		"    rev: %s\n"+
+		"    hooks:\n"+
+		"      - id: rivumi-lint\n", pin)
+	fmt.Fprintf(w, "\nGitHub Actions (a step after actions/checkout; docs/github-actions.md shows pinning by commit):\n\n"+
+		"      - uses: rivumi/rivumi-lint@%s\n", pin)
+}
