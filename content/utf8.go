@@ -50,13 +50,20 @@ func CheckUTF8(b []byte) *Invalid {
 	}
 	off := firstInvalid(b)
 	inv := &Invalid{Pos: PosAt(b, off)}
+	inv.BOM, _ = BOM(b)
+	return inv
+}
+
+// BOM returns the name of the UTF-16 or UTF-32 byte-order mark b starts
+// with ("UTF-32LE", "UTF-32BE", "UTF-16LE", "UTF-16BE") and the mark's
+// length, or "" and 0. RL004 names it and `fix` decodes by it (X1).
+func BOM(b []byte) (name string, n int) {
 	for _, m := range boms {
 		if bytes.HasPrefix(b, m.mark) {
-			inv.BOM = m.name
-			break
+			return m.name, len(m.mark)
 		}
 	}
-	return inv
+	return "", 0
 }
 
 // firstInvalid returns the offset of the first byte at which UTF-8 decoding

@@ -1,25 +1,13 @@
 package fix
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
-)
 
-// encodings the fix turns into UTF-8 (X1): UTF-16 and UTF-32 named by
-// their byte-order mark, longest mark first (FF FE 00 00 starts with the
-// UTF-16LE mark FF FE).
-var boms = [...]struct {
-	mark []byte
-	name string
-}{
-	{[]byte{0xFF, 0xFE, 0x00, 0x00}, "UTF-32LE"},
-	{[]byte{0x00, 0x00, 0xFE, 0xFF}, "UTF-32BE"},
-	{[]byte{0xFF, 0xFE}, "UTF-16LE"},
-	{[]byte{0xFE, 0xFF}, "UTF-16BE"},
-}
+	"github.com/rivumi/rivumi-lint/content"
+)
 
 // toUTF8 decodes b, which is not valid UTF-8, into UTF-8 text: UTF-16 or
 // UTF-32 when it starts with their byte-order mark (dropped), else
@@ -27,21 +15,18 @@ var boms = [...]struct {
 // CR and LF decode to themselves. An error says why the bytes are not
 // safely one of those encodings; nothing is guessed.
 func toUTF8(b []byte) (text []byte, from string, err error) {
-	for _, m := range boms {
-		if !bytes.HasPrefix(b, m.mark) {
-			continue
-		}
-		body := b[len(m.mark):]
-		switch m.name {
+	if name, n := content.BOM(b); n > 0 {
+		body := b[n:]
+		switch name {
 		case "UTF-16LE", "UTF-16BE":
-			text, err = fromUTF16(body, m.name == "UTF-16BE")
+			text, err = fromUTF16(body, name == "UTF-16BE")
 		default:
-			text, err = fromUTF32(body, m.name == "UTF-32BE")
+			text, err = fromUTF32(body, name == "UTF-32BE")
 		}
 		if err != nil {
-			return nil, m.name, fmt.Errorf("it starts with a %s byte-order mark but %w; re-save it as UTF-8 in an editor", m.name, err)
+			return nil, name, fmt.Errorf("it starts with a %s byte-order mark but %w; re-save it as UTF-8 in an editor", name, err)
 		}
-		return text, m.name, nil
+		return text, name, nil
 	}
 	text, err = fromWindows1252(b)
 	return text, "Windows-1252", err
