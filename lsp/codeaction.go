@@ -19,11 +19,10 @@ func (s *Server) codeAction(params json.RawMessage) (any, error) {
 	if !wantsQuickFix(p.Context.Only) {
 		return actions, nil
 	}
-	fp, err := pathOf(p.TextDocument.URI)
+	d, err := s.document(p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d := s.docs[fp]
 	if d == nil {
 		return actions, nil
 	}

@@ -31,11 +31,10 @@ func (s *Server) didChange(params json.RawMessage) (any, error) {
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	fp, err := pathOf(p.TextDocument.URI)
+	d, err := s.document(p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d := s.docs[fp]
 	if d == nil {
 		return nil, &rpcError{Code: codeInvalidParams, Message: "didChange of a document that is not open: " + p.TextDocument.URI}
 	}
@@ -58,11 +57,10 @@ func (s *Server) didSave(params json.RawMessage) (any, error) {
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	fp, err := pathOf(p.TextDocument.URI)
+	d, err := s.document(p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d := s.docs[fp]
 	if d == nil {
 		return nil, nil
 	}
@@ -80,15 +78,14 @@ func (s *Server) didClose(params json.RawMessage) (any, error) {
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	fp, err := pathOf(p.TextDocument.URI)
+	d, err := s.document(p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d := s.docs[fp]
 	if d == nil {
 		return nil, nil
 	}
-	delete(s.docs, fp)
+	delete(s.docs, d.path)
 	s.publish(d.uri, nil, []Diagnostic{})
 	// Its saved bytes now stand where its unsaved text stood, in every
 	// chain it reaches (R7).

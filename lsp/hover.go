@@ -21,11 +21,10 @@ func (s *Server) hover(params json.RawMessage) (any, error) {
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	fp, err := pathOf(p.TextDocument.URI)
+	d, err := s.document(p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d := s.docs[fp]
 	if d == nil || d.root == "" {
 		return nil, nil
 	}

@@ -32,3 +32,12 @@ func uriOf(path string) string {
 	}
 	return (&url.URL{Scheme: "file", Path: p}).String()
 }
+
+// document is the open document uri names, nil when it is not open.
+func (s *Server) document(uri string) (*document, error) {
+	fp, err := pathOf(uri)
+	if err != nil {
+		return nil, err
+	}
+	return s.docs[fp], nil
+}
