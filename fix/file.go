@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 // snapshot is a regular file as the fix read it: its bytes, mode and a
@@ -100,12 +102,9 @@ func kindOf(m fs.FileMode) string {
 		return "a symbolic link"
 	case m.IsDir():
 		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
+	}
+	if n := resolve.ModeNote(m); n != "" {
+		return "a " + n
 	}
 	return "not regular"
 }
