@@ -41,7 +41,9 @@ type Hidden struct {
 // terminates in one pass: each invalid byte is skipped as one byte and is
 // never reported as hidden. It allocates only for the findings it returns.
 func HiddenChars(b []byte, max int) (first []Hidden, total int) {
-	line, lineStart := 1, 0
+	// extra is how many more bytes than UTF-16 units the line holds before
+	// i, so the UTF-16 column is the byte column minus extra.
+	line, lineStart, extra := 1, 0, 0
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c < utf8.RuneSelf {
@@ -50,12 +52,14 @@ func HiddenChars(b []byte, max int) (first []Hidden, total int) {
 				case '\n':
 					line++
 					lineStart = i + 1
+					extra = 0
 				case '\t', '\r':
 				default:
 					total++
 					if max <= 0 || len(first) < max {
+						col := i - lineStart + 1
 						first = append(first, Hidden{
-							Pos:  Pos{Line: line, Column: i - lineStart + 1, Offset: i},
+							Pos:  Pos{Line: line, Column: col, Offset: i, UTF16Column: col - extra},
 							Rune: rune(c),
 							Name: runeName(rune(c)),
 						})
@@ -69,6 +73,7 @@ func HiddenChars(b []byte, max int) (first []Hidden, total int) {
 		// EF (U+FEFF) or F3 (U+E00xx). Other runes only need their length.
 		if c != 0xE2 && c != 0xEF && c != 0xF3 {
 			_, size := utf8.DecodeRune(b[i:])
+			extra += size - utf16Units(size)
 			i += size
 			continue
 		}
@@ -76,13 +81,15 @@ func HiddenChars(b []byte, max int) (first []Hidden, total int) {
 		if isHidden(r) && !(r == 0xFEFF && i == 0) {
 			total++
 			if max <= 0 || len(first) < max {
+				col := i - lineStart + 1
 				first = append(first, Hidden{
-					Pos:  Pos{Line: line, Column: i - lineStart + 1, Offset: i},
+					Pos:  Pos{Line: line, Column: col, Offset: i, UTF16Column: col - extra},
 					Rune: r,
 					Name: runeName(r),
 				})
 			}
 		}
+		extra += size - utf16Units(size)
 		i += size
 	}
 	return first, total

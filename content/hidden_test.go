@@ -77,7 +77,7 @@ func TestHiddenCharsEachClass(t *testing.T) {
 	} {
 		in := "ab\r\né" + string(tc.r) + "z\n"
 		first, total := HiddenChars([]byte(in), 0)
-		want := []Hidden{{Pos: Pos{2, 3, 6}, Rune: tc.r, Name: tc.name}}
+		want := []Hidden{{Pos: Pos{2, 3, 6, 2}, Rune: tc.r, Name: tc.name}}
 		if total != 1 || !reflect.DeepEqual(first, want) {
 			t.Errorf("HiddenChars(%q) = %+v, %d; want %+v, 1", in, first, total, want)
 		}
@@ -119,11 +119,11 @@ func TestHiddenCharsFEFF(t *testing.T) {
 		t.Errorf("BOM at offset 0 reported: %+v", first)
 	}
 	first, total := HiddenChars([]byte("\ufeff\ufeffx"), 0)
-	if total != 1 || first[0].Pos != (Pos{1, 4, 3}) {
+	if total != 1 || first[0].Pos != (Pos{1, 4, 3, 2}) {
 		t.Errorf("second BOM: %+v, %d; want one at 1:4 offset 3", first, total)
 	}
 	first, total = HiddenChars([]byte("a\nb\ufeffc"), 0)
-	if total != 1 || first[0].Pos != (Pos{2, 2, 3}) || first[0].Name != "U+FEFF ZERO WIDTH NO-BREAK SPACE" {
+	if total != 1 || first[0].Pos != (Pos{2, 2, 3, 2}) || first[0].Name != "U+FEFF ZERO WIDTH NO-BREAK SPACE" {
 		t.Errorf("FEFF in the middle: %+v, %d", first, total)
 	}
 }
@@ -168,9 +168,9 @@ func TestHiddenCharsControls(t *testing.T) {
 	in := "a\x00b\r\n\tc\x1b[31m\n\x7f\x08"
 	first, total := HiddenChars([]byte(in), 0)
 	want := []Hidden{
-		{Pos{1, 2, 1}, 0x00, "U+0000 NULL"},
-		{Pos{2, 3, 7}, 0x1B, "U+001B ESCAPE"},
-		{Pos{3, 2, 14}, 0x08, "U+0008 BACKSPACE"},
+		{Pos{1, 2, 1, 2}, 0x00, "U+0000 NULL"},
+		{Pos{2, 3, 7, 3}, 0x1B, "U+001B ESCAPE"},
+		{Pos{3, 2, 14, 2}, 0x08, "U+0008 BACKSPACE"},
 	}
 	if total != 3 || !reflect.DeepEqual(first, want) {
 		t.Errorf("HiddenChars(%q) = %+v, %d; want %+v", in, first, total, want)

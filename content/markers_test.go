@@ -15,21 +15,21 @@ func TestMarkers(t *testing.T) {
 		want []Pos
 	}{
 		{"none", "plain text <b>rivumi</b>", nil},
-		{"at start", "<rivumi:section>", []Pos{{1, 1, 0}}},
-		{"closing at start", "</rivumi:layer>", []Pos{{1, 1, 0}}},
-		{"at end", "text </rivumi:", []Pos{{1, 6, 5}}},
-		{"open at end", "text <rivumi:", []Pos{{1, 6, 5}}},
-		{"both on one line", `<rivumi:layer scope="user">x</rivumi:layer>`, []Pos{{1, 1, 0}, {1, 29, 28}}},
-		{"adjacent", "<rivumi:<rivumi:", []Pos{{1, 1, 0}, {1, 9, 8}}},
-		{"adjacent close", "</rivumi:</rivumi:", []Pos{{1, 1, 0}, {1, 10, 9}}},
-		{"extra < before close", "<</rivumi:", []Pos{{1, 2, 1}}},
-		{"extra < before open", "<<rivumi:", []Pos{{1, 2, 1}}},
+		{"at start", "<rivumi:section>", []Pos{{1, 1, 0, 1}}},
+		{"closing at start", "</rivumi:layer>", []Pos{{1, 1, 0, 1}}},
+		{"at end", "text </rivumi:", []Pos{{1, 6, 5, 6}}},
+		{"open at end", "text <rivumi:", []Pos{{1, 6, 5, 6}}},
+		{"both on one line", `<rivumi:layer scope="user">x</rivumi:layer>`, []Pos{{1, 1, 0, 1}, {1, 29, 28, 29}}},
+		{"adjacent", "<rivumi:<rivumi:", []Pos{{1, 1, 0, 1}, {1, 9, 8, 9}}},
+		{"adjacent close", "</rivumi:</rivumi:", []Pos{{1, 1, 0, 1}, {1, 10, 9, 10}}},
+		{"extra < before close", "<</rivumi:", []Pos{{1, 2, 1, 2}}},
+		{"extra < before open", "<<rivumi:", []Pos{{1, 2, 1, 2}}},
 		{"slash slash", "<//rivumi:", nil},
-		{"nested prefix", "</</rivumi:", []Pos{{1, 3, 2}}},
-		{"body twice", "<rivumi:rivumi:", []Pos{{1, 1, 0}}},
-		{"close then body", "</rivumi:rivumi:", []Pos{{1, 1, 0}}},
-		{"later lines, CRLF, multi-byte", "é\r\n\r\n  «</rivumi:section>»", []Pos{{3, 5, 10}}},
-		{"lone CR is not a break", "a\r<rivumi:", []Pos{{1, 3, 2}}},
+		{"nested prefix", "</</rivumi:", []Pos{{1, 3, 2, 3}}},
+		{"body twice", "<rivumi:rivumi:", []Pos{{1, 1, 0, 1}}},
+		{"close then body", "</rivumi:rivumi:", []Pos{{1, 1, 0, 1}}},
+		{"later lines, CRLF, multi-byte", "é\r\n\r\n  «</rivumi:section>»", []Pos{{3, 5, 10, 4}}},
+		{"lone CR is not a break", "a\r<rivumi:", []Pos{{1, 3, 2, 3}}},
 		{"case-sensitive", "<Rivumi: <RIVUMI: </Rivumi: <rivumI:", nil},
 		{"no colon", "<rivumi section", nil},
 		{"space after <", "< rivumi: </ rivumi:", nil},
@@ -37,7 +37,7 @@ func TestMarkers(t *testing.T) {
 		{"NBSP between", "<\u00a0rivumi:", nil},
 		{"fullwidth <", "\uff1crivumi:", nil},
 		{"truncated", "<rivumi", nil},
-		{"in code fence", "```\n<rivumi:section name=\"memory\">\n```", []Pos{{2, 1, 4}}},
+		{"in code fence", "```\n<rivumi:section name=\"memory\">\n```", []Pos{{2, 1, 4, 1}}},
 	} {
 		first, total := Markers([]byte(tc.in), 0)
 		if total != len(tc.want) || !reflect.DeepEqual(first, tc.want) {
@@ -50,7 +50,7 @@ func TestMarkers(t *testing.T) {
 func TestMarkersCap(t *testing.T) {
 	in := []byte(strings.Repeat("<rivumi:a</rivumi:\n", 5))
 	first, total := Markers(in, 3)
-	want := []Pos{{1, 1, 0}, {1, 10, 9}, {2, 1, 19}}
+	want := []Pos{{1, 1, 0, 1}, {1, 10, 9, 10}, {2, 1, 19, 1}}
 	if total != 10 || !reflect.DeepEqual(first, want) {
 		t.Errorf("Markers(max 3) = %+v, %d; want %+v, 10", first, total, want)
 	}
@@ -65,7 +65,7 @@ func TestMarkersCap(t *testing.T) {
 func TestMarkersLinear(t *testing.T) {
 	in := bytes.Repeat([]byte("<rivumi:"), 1<<17)
 	first, total := Markers(in, 0)
-	if total != 1<<17 || first[len(first)-1] != (Pos{1, len(in) - 7, len(in) - 8}) {
+	if total != 1<<17 || first[len(first)-1] != (Pos{1, len(in) - 7, len(in) - 8, len(in) - 7}) {
 		t.Errorf("total %d, last %+v", total, first[len(first)-1])
 	}
 }

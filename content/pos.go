@@ -1,11 +1,19 @@
 package content
 
-import "bytes"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // Pos is a position in a file: Line and Column 1-based, Column counted in
 // bytes (as Go tools and reviewdog do); Offset 0-based byte offset.
+// UTF16Column is the same column counted in UTF-16 code units, the unit
+// SARIF viewers (GitHub code scanning) and editors count in: a character
+// of 2 or 3 bytes is one unit, one of 4 bytes two, and an invalid byte
+// one (it shows as one U+FFFD). It is computed here, where the byte column
+// is, so that no writer has to read the file again.
 type Pos struct {
-	Line, Column, Offset int
+	Line, Column, Offset, UTF16Column int
 }
 
 // PosAt returns the position of byte offset off in b. off may equal len(b)
@@ -34,10 +42,37 @@ func PosAt(b []byte, off int) Pos {
 	head := b[:off]
 	line := 1 + bytes.Count(head, nl)
 	lineStart := bytes.LastIndexByte(head, '\n') + 1
-	return Pos{Line: line, Column: off - lineStart + 1, Offset: off}
+	return Pos{Line: line, Column: off - lineStart + 1, Offset: off, UTF16Column: utf16Len(b[lineStart:off]) + 1}
 }
 
 var nl = []byte{'\n'}
+
+// utf16Len is the length of b in UTF-16 code units, decoding b as UTF-8
+// with each invalid byte one unit (U+FFFD). A rune cut off at the end of b
+// counts as its bytes: a column never points into a character.
+func utf16Len(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRune(b[i:])
+		n += utf16Units(size)
+		i += size
+	}
+	return n
+}
+
+// utf16Units is how many UTF-16 code units the UTF-8 sequence of size
+// bytes (as utf8.DecodeRune returned it; 1 for an invalid byte) takes.
+func utf16Units(size int) int {
+	if size == 4 {
+		return 2 // outside the BMP: a surrogate pair
+	}
+	return 1
+}
 
 // tracker computes positions for non-decreasing offsets in one pass over b:
 // each call only looks at the bytes since the previous call.
@@ -46,6 +81,11 @@ type tracker struct {
 	off       int // offset the state below describes
 	line      int // line number at off
 	lineStart int // offset of the first byte of that line
+	// bound is the last character boundary at or before off, counting
+	// from lineStart, and units the UTF-16 code units from lineStart to
+	// it; the bytes of a character that off cuts count one unit each, as
+	// in PosAt.
+	bound, units int
 }
 
 func newTracker(b []byte) tracker { return tracker{b: b, line: 1} }
@@ -57,8 +97,22 @@ func (t *tracker) at(off int) Pos {
 		if n := bytes.Count(seg, nl); n > 0 {
 			t.line += n
 			t.lineStart = t.off + bytes.LastIndexByte(seg, '\n') + 1
+			t.bound, t.units = t.lineStart, 0
 		}
 		t.off = off
+		for t.bound < off {
+			if t.b[t.bound] < utf8.RuneSelf {
+				t.bound++
+				t.units++
+				continue
+			}
+			_, size := utf8.DecodeRune(t.b[t.bound:])
+			if t.bound+size > off {
+				break
+			}
+			t.bound += size
+			t.units += utf16Units(size)
+		}
 	}
-	return Pos{Line: t.line, Column: off - t.lineStart + 1, Offset: off}
+	return Pos{Line: t.line, Column: off - t.lineStart + 1, Offset: off, UTF16Column: t.units + off - t.bound + 1}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -25,46 +26,46 @@ func TestCheckUTF8(t *testing.T) {
 
 		// Latin-1 é (E9) on line 3: "# Title\n" is 8 bytes, "\n" 1, so
 		// line 3 starts at offset 9 and "It's a caf" is 10 bytes.
-		{"Latin-1 on line 3", "# Title\n\nIt's a caf\xe9 here\n", &Invalid{Pos: Pos{3, 11, 19}}},
-		{"Latin-1 first byte", "\xe9t\xe9", &Invalid{Pos: Pos{1, 1, 0}}},
-		{"column counts bytes of earlier runes", "héllo \xff", &Invalid{Pos: Pos{1, 8, 7}}},
-		{"after CRLF lines", "a\r\nb\r\nc\xff", &Invalid{Pos: Pos{3, 2, 7}}},
-		{"lone CR is not a line break", "a\rb\xff", &Invalid{Pos: Pos{1, 4, 3}}},
-		{"after a long ASCII run", strings.Repeat("x", 21) + "\x80", &Invalid{Pos: Pos{1, 22, 21}}},
-		{"after long ASCII lines", strings.Repeat("abcdefg\n", 5) + "\x80", &Invalid{Pos: Pos{6, 1, 40}}},
+		{"Latin-1 on line 3", "# Title\n\nIt's a caf\xe9 here\n", &Invalid{Pos: Pos{3, 11, 19, 11}}},
+		{"Latin-1 first byte", "\xe9t\xe9", &Invalid{Pos: Pos{1, 1, 0, 1}}},
+		{"column counts bytes of earlier runes", "héllo \xff", &Invalid{Pos: Pos{1, 8, 7, 7}}},
+		{"after CRLF lines", "a\r\nb\r\nc\xff", &Invalid{Pos: Pos{3, 2, 7, 2}}},
+		{"lone CR is not a line break", "a\rb\xff", &Invalid{Pos: Pos{1, 4, 3, 4}}},
+		{"after a long ASCII run", strings.Repeat("x", 21) + "\x80", &Invalid{Pos: Pos{1, 22, 21, 22}}},
+		{"after long ASCII lines", strings.Repeat("abcdefg\n", 5) + "\x80", &Invalid{Pos: Pos{6, 1, 40, 1}}},
 
 		// Truncated sequences: the lead byte is the first invalid byte.
-		{"truncated 3-byte at EOF", "ok\n\xe2\x82", &Invalid{Pos: Pos{2, 1, 3}}},
-		{"truncated 4-byte at EOF", "a\xf0\x9f\x98", &Invalid{Pos: Pos{1, 2, 1}}},
-		{"truncated 2-byte at EOF", "ab\xc3", &Invalid{Pos: Pos{1, 3, 2}}},
-		{"truncated in the middle", "a\xe2\x82b", &Invalid{Pos: Pos{1, 2, 1}}},
-		{"lone continuation byte", "ab\x80", &Invalid{Pos: Pos{1, 3, 2}}},
+		{"truncated 3-byte at EOF", "ok\n\xe2\x82", &Invalid{Pos: Pos{2, 1, 3, 1}}},
+		{"truncated 4-byte at EOF", "a\xf0\x9f\x98", &Invalid{Pos: Pos{1, 2, 1, 2}}},
+		{"truncated 2-byte at EOF", "ab\xc3", &Invalid{Pos: Pos{1, 3, 2, 3}}},
+		{"truncated in the middle", "a\xe2\x82b", &Invalid{Pos: Pos{1, 2, 1, 2}}},
+		{"lone continuation byte", "ab\x80", &Invalid{Pos: Pos{1, 3, 2, 3}}},
 
 		// Overlong encodings.
-		{"overlong 2-byte slash", "/\xc0\xaf", &Invalid{Pos: Pos{1, 2, 1}}},
-		{"overlong 2-byte C1", "\xc1\xbf", &Invalid{Pos: Pos{1, 1, 0}}},
-		{"overlong 3-byte", "\xe0\x80\xaf", &Invalid{Pos: Pos{1, 1, 0}}},
-		{"overlong 4-byte", "\xf0\x80\x80\xaf", &Invalid{Pos: Pos{1, 1, 0}}},
-		{"overlong NUL", "x\xc0\x80", &Invalid{Pos: Pos{1, 2, 1}}},
+		{"overlong 2-byte slash", "/\xc0\xaf", &Invalid{Pos: Pos{1, 2, 1, 2}}},
+		{"overlong 2-byte C1", "\xc1\xbf", &Invalid{Pos: Pos{1, 1, 0, 1}}},
+		{"overlong 3-byte", "\xe0\x80\xaf", &Invalid{Pos: Pos{1, 1, 0, 1}}},
+		{"overlong 4-byte", "\xf0\x80\x80\xaf", &Invalid{Pos: Pos{1, 1, 0, 1}}},
+		{"overlong NUL", "x\xc0\x80", &Invalid{Pos: Pos{1, 2, 1, 2}}},
 
 		// Surrogates and out of range.
-		{"high surrogate ED A0 80", "ab\xed\xa0\x80", &Invalid{Pos: Pos{1, 3, 2}}},
-		{"low surrogate ED BF BF", "\n\xed\xbf\xbf", &Invalid{Pos: Pos{2, 1, 1}}},
-		{"above U+10FFFF", "\xf4\x90\x80\x80", &Invalid{Pos: Pos{1, 1, 0}}},
-		{"F5 lead byte", "\xf5\x80\x80\x80", &Invalid{Pos: Pos{1, 1, 0}}},
-		{"FF byte", "abc\xff", &Invalid{Pos: Pos{1, 4, 3}}},
+		{"high surrogate ED A0 80", "ab\xed\xa0\x80", &Invalid{Pos: Pos{1, 3, 2, 3}}},
+		{"low surrogate ED BF BF", "\n\xed\xbf\xbf", &Invalid{Pos: Pos{2, 1, 1, 1}}},
+		{"above U+10FFFF", "\xf4\x90\x80\x80", &Invalid{Pos: Pos{1, 1, 0, 1}}},
+		{"F5 lead byte", "\xf5\x80\x80\x80", &Invalid{Pos: Pos{1, 1, 0, 1}}},
+		{"FF byte", "abc\xff", &Invalid{Pos: Pos{1, 4, 3, 4}}},
 
 		// Byte-order marks of other encodings.
-		{"UTF-16LE", "\xff\xfeH\x00i\x00\n\x00", &Invalid{Pos: Pos{1, 1, 0}, BOM: "UTF-16LE"}},
-		{"UTF-16BE", "\xfe\xff\x00H\x00i\x00\n", &Invalid{Pos: Pos{1, 1, 0}, BOM: "UTF-16BE"}},
-		{"UTF-16LE BOM only", "\xff\xfe", &Invalid{Pos: Pos{1, 1, 0}, BOM: "UTF-16LE"}},
-		{"UTF-16BE BOM only", "\xfe\xff", &Invalid{Pos: Pos{1, 1, 0}, BOM: "UTF-16BE"}},
-		{"UTF-32LE", "\xff\xfe\x00\x00H\x00\x00\x00", &Invalid{Pos: Pos{1, 1, 0}, BOM: "UTF-32LE"}},
+		{"UTF-16LE", "\xff\xfeH\x00i\x00\n\x00", &Invalid{Pos: Pos{1, 1, 0, 1}, BOM: "UTF-16LE"}},
+		{"UTF-16BE", "\xfe\xff\x00H\x00i\x00\n", &Invalid{Pos: Pos{1, 1, 0, 1}, BOM: "UTF-16BE"}},
+		{"UTF-16LE BOM only", "\xff\xfe", &Invalid{Pos: Pos{1, 1, 0, 1}, BOM: "UTF-16LE"}},
+		{"UTF-16BE BOM only", "\xfe\xff", &Invalid{Pos: Pos{1, 1, 0, 1}, BOM: "UTF-16BE"}},
+		{"UTF-32LE", "\xff\xfe\x00\x00H\x00\x00\x00", &Invalid{Pos: Pos{1, 1, 0, 1}, BOM: "UTF-32LE"}},
 		// 00 00 are two valid NULs; FE at offset 2 is the first invalid byte.
-		{"UTF-32BE", "\x00\x00\xfe\xff\x00\x00\x00H", &Invalid{Pos: Pos{1, 3, 2}, BOM: "UTF-32BE"}},
-		{"UTF-32BE BOM only", "\x00\x00\xfe\xff", &Invalid{Pos: Pos{1, 3, 2}, BOM: "UTF-32BE"}},
-		{"BOM bytes not at the start are not named", "x\xff\xfe", &Invalid{Pos: Pos{1, 2, 1}}},
-		{"UTF-16LE after UTF-8 BOM is not named", "\xef\xbb\xbf\xff\xfe", &Invalid{Pos: Pos{1, 4, 3}}},
+		{"UTF-32BE", "\x00\x00\xfe\xff\x00\x00\x00H", &Invalid{Pos: Pos{1, 3, 2, 3}, BOM: "UTF-32BE"}},
+		{"UTF-32BE BOM only", "\x00\x00\xfe\xff", &Invalid{Pos: Pos{1, 3, 2, 3}, BOM: "UTF-32BE"}},
+		{"BOM bytes not at the start are not named", "x\xff\xfe", &Invalid{Pos: Pos{1, 2, 1, 2}}},
+		{"UTF-16LE after UTF-8 BOM is not named", "\xef\xbb\xbf\xff\xfe", &Invalid{Pos: Pos{1, 4, 3, 2}}},
 	} {
 		got := CheckUTF8([]byte(tc.in))
 		switch {
@@ -90,7 +91,7 @@ func TestCheckUTF8UTF16Files(t *testing.T) {
 	}
 	for name, b := range map[string][]byte{"UTF-16LE": le, "UTF-16BE": be} {
 		got := CheckUTF8(b)
-		if got == nil || got.BOM != name || got.Pos != (Pos{1, 1, 0}) {
+		if got == nil || got.BOM != name || got.Pos != (Pos{1, 1, 0, 1}) {
 			t.Errorf("%s file: CheckUTF8 = %+v, want BOM %s at 1:1", name, got, name)
 		}
 	}
@@ -116,8 +117,11 @@ func FuzzCheckUTF8(f *testing.F) {
 			p := PosAt(b, off)
 			line := 1 + bytes.Count(b[:off], []byte{'\n'})
 			col := off - (bytes.LastIndexByte(b[:off], '\n') + 1) + 1
-			if p != (Pos{line, col, off}) {
-				t.Fatalf("PosAt(%q, %d) = %+v, want {%d %d %d}", b, off, p, line, col, off)
+			// The UTF-16 column from the standard library's view of the
+			// line: each invalid byte one U+FFFD.
+			u16 := len(utf16.Encode([]rune(string(b[bytes.LastIndexByte(b[:off], '\n')+1:off])))) + 1
+			if p != (Pos{line, col, off, u16}) {
+				t.Fatalf("PosAt(%q, %d) = %+v, want {%d %d %d %d}", b, off, p, line, col, off, u16)
 			}
 		}
 		if inv == nil {

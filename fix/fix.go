@@ -111,12 +111,22 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 		default:
 			out.Changes++
 			fmt.Fprintf(stdout, "fixed %s: %s [%s]\n", c.path, c.what, c.rule)
-			if c.kind == kindSwap && c.tracked {
-				// R10: fix changes the index only through git mv; until
-				// the swap is staged, check trusts the index's mode
+			if c.kind != kindSwap || !c.tracked {
+				break
+			}
+			add := "git add -- " + shellQuote(c.path) + " " + shellQuote(c.to)
+			switch {
+			case c.staged:
+				fmt.Fprintf(stdout, "  staged: %s (both were as committed, so the index gains the swap and nothing else)\n", add)
+			case c.stageErr != nil:
+				out.WriteErrors++
+				fmt.Fprintf(stderr, "rivumi-lint: error: stage the swap of %s and %s: %v; the worktree is swapped, stage it by hand: %s\n",
+					c.path, c.to, c.stageErr, add)
+			default:
+				// Until the swap is staged, check trusts the index's mode
 				// 120000 and still reports the link (C1).
-				fmt.Fprintf(stdout, "  stage it: git add -- %s %s (Git's index still records %s as a symbolic link, which check reports until the change is staged)\n",
-					shellQuote(c.path), shellQuote(c.to), c.path)
+				fmt.Fprintf(stdout, "  stage it: %s (fix did not: %s, which staging would take along; Git's index still records %s as a symbolic link, which check reports until the change is staged)\n",
+					add, report(c.unstaged), c.path)
 			}
 		}
 	}
@@ -145,6 +155,12 @@ type change struct {
 	// new path.
 	to, link, newLink string
 	tracked           bool // kindRename: git mv; kindSwap: the link is in the index
+	// kindSwap of a tracked link, set by apply: staged when both paths were
+	// clean and git add succeeded; otherwise unstaged says why it was not
+	// tried, or stageErr why it failed.
+	staged   bool
+	unstaged string
+	stageErr error
 }
 
 type skip struct{ path, rule, reason string }
@@ -537,6 +553,16 @@ func (pl *planner) apply(c *change) error {
 		if now, err := readRegular(tabs, pl.limit); err != nil || !now.same(c.old) {
 			return &skipError{fmt.Errorf("its target %s changed since the fix read it; run fix again", c.to)}
 		}
+		// X1: the swap is staged only when staging adds nothing else; the
+		// question is asked before the swap, which makes both paths differ.
+		clean := false
+		if c.tracked {
+			why, err := pl.swapClean(c.path, c.to)
+			if err != nil {
+				return err
+			}
+			clean, c.unstaged = why == "", why
+		}
 		// The link becomes the file first: should the second step fail,
 		// both hold the text and nothing is lost.
 		if err := replaceFile(abs, c.old.data, c.old.mode, nil, pl.limit); err != nil {
@@ -544,6 +570,10 @@ func (pl *planner) apply(c *change) error {
 		}
 		if err := replaceWithLink(tabs, c.newLink); err != nil {
 			return fmt.Errorf("%s now holds the text, but %s could not become a link to it (both are regular files now): %w", c.path, c.to, err)
+		}
+		if clean {
+			c.stageErr = pl.stage(c.path, c.to)
+			c.staged = c.stageErr == nil
 		}
 		return nil
 	case kindRename:

@@ -11,9 +11,12 @@ type Finding struct {
 	Path string `json:"path"`
 	// Line and Column are 1-based (columns in bytes); 0 when the finding is
 	// about the whole file.
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	// UTF16Column is Column counted in UTF-16 code units (content.Pos),
+	// for the formats that count so (SARIF); not part of the JSON form.
+	UTF16Column int    `json:"-"`
+	Message     string `json:"message"`
 	// Directories are the resolved directories whose chain the finding affects.
 	Directories []string `json:"directories"`
 	// DirectoriesTotal is how many directories the finding affects: a

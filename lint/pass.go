@@ -80,7 +80,7 @@ var sectionOverhead = len(render.Section("instructions", nil))
 
 // report emits a finding on path for the resolution's directory.
 func (p *pass) report(path string, pos content.Pos, sev Severity, format string, args ...any) {
-	p.emit(Finding{Path: path, Line: pos.Line, Column: pos.Column, Severity: sev,
+	p.emit(Finding{Path: path, Line: pos.Line, Column: pos.Column, UTF16Column: pos.UTF16Column, Severity: sev,
 		Message: fmt.Sprintf(format, args...)})
 }
 

@@ -97,8 +97,14 @@ func annotate(a *githubactions.Action, f lint.Finding) {
 		props["file"] = f.Path
 		if f.Line > 0 {
 			props["line"] = strconv.Itoa(f.Line)
+			// GitHub's workflow-command reference says only "Column
+			// number, starting at 1", no unit. The annotations are shown
+			// by the same web UI as code scanning, whose SARIF columns
+			// are UTF-16 code units by default, and the actions/toolkit
+			// callers are JavaScript, whose strings index in UTF-16: so
+			// UTF-16 code units, not bytes.
 			if f.Column > 0 {
-				props["col"] = strconv.Itoa(f.Column)
+				props["col"] = strconv.Itoa(f.UTF16Column)
 			}
 		}
 	}

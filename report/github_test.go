@@ -182,7 +182,7 @@ func checkAnnotation(t testing.TB, c runnerCommand, f lint.Finding) {
 		if f.Line > 0 {
 			want["line"] = fmt.Sprint(f.Line)
 			if f.Column > 0 {
-				want["col"] = fmt.Sprint(f.Column)
+				want["col"] = fmt.Sprint(f.UTF16Column)
 			}
 		}
 	}
@@ -213,7 +213,7 @@ func TestGitHubAnnotationEscaping(t *testing.T) {
 	}
 	for _, s := range hostile {
 		for _, sev := range []lint.Severity{lint.Error, lint.Warning, lint.Notice} {
-			f := lint.Finding{Rule: "RL010", Name: "hidden-unicode", Severity: sev, Path: s + "/AGENTS.md", Line: 4, Column: 2, Message: "msg " + s}
+			f := lint.Finding{Rule: "RL010", Name: "hidden-unicode", Severity: sev, Path: s + "/AGENTS.md", Line: 4, Column: 2, UTF16Column: 2, Message: "msg " + s}
 			out := writeGitHubOut(t, &lint.Result{Findings: []lint.Finding{f}}, nil)
 			if lines := runnerLines(out); len(lines) != 1 {
 				t.Fatalf("%q: %d lines, want 1:\n%s", s, len(lines), out)
@@ -381,7 +381,7 @@ func FuzzGitHubAnnotation(f *testing.F) {
 	f.Add("=", "=")
 	f.Add(" x ", "%s%d")
 	f.Fuzz(func(t *testing.T, file, message string) {
-		fd := lint.Finding{Rule: "RL010", Name: "hidden-unicode", Severity: lint.Error, Path: file, Line: 1, Column: 1, Message: message, User: isUserLevelPath(file)}
+		fd := lint.Finding{Rule: "RL010", Name: "hidden-unicode", Severity: lint.Error, Path: file, Line: 1, Column: 1, UTF16Column: 1, Message: message, User: isUserLevelPath(file)}
 		out := writeGitHubOut(t, &lint.Result{Findings: []lint.Finding{fd}}, nil)
 		lines := runnerLines(out)
 		if len(lines) != 1 || !strings.HasPrefix(lines[0], "::error ") {

@@ -83,10 +83,11 @@ func fixtureResult() *lint.Result {
 			{Rule: "RL001", Name: "symlink", Severity: lint.Error, Path: "docs/AGENTS.md",
 				Message:     "docs/AGENTS.md is a symbolic link (to ../../etc/passwd): Rivumi skips it, and docs gets no project instructions",
 				Directories: []string{"docs", "docs/api"}},
-			{Rule: "RL004", Name: "invalid-utf8", Severity: lint.Error, Path: pathSpaces, Line: 3, Column: 7,
+			{Rule: "RL004", Name: "invalid-utf8", Severity: lint.Error, Path: pathSpaces, Line: 3, Column: 7, UTF16Column: 6, // "é " before it: 3 bytes, 2 UTF-16 units
+
 				Message:     "invalid UTF-8 at 3:7 (byte offset 41): Rivumi rejects the whole file",
 				Directories: []string{"dir with spaces"}},
-			{Rule: "RL010", Name: "hidden-unicode", Severity: lint.Error, Path: pathNewline, Line: 2, Column: 5,
+			{Rule: "RL010", Name: "hidden-unicode", Severity: lint.Error, Path: pathNewline, Line: 2, Column: 5, UTF16Column: 5,
 				Message:     msgHostile,
 				Directories: []string{"odd\nname %0A/a,b:c::d"},
 				// X1: the edits that delete both characters.
@@ -94,7 +95,7 @@ func fixtureResult() *lint.Result {
 					{Path: pathNewline, Start: lint.Pos{Line: 2, Column: 5, Offset: 12}, End: lint.Pos{Line: 2, Column: 8, Offset: 15}},
 					{Path: pathNewline, Start: lint.Pos{Line: 2, Column: 10, Offset: 17}, End: lint.Pos{Line: 2, Column: 13, Offset: 20}},
 				}}},
-			{Rule: "RL008", Name: "boundary-marker", Severity: lint.Error, Path: pathCR, Line: 1, Column: 1,
+			{Rule: "RL008", Name: "boundary-marker", Severity: lint.Error, Path: pathCR, Line: 1, Column: 1, UTF16Column: 1,
 				Message:     "the text contains </rivumi:layer>, which could close the layer early",
 				Directories: []string{"cr\rname"}},
 			{Rule: "RL007", Name: "shadowed", Severity: lint.Warning, Path: "pkg/AGENTS.md",

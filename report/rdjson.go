@@ -51,7 +51,9 @@ var rdjsonToolSource = rdjsonSource{Name: driverName, URL: driverURI}
 
 // newRDJSONDiagnostic is one reviewdog Diagnostic: message, location (path
 // and range.start with line and column, both 1-based, columns in bytes as
-// reviewdog counts them; a finding about a whole file is placed on line 1
+// reviewdog counts them (reviewdog's proto/rdf/reviewdog.proto, message
+// Position: "Column number, starting at 1 (byte count in UTF-8)", so
+// lint.Finding.Column as it is, and the fix edits' byte columns too); a finding about a whole file is placed on line 1
 // without a column, as in SARIF, so that reviewdog's -filter-mode=added
 // keeps it when the change adds the file), severity
 // ERROR/WARNING/INFO, source and code {value: rule id, url: rule docs}.

@@ -53,7 +53,7 @@ func hostileResult() *lint.Result {
 	r := &lint.Result{}
 	for i, p := range hostileNames {
 		r.Findings = append(r.Findings, lint.Finding{
-			Rule: "RL001", Name: "symlink", Severity: lint.Error, Path: p, Line: i % 2, Column: i % 2,
+			Rule: "RL001", Name: "symlink", Severity: lint.Error, Path: p, Line: i % 2, Column: i % 2, UTF16Column: i % 2,
 			Message:     "Rivumi will skip this file: it is a symbolic link to " + hostileNames[(i+1)%len(hostileNames)],
 			Directories: []string{p, "::error::dir"},
 		})
@@ -149,7 +149,7 @@ func FuzzTextLine(f *testing.F) {
 	f.Add("\u2028::x", "\u0085::y", "\x1b[31m")
 	f.Fuzz(func(t *testing.T, path, msg, dir string) {
 		r := &lint.Result{
-			Findings: []lint.Finding{{Rule: "RL004", Name: "invalid-utf8", Severity: lint.Warning, Path: path, Line: 3, Column: 4,
+			Findings: []lint.Finding{{Rule: "RL004", Name: "invalid-utf8", Severity: lint.Warning, Path: path, Line: 3, Column: 4, UTF16Column: 4,
 				Message: msg, Directories: []string{dir}}},
 			Directories: []lint.Directory{{Path: dir}},
 			Drift:       []lint.Drift{{Directories: []string{dir}, Changes: []lint.LayerChange{{Path: path, Change: "modified", Detail: msg}}}},

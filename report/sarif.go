@@ -37,7 +37,8 @@ var maxSARIFResults = 25000
 //   - each result has one location: the repo-relative path as a relative
 //     URI (escapeURIPath) against %SRCROOT%, and a region. GitHub needs
 //     region.startLine to place an alert, so a whole-file finding (Line 0)
-//     gets startLine 1 and no column;
+//     gets startLine 1 and no column; columns count UTF-16 code units
+//     (run.columnKind);
 //   - a user-level file (~/…) is not in the repository: its result has no
 //     physical location (GitHub shows no alert for it; it still counts and
 //     shows in other viewers), a logical location with the ~/ path, and the
@@ -118,7 +119,7 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 			if f.Line > 0 {
 				region.StartLine = f.Line
 				if f.Column > 0 {
-					region.StartColumn = f.Column
+					region.StartColumn = f.UTF16Column
 				}
 			}
 			res.Locations = []sarifLocation{{PhysicalLocation: &sarifPhysicalLocation{
@@ -140,7 +141,7 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 		Schema:  sarifSchemaURI,
 		Version: sarifVersion,
 		Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, AutomationDetails: sarifAutomation(o.SARIFCategory),
-			Invocations: invocations, Results: results}},
+			Invocations: invocations, Results: results, ColumnKind: sarifColumnKind}},
 	}
 	enc := json.NewEncoder(runnerSafeJSON(w))
 	enc.SetEscapeHTML(false)
@@ -233,7 +234,16 @@ type sarifRun struct {
 	AutomationDetails *sarifAutomationDetails `json:"automationDetails,omitempty"`
 	Invocations       []sarifInvocation       `json:"invocations,omitempty"`
 	Results           []sarifResult           `json:"results"`
+	ColumnKind        string                  `json:"columnKind"`
 }
+
+// sarifColumnKind is the unit of every region's columns. SARIF 2.1.0
+// §3.14.17 defaults run.columnKind to utf16CodeUnits, which is what GitHub
+// code scanning reads; it is set explicitly anyway, and the columns are
+// lint.Finding.UTF16Column (Column counts bytes, which would highlight a
+// finding after é, CJK or an emoji too far right). fixes' deletedRegion
+// uses byte offsets, which no column kind changes.
+const sarifColumnKind = "utf16CodeUnits"
 
 type sarifAutomationDetails struct {
 	ID string `json:"id"`

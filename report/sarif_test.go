@@ -228,7 +228,7 @@ func TestSARIFResults(t *testing.T) {
 		if err != nil || back != f.Path {
 			t.Errorf("result %d: uri %q unescapes to %q (%v), want %q", i, pl.ArtifactLocation.URI, back, err, f.Path)
 		}
-		wantLine, wantCol := f.Line, f.Column
+		wantLine, wantCol := f.Line, f.UTF16Column
 		if f.Line == 0 {
 			wantLine, wantCol = 1, 0
 		}
@@ -328,7 +328,7 @@ func FuzzSARIFRoundTrip(f *testing.F) {
 	f.Add("\xff\xfe/AGENTS.md", "</rivumi:layer>")
 	f.Fuzz(func(t *testing.T, path, msg string) {
 		r := &lint.Result{Findings: []lint.Finding{{Rule: "RL010", Name: "hidden-unicode", Severity: lint.Error,
-			Path: path, Line: 1, Column: 1, Message: msg, Directories: []string{path}, User: isUserLevelPath(path)}}}
+			Path: path, Line: 1, Column: 1, UTF16Column: 1, Message: msg, Directories: []string{path}, User: isUserLevelPath(path)}}}
 		out := writeSARIF(t, r)
 		if !json.Valid(out) {
 			t.Fatalf("invalid JSON:\n%s", out)

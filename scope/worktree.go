@@ -50,9 +50,10 @@ type Walker struct {
 	// for concurrent use.
 	Workers int
 
-	once  sync.Once
-	outer *gitignore.Rules // core.excludesFile and info/exclude
-	err   error
+	once   sync.Once
+	outer  *gitignore.Rules  // core.excludesFile and info/exclude
+	sparse *gitignore.Sparse // skip-worktree .gitignore files read from the index (F4)
+	err    error
 }
 
 // rules reads the ignore files outside the tree once per Walker.
@@ -65,6 +66,9 @@ func (w *Walker) rules() (*gitignore.Rules, error) {
 			return
 		}
 		w.outer, w.err = gitignore.Standard(w.Top, w.GitDir)
+		if w.err == nil {
+			w.sparse, w.err = gitignore.ReadSparse(w.Top, w.GitDir)
+		}
 		if w.err != nil {
 			w.err = fmt.Errorf("read Git's ignore rules for %s: %w", w.Top, w.err)
 		}
@@ -127,7 +131,7 @@ func (w *Walker) descend(dir string) (state, bool, error) {
 	}
 	for i, c := range comps {
 		// The ignore file of the directory above c.
-		l, err := gitignore.ReadDirFile(w.Top, st.path)
+		l, err := w.sparse.ReadDirFile(w.Top, st.path)
 		if err != nil {
 			return st, false, err
 		}
@@ -215,8 +219,8 @@ func (w *Walker) visit(t task, dirs *[]string, next []task) ([]task, error) {
 		}
 	}
 	*dirs = append(*dirs, dir)
-	if ignoreFile {
-		l, err := gitignore.ReadDirFile(w.Top, st.path)
+	if ignoreFile || w.sparse.Has(st.path) {
+		l, err := w.sparse.ReadDirFile(w.Top, st.path)
 		if err != nil {
 			return next, err
 		}

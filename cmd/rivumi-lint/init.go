@@ -75,8 +75,18 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// errExists is init's refusal to replace what is there.
+// errExists is init's refusal to replace what is there. It names --force
+// only where --force would help: a link or a directory is refused with
+// --force too, so for those it says why and what to do instead.
 func errExists(target string) error {
+	fi, err := os.Lstat(target)
+	switch {
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		to, _ := os.Readlink(target)
+		return fmt.Errorf("%s already exists as a symbolic link (to %s), and init refuses a link even with --force: it never writes through a link, since that would change the link's target, wherever it is; remove the link (or replace it with a regular file) and run init again", target, safeLine(to))
+	case err == nil && fi.IsDir():
+		return fmt.Errorf("%s already exists as a directory, and init never replaces a directory, not even with --force; move it away and run init again", target)
+	}
 	return fmt.Errorf("%s already exists; init overwrites nothing: pass --force to replace it with the defaults", target)
 }
 
