@@ -177,14 +177,14 @@ func (r *Run) ProjectKey(flag string) string {
 func (r *Run) worktreeScope() ([]string, error) {
 	p := r.p
 	if p.noWorktree != nil {
-		_, err := p.worktree()
+		_, err := p.worktree(false)
 		return nil, err
 	}
 	cfg, err := loadConfig(p.Root, p.opts.Config)
 	if err != nil {
 		return nil, err
 	}
-	wt, err := p.worktree()
+	wt, err := p.worktree(r.walks(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +210,15 @@ func (r *Run) worktreeScope() ([]string, error) {
 			rels = append(rels, rel)
 		}
 		var missing []string
-		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, r.walker().DirsBelow)
+		below := func(dir string) ([]string, error) {
+			// walks foresaw this; should a PATH reach here that it did
+			// not, the walk still gets the tracked directories (F4).
+			if _, err := p.worktree(true); err != nil {
+				return nil, err
+			}
+			return r.walker().DirsBelow(dir)
+		}
+		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, below)
 		if len(missing) > 0 {
 			p.Notes = append(p.Notes, missingNote(missing))
 		}
@@ -226,6 +234,29 @@ func (r *Run) worktreeScope() ([]string, error) {
 	}
 	trace.Mark("scope")
 	return dirs, nil
+}
+
+// walks reports whether the scope may walk directories (scope.Walker),
+// which need the tracked directories of the index: the whole worktree,
+// or a PATH named like an instruction candidate (R7: the directories
+// below it). Dirs (the preview) and other PATHs resolve only their own
+// directories and ancestors.
+func (r *Run) walks(cfg *config.Config) bool {
+	switch {
+	case r.scope.Dirs != nil:
+		return false
+	case len(r.scope.Paths) == 0:
+		return true
+	}
+	for _, a := range r.scope.Paths {
+		// The name Rel keeps (it cleans the path and never renames its
+		// last element).
+		base := filepath.Base(filepath.Clean(a))
+		if slices.Contains(cfg.Filenames.Override, base) || slices.Contains(cfg.Filenames.Normal, base) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Run) worktreeDirs() ([]string, error) {

@@ -47,6 +47,9 @@ type Project struct {
 	repo       *repo.Repo
 	allDirs    []string
 	tracked    map[string]bool // directories with tracked paths, relative to GitTop
+	// scanned says the index was scanned with tracked (worktree's
+	// withTracked); scans without it leave tracked nil.
+	scanned bool
 	wd         string          // the working directory, once asked for
 }
 
@@ -116,36 +119,44 @@ func Open(o Options) (*Project, error) {
 }
 
 // worktree opens the worktree source (the worktree mode and the preview)
-// with the kinds the index records (R10: read only).
-func (p *Project) worktree() (*resolve.Worktree, error) {
+// with the kinds the index records (R10: read only). withTracked asks
+// for the directories that hold tracked paths too (p.tracked), which only
+// a walk of directories needs (scope.Walker): a check of PATHs that names
+// no instruction file walks none.
+func (p *Project) worktree(withTracked bool) (*resolve.Worktree, error) {
 	if p.noWorktree != nil {
 		return nil, fmt.Errorf("%w: checking files (the worktree mode, PATHs) needs a worktree; check commits there with --base REV [--head REV], as a pre-receive hook does", p.noWorktree)
 	}
-	if p.wt != nil {
+	if p.wt != nil && (p.scanned || !withTracked || p.GitDir == "") {
 		return p.wt, nil
 	}
 	var recorded map[string]resolve.Kind
 	if p.GitDir != "" {
-		scan, err := repo.ScanIndex(p.GitTop)
+		scan, err := repo.ScanIndexOf(p.GitTop, withTracked)
 		if err != nil {
 			return nil, fmt.Errorf("read Git index of %s: %w", p.GitTop, err)
 		}
-		if scan.Note != "" {
+		if scan.Note != "" && p.wt == nil {
 			p.Notes = append(p.Notes, scan.Note)
 		}
 		recorded = underPrefix(scan.Kinds, p.Prefix)
-		p.tracked = scan.Tracked
-		// Git never ignores a tracked path: a tracked link to a directory
-		// that an ignore pattern matches is still listed by the walk, so
-		// the candidates behind it are reported (F4, C1).
-		for path, k := range scan.Kinds {
-			if k == resolve.Symlink {
-				if p.tracked == nil {
-					p.tracked = map[string]bool{}
+		if withTracked {
+			p.tracked, p.scanned = scan.Tracked, true
+			// Git never ignores a tracked path: a tracked link to a
+			// directory that an ignore pattern matches is still listed by
+			// the walk, so the candidates behind it are reported (F4, C1).
+			for path, k := range scan.Kinds {
+				if k == resolve.Symlink {
+					if p.tracked == nil {
+						p.tracked = map[string]bool{}
+					}
+					p.tracked[path] = true
 				}
-				p.tracked[path] = true
 			}
 		}
+	}
+	if p.wt != nil {
+		return p.wt, nil // opened before without the tracked directories
 	}
 	wt, err := resolve.OpenWorktree(p.Root, recorded)
 	if err != nil {

@@ -801,8 +801,19 @@ func decodeIndex(w *window, size int64, hashSize int, trees bool, start func(cou
 			v.name = prev
 			entryLen = nul + 1
 		} else {
-			if nul, _, err = w.find(head); err != nil {
-				return nil, errors.New("corrupt index: unterminated path")
+			// The flags hold the path's length below 0xFFF, as Git reads
+			// it; the NUL after it, and none before, confirms it, so a
+			// corrupt length takes the NUL search and its errors.
+			nul = -1
+			if l := int(v.flags & 0xfff); l < 0xfff {
+				if e, err = w.peek(head + l + 1); err == nil && e[head+l] == 0 && bytes.IndexByte(e[head:head+l], 0) < 0 {
+					nul = head + l
+				}
+			}
+			if nul < 0 {
+				if nul, _, err = w.find(head); err != nil {
+					return nil, errors.New("corrupt index: unterminated path")
+				}
 			}
 			// Entries are padded with 1-8 NULs to a multiple of 8 bytes.
 			entryLen = (nul + 8) &^ 7

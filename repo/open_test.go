@@ -434,6 +434,12 @@ func TestScanIndex(t *testing.T) {
 			if (s.Note != "") != wantNote {
 				t.Errorf("%s, window %d: note %q", layout, win, s.Note)
 			}
+			// A check of PATHs asks for the kinds alone: the same kinds,
+			// no tracked directories.
+			s, err = ScanIndexOf(g.Dir, false)
+			if err != nil || s.Tracked != nil || fmt.Sprint(s.Kinds) != fmt.Sprint(k) {
+				t.Errorf("%s, window %d, kinds only: %v %v, %v; want %v", layout, win, s.Kinds, s.Tracked, err, k)
+			}
 		}
 	}
 	for _, v := range []string{"2", "3", "4"} {

@@ -32,6 +32,38 @@ func indexFile(paths []string, ext []byte) []byte {
 	return b.Bytes()
 }
 
+// TestIndexNameLengthFromFlags (F3): the decoder takes a path's length
+// from the entry's flags only when the NUL after it confirms it; a length
+// that is wrong, or 0xFFF (a long path), reads the path up to its NUL, as
+// before, with the same entries and tracked directories.
+func TestIndexNameLengthFromFlags(t *testing.T) {
+	paths := []string{"a/AGENTS.md", "a/b/c.txt", "d"}
+	want, _, err := parseIndex(indexFile(paths, nil), 20)
+	if err != nil || len(want) != 3 {
+		t.Fatalf("parseIndex = %v, %v", want, err)
+	}
+	// The flags of the second entry: 12 bytes header, then 62 fixed bytes
+	// of the first entry, whose 11-byte path pads it to 80.
+	const flags = 12 + 80 + 60
+	for _, l := range []uint16{0, 4, 8, 10, 0xfff} {
+		data := indexFile(paths, nil)
+		if got := binary.BigEndian.Uint16(data[flags:]); got != uint16(len(paths[1])) {
+			t.Fatalf("flags at %d hold %d, want %d", flags, got, len(paths[1]))
+		}
+		binary.BigEndian.PutUint16(data[flags:], l)
+		got, _, err := parseIndex(data, 20)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("length %#x: got %v, %v; want %v", l, got, err, want)
+		}
+		for _, win := range []int{1, 13, 1 << 16} {
+			s := newIndexScan(true)
+			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), 20, s, win); err != nil || fmt.Sprint(s.Tracked) != "map[a:true a/b:true]" {
+				t.Errorf("length %#x, window %d: tracked %v, %v", l, win, s.Tracked, err)
+			}
+		}
+	}
+}
+
 func TestParseIndexCacheTree(t *testing.T) {
 	// Root valid with 2 subtrees: "a" invalid (-1) with one valid subtree
 	// "b", and "c" valid.
@@ -120,6 +152,11 @@ func FuzzParseIndex(f *testing.F) {
 			}
 			if fmt.Sprint(kinds) != fmt.Sprint(s.Kinds) || fmt.Sprint(tracked) != fmt.Sprint(s.Tracked) {
 				t.Fatalf("window %d: scan %v %v, parse %v %v", win, s.Kinds, s.Tracked, kinds, tracked)
+			}
+			// Without the tracked directories: the same kinds.
+			k := newIndexScan(false)
+			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), size, k, win); err != nil || k.Tracked != nil || fmt.Sprint(kinds) != fmt.Sprint(k.Kinds) {
+				t.Fatalf("window %d, no tracked: scan %v %v (%v), parse %v", win, k.Kinds, k.Tracked, err, kinds)
 			}
 		}
 	})

@@ -72,7 +72,7 @@ func GitDir(root string) (string, error) {
 // without an index yet has none. When the index cannot be decoded here (a
 // split index, say) the git binary is asked instead, and note says so.
 func IndexKinds(root string) (kinds map[string]resolve.Kind, note string, err error) {
-	s, err := ScanIndex(root)
+	s, err := ScanIndexOf(root, false)
 	if err != nil {
 		return nil, "", err
 	}
@@ -87,7 +87,7 @@ type IndexScan struct {
 	// Tracked holds every directory that has a tracked path below it ("" is
 	// not listed). A whole-worktree check descends into such a directory
 	// even when an ignore pattern matches it: Git ignores only untracked
-	// files.
+	// files. Nil when the scan was asked without it (ScanIndexOf).
 	Tracked map[string]bool
 	// Note says the git binary read the index, when it did.
 	Note string
@@ -99,7 +99,12 @@ type IndexScan struct {
 // each. A split index or a sparse index (sparse directory entries) is read
 // in full instead, through Repo.Index's reader; only an index with a
 // required extension this package does not know goes to the git binary.
-func ScanIndex(root string) (*IndexScan, error) {
+func ScanIndex(root string) (*IndexScan, error) { return ScanIndexOf(root, true) }
+
+// ScanIndexOf is ScanIndex with Tracked only when tracked is set: a check
+// of a few PATHs walks no directory, and the map of the 10,000 tracked
+// directories of a large monorepo was half of its page faults.
+func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 	gitDir, err := GitDir(root)
 	if err != nil {
 		return nil, err
@@ -107,7 +112,7 @@ func ScanIndex(root string) (*IndexScan, error) {
 	name := filepath.Join(gitDir, "index")
 	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
-		return &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}, nil
+		return newIndexScan(tracked), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
@@ -117,7 +122,7 @@ func ScanIndex(root string) (*IndexScan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
-	s := &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}
+	s := newIndexScan(tracked)
 	full, serr := scanIndex(f, fi.Size(), indexHashSize(gitDir), s)
 	if serr == nil && !full {
 		return s, nil
@@ -140,13 +145,16 @@ func ScanIndex(root string) (*IndexScan, error) {
 	if err != nil {
 		return nil, err
 	}
-	s = &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}
+	s = newIndexScan(tracked)
 	for _, e := range ents {
 		switch e.Mode {
 		case ModeSymlink:
 			s.Kinds[e.Path] = resolve.Symlink
 		case ModeGitlink:
 			s.Kinds[e.Path] = resolve.Submodule
+		}
+		if s.Tracked == nil {
+			continue
 		}
 		for d := parentDir(e.Path); d != "" && !s.Tracked[d]; d = parentDir(d) {
 			s.Tracked[d] = true
@@ -160,6 +168,14 @@ func ScanIndex(root string) (*IndexScan, error) {
 		s.Note = fmt.Sprintf("could not read the index (%s); used the git binary instead", why)
 	}
 	return s, nil
+}
+
+func newIndexScan(tracked bool) *IndexScan {
+	s := &IndexScan{Kinds: map[string]resolve.Kind{}}
+	if tracked {
+		s.Tracked = map[string]bool{}
+	}
+	return s
 }
 
 // indexHashSize is the object id size of the repository whose Git
@@ -185,11 +201,11 @@ func indexHashSize(gitDir string) int {
 
 // scanIndex is the streaming reader behind ScanIndex, for index versions
 // 2, 3 and 4 with ids of hashSize bytes. The file passes through one
-// window of 1 MiB (memory does not grow with the index); only entries of
-// mode 120000 and 160000 are kept, and tracked directories are added as
-// the sorted paths move from one directory to the next. full reports an
-// index that the scan cannot answer alone (a split index, sparse
-// directories): s is then incomplete.
+// window of 64 KiB (memory does not grow with the index); only entries of
+// mode 120000 and 160000 are kept, and, when s.Tracked is not nil,
+// tracked directories are added as the sorted paths move from one
+// directory to the next. full reports an index that the scan cannot
+// answer alone (a split index, sparse directories): s is then incomplete.
 func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan) (full bool, err error) {
 	return scanIndexWindow(src, size, hashSize, s, scanWindow)
 }
@@ -197,8 +213,9 @@ func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan) (full bool
 func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win int) (bool, error) {
 	w := &window{src: src, buf: make([]byte, win)}
 	var lastDir []byte
+	haveDir := false // lastDir holds the directory of the last path
 	tail, err := decodeIndex(w, size, hashSize, false, func(count uint32) {
-		if len(s.Tracked) == 0 && count > 64 {
+		if s.Tracked != nil && len(s.Tracked) == 0 && count > 64 {
 			// About one directory per ten files in a source tree: sized
 			// once rather than grown step by step.
 			s.Tracked = make(map[string]bool, min(count/8, 1<<20))
@@ -214,12 +231,22 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 		case ModeGitlink:
 			s.Kinds[string(name)] = resolve.Submodule
 		}
+		if s.Tracked == nil {
+			return nil
+		}
+		// Most paths lie in the directory of the path before them (the
+		// index is sorted): "lastDir/" followed by a name without '/'.
+		if n := len(lastDir); haveDir && len(name) > n+1 && name[n] == '/' && bytes.Equal(name[:n], lastDir) &&
+			bytes.IndexByte(name[n+1:], '/') < 0 {
+			return nil
+		}
 		dir := name[:max(0, bytes.LastIndexByte(name, '/'))]
-		if len(dir) > 0 && !bytes.Equal(dir, lastDir) {
-			lastDir = append(lastDir[:0], dir...)
-			for d := dir; len(d) > 0 && !s.Tracked[string(d)]; d = d[:max(0, bytes.LastIndexByte(d, '/'))] {
-				s.Tracked[string(d)] = true
-			}
+		if len(dir) == 0 {
+			return nil
+		}
+		lastDir, haveDir = append(lastDir[:0], dir...), true
+		for d := dir; len(d) > 0 && !s.Tracked[string(d)]; d = d[:max(0, bytes.LastIndexByte(d, '/'))] {
+			s.Tracked[string(d)] = true
 		}
 		return nil
 	})
@@ -230,8 +257,11 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 }
 
 // scanWindow is the window's initial size (tests shrink it to exercise
-// refills and growth; the fuzz target passes its own).
-var scanWindow = 1 << 20
+// refills and growth; the fuzz target passes its own). 64 KiB, not more:
+// each page of the buffer is a page fault on first use, and those cost
+// more than the extra read calls on the machines measured
+// (docs/performance.md).
+var scanWindow = 64 << 10
 
 // window is a sliding window over a reader: peek(n) makes the next n bytes
 // available in one slice, skip(n) consumes them.
