@@ -50,7 +50,7 @@ type Project struct {
 	// scanned says the index was scanned with tracked (worktree's
 	// withTracked); scans without it leave tracked nil.
 	scanned bool
-	wd         string          // the working directory, once asked for
+	wd      string // the working directory, once asked for
 }
 
 // locate finds the project root and its repository: --root DIR, or the
