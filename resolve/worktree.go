@@ -40,6 +40,19 @@ type Worktree struct {
 	// MaxFileBytes).
 	candidates []string
 	limit      int64
+	// wide marks the candidates with non-ASCII bytes, which a name of
+	// another length may fold to (see relevant).
+	wide []bool
+}
+
+// useCandidates sets the candidates (in priority order) and the read
+// limit of the engine made over the worktree.
+func (w *Worktree) useCandidates(candidates []string, limit int64) {
+	w.candidates, w.limit = candidates, limit
+	w.wide = make([]bool, len(candidates))
+	for i, c := range candidates {
+		w.wide[i] = !asciiOnly(c)
+	}
 }
 
 // readAhead is one Read made before the engine asked for it.
@@ -112,9 +125,21 @@ func (w *Worktree) relevant(name []byte) bool {
 		return true
 	}
 	// RL011: AGENTS.mdd or AGENTS.m has no note extension but is one edit
-	// from a candidate.
-	_, near := nearMissKeyed(string(name), w.candidates, nil)
-	return near
+	// from a candidate (nearMissKeyed). name is ASCII here (hasNoteExt
+	// keeps every other name), so it can equal an ASCII candidate in
+	// another case only at the same length, and be one edit from it only
+	// within one byte: most source file names are rejected on their
+	// length, without the comparisons (a fifth of a pre-commit check's
+	// listing).
+	for i, c := range w.candidates {
+		if d := len(name) - len(c); (d > 1 || d < -1) && !w.wide[i] {
+			continue
+		}
+		if strings.EqualFold(c, string(name)) || oneEdit(string(name), c) {
+			return true
+		}
+	}
+	return false
 }
 
 // ListKeep lists dir as List does and keeps the answer for the next List
