@@ -218,7 +218,11 @@ func (r *Run) worktreeScope() ([]string, error) {
 			}
 			return r.walker().DirsBelow(dir)
 		}
-		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, below)
+		// The PATHs' directories are listed first, on both cores: the
+		// chains need those listings anyway, and they tell each PATH's
+		// kind without an lstat (R2, F9).
+		kinds := wt.PrefetchKinds(rels)
+		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, kinds, below)
 		if len(missing) > 0 {
 			p.Notes = append(p.Notes, missingNote(missing))
 		}

@@ -91,7 +91,7 @@ func (w *Worktree) List(dir string) ([]Entry, error) {
 	if ok {
 		return ents, nil
 	}
-	ents, _, err := w.list(dir, &w.buf, false)
+	ents, _, err := w.list(dir, &w.buf, false, nil)
 	return ents, err
 }
 
@@ -152,8 +152,12 @@ func (w *Worktree) relevant(name []byte) bool {
 // Prefetch may run on several goroutines at once; the other methods may
 // not run beside them.
 func (w *Worktree) ListKeep(dir string) ([]Entry, error) {
+	return w.listKeep(dir, nil)
+}
+
+func (w *Worktree) listKeep(dir string, want *diskKinds) ([]Entry, error) {
 	bp := bufPool.Get().(*[]byte)
-	ents, ra, err := w.list(dir, bp, w.candidates != nil)
+	ents, ra, err := w.list(dir, bp, w.candidates != nil, want)
 	bufPool.Put(bp)
 	if err != nil {
 		return nil, err
@@ -198,6 +202,71 @@ func (w *Worktree) Prefetch(dirs []string) {
 	par.Each(runtime.GOMAXPROCS(0), len(work), func(i int) { w.ListKeep(work[i]) })
 }
 
+// PrefetchKinds lists the directory of each of paths (slash paths below
+// the root) as Prefetch does, and returns the kind each path's entry has
+// on disk, taken from that listing: d_type, before the index's overlay
+// (C1) and before the regular files no check acts on are left out, so
+// what lstat(2) would say. It is Missing where the listing cannot tell: no
+// entry of that name (a deleted PATH, another case on a case-insensitive
+// disk), a directory that cannot be listed (behind a link, gone), a file
+// system without d_type, the root itself, a directory listed before:
+// the caller lstats those. A pre-commit check's 1,000 PATHs then cost
+// no system call beyond the listings the chains need anyway (R2).
+func (w *Worktree) PrefetchKinds(paths []string) []Kind {
+	kinds := make([]Kind, len(paths))
+	byDir := map[string]*diskKinds{}
+	var dirs []string
+	for i, p := range paths {
+		if p == "" {
+			continue
+		}
+		dir, name := ParentDir(p), path.Base(p)
+		d := byDir[dir]
+		if d == nil {
+			d = &diskKinds{names: map[string][]int{}, kinds: kinds}
+			byDir[dir] = d
+			dirs = append(dirs, dir)
+		}
+		d.names[name] = append(d.names[name], i)
+	}
+	w.mu.Lock()
+	if w.kept == nil {
+		w.kept = make(map[string][]Entry, len(dirs))
+	}
+	work := dirs[:0]
+	for _, d := range dirs {
+		if !w.listed[d] {
+			work = append(work, d)
+		}
+	}
+	w.mu.Unlock()
+	// Each goroutine writes only the kinds of its own directory's paths.
+	par.Each(runtime.GOMAXPROCS(0), len(work), func(i int) { w.listKeep(work[i], byDir[work[i]]) })
+	return kinds
+}
+
+// diskKinds takes the kinds of the names one listing is asked for: names
+// maps each name to its positions in kinds.
+type diskKinds struct {
+	names map[string][]int
+	kinds []Kind
+}
+
+func (d *diskKinds) note(name []byte, k Kind) {
+	for _, i := range d.names[string(name)] {
+		d.kinds[i] = k
+	}
+}
+
+// forget drops what a failed listing noted.
+func (d *diskKinds) forget() {
+	for _, is := range d.names {
+		for _, i := range is {
+			d.kinds[i] = Missing
+		}
+	}
+}
+
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 type pathRead struct {
@@ -205,14 +274,17 @@ type pathRead struct {
 	readAhead
 }
 
-func (w *Worktree) list(dir string, buf *[]byte, ahead bool) ([]Entry, *pathRead, error) {
+func (w *Worktree) list(dir string, buf *[]byte, ahead bool, want *diskKinds) ([]Entry, *pathRead, error) {
 	fd, err := w.openDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer sysClose(fd)
-	out, err := w.readDir(fd, buf)
+	out, err := w.readDir(fd, buf, want)
 	if err != nil {
+		if want != nil {
+			want.forget() // a listing cut short: lstat each PATH instead
+		}
 		return nil, nil, fmt.Errorf("list %s: %w", w.abs(dir), err)
 	}
 	if len(w.recorded) > 0 {
