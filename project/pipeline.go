@@ -184,13 +184,32 @@ func (r *Run) worktreeScope() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	wt, err := p.worktree(r.walks(cfg))
+	// A check of PATHs reads the index on one core while the PATHs'
+	// directories are listed on the other (worktreeBeside); with one core,
+	// or a worktree opened before, in that order (worktree, its serial
+	// twin: F1).
+	var wt *resolve.Worktree
+	var scanning func() bool
+	join := func() error { return nil }
+	if len(r.scope.Paths) > 0 && r.scope.Dirs == nil && p.wt == nil && p.GitDir != "" && runtime.GOMAXPROCS(0) > 1 {
+		wt, scanning, join, err = p.worktreeBeside(r.walks(cfg))
+	} else {
+		wt, err = p.worktree(r.walks(cfg))
+	}
 	if err != nil {
+		return nil, err
+	}
+	// Any error before the scan is joined comes after the scan's own, as
+	// in the serial order.
+	fail := func(err error) ([]string, error) {
+		if jerr := join(); jerr != nil {
+			return nil, jerr
+		}
 		return nil, err
 	}
 	r.Config = cfg
 	if r.engineOpt, err = p.engineOptions(cfg); err != nil {
-		return nil, err
+		return fail(err)
 	}
 	r.Engine = resolve.New(wt, r.engineOpt)
 	trace.Mark("open")
@@ -205,7 +224,7 @@ func (r *Run) worktreeScope() ([]string, error) {
 		for _, a := range r.scope.Paths {
 			rel, err := p.Rel(a)
 			if err != nil {
-				return nil, err
+				return fail(err)
 			}
 			rels = append(rels, rel)
 		}
@@ -220,8 +239,23 @@ func (r *Run) worktreeScope() ([]string, error) {
 		}
 		// The PATHs' directories are listed first, on both cores: the
 		// chains need those listings anyway, and they tell each PATH's
-		// kind without an lstat (R2, F9).
+		// kind without an lstat (R2, F9). Beside the index scan, one core
+		// lists them until the scan ends.
+		var early []resolve.Kind
+		if scanning != nil {
+			early = wt.PrefetchKindsWhile(rels, runtime.GOMAXPROCS(0)-1, scanning)
+		}
+		if err := join(); err != nil {
+			return nil, err
+		}
 		kinds := wt.PrefetchKinds(rels)
+		if early != nil && !wt.Recorded() {
+			for i, k := range early {
+				if k != resolve.Missing {
+					kinds[i] = k
+				}
+			}
+		}
 		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, kinds, below)
 		if len(missing) > 0 {
 			p.Notes = append(p.Notes, missingNote(missing))

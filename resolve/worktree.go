@@ -213,6 +213,13 @@ func (w *Worktree) Prefetch(dirs []string) {
 // the caller lstats those. A pre-commit check's 1,000 PATHs then cost
 // no system call beyond the listings the chains need anyway (R2).
 func (w *Worktree) PrefetchKinds(paths []string) []Kind {
+	return w.PrefetchKindsWhile(paths, runtime.GOMAXPROCS(0), nil)
+}
+
+// PrefetchKindsWhile is PrefetchKinds on workers goroutines that stop
+// taking directories once more (nil: never) returns false: the listings
+// made beside the index scan (Record), as many as its time allows.
+func (w *Worktree) PrefetchKindsWhile(paths []string, workers int, more func() bool) []Kind {
 	kinds := make([]Kind, len(paths))
 	byDir := map[string]*diskKinds{}
 	var dirs []string
@@ -241,8 +248,33 @@ func (w *Worktree) PrefetchKinds(paths []string) []Kind {
 	}
 	w.mu.Unlock()
 	// Each goroutine writes only the kinds of its own directory's paths.
-	par.Each(runtime.GOMAXPROCS(0), len(work), func(i int) { w.listKeep(work[i], byDir[work[i]]) })
+	par.Each(workers, len(work), func(i int) {
+		if more == nil || more() {
+			w.listKeep(work[i], byDir[work[i]])
+		}
+	})
 	return kinds
+}
+
+// Recorded reports whether the index records links or submodules below
+// the root (see OpenWorktree and Record).
+func (w *Worktree) Recorded() bool { return len(w.recorded) > 0 }
+
+// Record sets the kinds the Git index records (see OpenWorktree) on a
+// worktree opened without them, once the index has been read beside the
+// first listings. Those were made without the overlay (C1) and with the
+// regular files no check acts on left out: when the index records a link
+// or a submodule they are all dropped, with their read-ahead, to be made
+// again as OpenWorktree with recorded would have made them. No listing
+// may run beside it.
+func (w *Worktree) Record(recorded map[string]Kind) {
+	if len(recorded) == 0 {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.recorded = recorded
+	w.kept, w.listed, w.reads = nil, nil, nil
 }
 
 // diskKinds takes the kinds of the names one listing is asked for: names
