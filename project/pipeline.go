@@ -248,6 +248,11 @@ func (r *Run) worktreeScope() ([]string, error) {
 		if err := join(); err != nil {
 			return nil, err
 		}
+		if scanning != nil {
+			// The index scan and the listings beside it (the serial
+			// order has the scan in "open").
+			trace.Mark("index")
+		}
 		kinds := wt.PrefetchKinds(rels)
 		if early != nil && !wt.Recorded() {
 			for i, k := range early {
