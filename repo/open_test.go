@@ -436,9 +436,22 @@ func TestScanIndex(t *testing.T) {
 			}
 			// A check of PATHs asks for the kinds alone: the same kinds,
 			// no tracked directories.
-			s, err = ScanIndexOf(g.Dir, false)
+			s, err = ScanIndexOf(g.Dir, nil)
 			if err != nil || s.Tracked != nil || fmt.Sprint(s.Kinds) != fmt.Sprint(k) {
 				t.Errorf("%s, window %d, kinds only: %v %v, %v; want %v", layout, win, s.Kinds, s.Tracked, err, k)
+			}
+			// A walk below a/aa and deep/er needs those, what is below
+			// them and what is above them; not a/ab or the long path.
+			under := []string{"a/aa", "deep/er/"}
+			s, err = ScanIndexOf(g.Dir, under)
+			wantUnder := map[string]bool{}
+			for d := range tr {
+				if keptBy(d, under) {
+					wantUnder[d] = true
+				}
+			}
+			if err != nil || fmt.Sprint(s.Tracked) != fmt.Sprint(wantUnder) || !s.Tracked["deep/er/still"] || !s.Tracked["a"] || s.Tracked["a/ab"] {
+				t.Errorf("%s, window %d, tracked under %q: %v, %v; want %v", layout, win, under, s.Tracked, err, wantUnder)
 			}
 		}
 	}

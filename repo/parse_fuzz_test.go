@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"path"
+	"strings"
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/resolve"
@@ -56,7 +58,7 @@ func TestIndexNameLengthFromFlags(t *testing.T) {
 			t.Errorf("length %#x: got %v, %v; want %v", l, got, err, want)
 		}
 		for _, win := range []int{1, 13, 1 << 16} {
-			s := newIndexScan(true)
+			s := newIndexScan([]string{""})
 			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), 20, s, win); err != nil || fmt.Sprint(s.Tracked) != "map[a:true a/b:true]" {
 				t.Errorf("length %#x, window %d: tracked %v, %v", l, win, s.Tracked, err)
 			}
@@ -154,9 +156,33 @@ func FuzzParseIndex(f *testing.F) {
 				t.Fatalf("window %d: scan %v %v, parse %v %v", win, s.Kinds, s.Tracked, kinds, tracked)
 			}
 			// Without the tracked directories: the same kinds.
-			k := newIndexScan(false)
+			k := newIndexScan(nil)
 			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), size, k, win); err != nil || k.Tracked != nil || fmt.Sprint(kinds) != fmt.Sprint(k.Kinds) {
 				t.Fatalf("window %d, no tracked: scan %v %v (%v), parse %v", win, k.Kinds, k.Tracked, err, kinds)
+			}
+			// With the tracked directories at, above or below some: those
+			// of the full map, and only those.
+			var under []string
+			for i, e := range ents {
+				if i%3 == 0 && parentDir(e.Path) != "" {
+					under = append(under, parentDir(parentDir(e.Path))+"/"+path.Base(parentDir(e.Path)))
+				}
+			}
+			if len(under) == 0 {
+				continue
+			}
+			u := newIndexScan(under)
+			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), size, u, win); err != nil {
+				t.Fatalf("window %d, tracked under %q: %v", win, under, err)
+			}
+			want := map[string]bool{}
+			for d := range tracked {
+				if keptBy(d, under) {
+					want[d] = true
+				}
+			}
+			if fmt.Sprint(u.Tracked) != fmt.Sprint(want) {
+				t.Fatalf("window %d, tracked under %q: %v, want %v", win, under, u.Tracked, want)
 			}
 		}
 	})
@@ -179,4 +205,16 @@ func FuzzParseTree(f *testing.F) {
 			}
 		}
 	})
+}
+
+// keptBy is ScanIndexOf's rule, spelled out: d is at, above or below a
+// directory of under.
+func keptBy(d string, under []string) bool {
+	for _, r := range under {
+		r = strings.Trim(r, "/")
+		if r == "" || d == r || strings.HasPrefix(d, r+"/") || strings.HasPrefix(r, d+"/") {
+			return true
+		}
+	}
+	return false
 }

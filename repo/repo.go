@@ -72,7 +72,7 @@ func GitDir(root string) (string, error) {
 // without an index yet has none. When the index cannot be decoded here (a
 // split index, say) the git binary is asked instead, and note says so.
 func IndexKinds(root string) (kinds map[string]resolve.Kind, note string, err error) {
-	s, err := ScanIndexOf(root, false)
+	s, err := ScanIndexOf(root, nil)
 	if err != nil {
 		return nil, "", err
 	}
@@ -87,8 +87,12 @@ type IndexScan struct {
 	// Tracked holds every directory that has a tracked path below it ("" is
 	// not listed). A whole-worktree check descends into such a directory
 	// even when an ignore pattern matches it: Git ignores only untracked
-	// files. Nil when the scan was asked without it (ScanIndexOf).
+	// files. Nil when the scan was asked without it, and limited to some
+	// directories when asked so (ScanIndexOf).
 	Tracked map[string]bool
+	// under limits Tracked to the directories at, above or below these
+	// (nil: all).
+	under []string
 	// Note says the git binary read the index, when it did.
 	Note string
 }
@@ -99,12 +103,15 @@ type IndexScan struct {
 // each. A split index or a sparse index (sparse directory entries) is read
 // in full instead, through Repo.Index's reader; only an index with a
 // required extension this package does not know goes to the git binary.
-func ScanIndex(root string) (*IndexScan, error) { return ScanIndexOf(root, true) }
+func ScanIndex(root string) (*IndexScan, error) { return ScanIndexOf(root, []string{""}) }
 
-// ScanIndexOf is ScanIndex with Tracked only when tracked is set: a check
-// of a few PATHs walks no directory, and the map of the 10,000 tracked
-// directories of a large monorepo was half of its page faults.
-func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
+// ScanIndexOf is ScanIndex with Tracked limited to what a walk of the
+// directories in tracked needs: the tracked directories at, above or below
+// one of them ("" for every one; nil for none). A check of a few PATHs
+// walks no directory, or the few below its instruction files, and the map
+// of the 10,000 tracked directories of a large monorepo was half of its
+// page faults and of its index scan.
+func ScanIndexOf(root string, tracked []string) (*IndexScan, error) {
 	gitDir, err := GitDir(root)
 	if err != nil {
 		return nil, err
@@ -156,9 +163,7 @@ func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 		if s.Tracked == nil {
 			continue
 		}
-		for d := parentDir(e.Path); d != "" && !s.Tracked[d]; d = parentDir(d) {
-			s.Tracked[d] = true
-		}
+		s.track([]byte(parentDir(e.Path)))
 	}
 	if via != "" {
 		why := "a layout this tool cannot decode"
@@ -170,12 +175,59 @@ func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 	return s, nil
 }
 
-func newIndexScan(tracked bool) *IndexScan {
+func newIndexScan(tracked []string) *IndexScan {
 	s := &IndexScan{Kinds: map[string]resolve.Kind{}}
-	if tracked {
-		s.Tracked = map[string]bool{}
+	if tracked == nil {
+		return s
+	}
+	s.Tracked = map[string]bool{}
+	for _, d := range tracked {
+		if d = strings.Trim(d, "/"); d == "" {
+			s.under = nil
+			break
+		}
+		s.under = append(s.under, d)
 	}
 	return s
+}
+
+// track adds dir ("" for the root: nothing) and the directories above it
+// to Tracked, those that s.under keeps. The kept directories of a path's
+// chain are the top of it, so the first one already there ends the walk.
+func (s *IndexScan) track(dir []byte) {
+	for d := dir; len(d) > 0; d = d[:max(0, bytes.LastIndexByte(d, '/'))] {
+		if !s.keeps(d) {
+			continue
+		}
+		if s.Tracked[string(d)] {
+			return
+		}
+		s.Tracked[string(d)] = true
+	}
+}
+
+// keeps reports whether d is at, above or below a directory of s.under.
+func (s *IndexScan) keeps(d []byte) bool {
+	if s.under == nil {
+		return true
+	}
+	for _, r := range s.under {
+		switch {
+		case len(d) == len(r):
+			if string(d) == r {
+				return true
+			}
+		case len(d) > len(r):
+			if d[len(r)] == '/' && string(d[:len(r)]) == r {
+				return true
+			}
+		default:
+			if r[len(d)] == '/' && r[:len(d)] == string(d) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // indexHashSize is the object id size of the repository whose Git
@@ -215,7 +267,7 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 	var lastDir []byte
 	haveDir := false // lastDir holds the directory of the last path
 	tail, err := decodeIndex(w, size, hashSize, false, func(count uint32) {
-		if s.Tracked != nil && len(s.Tracked) == 0 && count > 64 {
+		if s.Tracked != nil && s.under == nil && len(s.Tracked) == 0 && count > 64 {
 			// About one directory per ten files in a source tree: sized
 			// once rather than grown step by step.
 			s.Tracked = make(map[string]bool, min(count/8, 1<<20))
@@ -245,9 +297,7 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 			return nil
 		}
 		lastDir, haveDir = append(lastDir[:0], dir...), true
-		for d := dir; len(d) > 0 && !s.Tracked[string(d)]; d = d[:max(0, bytes.LastIndexByte(d, '/'))] {
-			s.Tracked[string(d)] = true
-		}
+		s.track(dir)
 		return nil
 	})
 	if err != nil {
