@@ -51,7 +51,7 @@ type Project struct {
 	// trackedFor are the directories (relative to GitTop) whose walks
 	// tracked serves (repo.ScanIndexOf): nil none, "" every one.
 	trackedFor []string
-	wd      string // the working directory, once asked for
+	wd         string // the working directory, once asked for
 }
 
 // locate finds the project root and its repository: --root DIR, or the
