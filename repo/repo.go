@@ -192,42 +192,43 @@ func newIndexScan(tracked []string) *IndexScan {
 }
 
 // track adds dir ("" for the root: nothing) and the directories above it
-// to Tracked, those that s.under keeps. The kept directories of a path's
-// chain are the top of it, so the first one already there ends the walk.
+// to Tracked, those that s.under keeps (see ScanIndexOf): the kept ones
+// are the top of the chain, up to the longest one, so the walk starts
+// there and the first one already present ends it.
 func (s *IndexScan) track(dir []byte) {
-	for d := dir; len(d) > 0; d = d[:max(0, bytes.LastIndexByte(d, '/'))] {
-		if !s.keeps(d) {
-			continue
-		}
-		if s.Tracked[string(d)] {
-			return
-		}
+	d := dir[:s.kept(dir)]
+	for len(d) > 0 && !s.Tracked[string(d)] {
 		s.Tracked[string(d)] = true
+		d = d[:max(0, bytes.LastIndexByte(d, '/'))]
 	}
 }
 
-// keeps reports whether d is at, above or below a directory of s.under.
-func (s *IndexScan) keeps(d []byte) bool {
+// kept is the length of the longest directory at or above d that is at,
+// above or below a directory of s.under: all of d below one of them, else
+// the longest directory prefix d shares with one of them.
+func (s *IndexScan) kept(d []byte) int {
 	if s.under == nil {
-		return true
+		return len(d)
 	}
+	best := 0
 	for _, r := range s.under {
-		switch {
-		case len(d) == len(r):
-			if string(d) == r {
-				return true
-			}
-		case len(d) > len(r):
-			if d[len(r)] == '/' && string(d[:len(r)]) == r {
-				return true
-			}
-		default:
-			if r[len(d)] == '/' && r[:len(d)] == string(d) {
-				return true
-			}
+		if len(d) >= len(r) && string(d[:len(r)]) == r && (len(d) == len(r) || d[len(r)] == '/') {
+			return len(d)
 		}
+		m := min(len(d), len(r))
+		i, k := 0, 0
+		for i < m && d[i] == r[i] {
+			if d[i] == '/' {
+				k = i
+			}
+			i++
+		}
+		if i == m && (len(d) == m || d[m] == '/') && (len(r) == m || r[m] == '/') {
+			k = m
+		}
+		best = max(best, k)
 	}
-	return false
+	return best
 }
 
 // indexHashSize is the object id size of the repository whose Git
