@@ -91,8 +91,10 @@ type IndexScan struct {
 	// directories when asked so (ScanIndexOf).
 	Tracked map[string]bool
 	// under limits Tracked to the directories at, above or below these
-	// (nil: all).
-	under []string
+	// (nil: all); related says which directories are one of them or above
+	// one.
+	under   []string
+	related map[string]uint8
 	// Note says the git binary read the index, when it did.
 	Note string
 }
@@ -188,6 +190,17 @@ func newIndexScan(tracked []string) *IndexScan {
 		}
 		s.under = append(s.under, d)
 	}
+	if s.under != nil {
+		s.related = map[string]uint8{}
+		for _, r := range s.under {
+			s.related[r] = relRoot
+		}
+		for _, r := range s.under {
+			for a := parentDir(r); a != "" && s.related[a] == 0; a = parentDir(a) {
+				s.related[a] = relAbove
+			}
+		}
+	}
 	return s
 }
 
@@ -204,32 +217,29 @@ func (s *IndexScan) track(dir []byte) {
 }
 
 // kept is the length of the longest directory at or above d that is at,
-// above or below a directory of s.under: all of d below one of them, else
-// the longest directory prefix d shares with one of them.
+// above or below a directory of s.under: all of d when one of d's
+// directories is one of them, else the longest of them that is above one.
 func (s *IndexScan) kept(d []byte) int {
 	if s.under == nil {
 		return len(d)
 	}
 	best := 0
-	for _, r := range s.under {
-		if len(d) >= len(r) && string(d[:len(r)]) == r && (len(d) == len(r) || d[len(r)] == '/') {
+	for k := len(d); k > 0; k = max(0, bytes.LastIndexByte(d[:k], '/')) {
+		switch s.related[string(d[:k])] {
+		case relRoot:
 			return len(d)
+		case relAbove:
+			best = max(best, k)
 		}
-		m := min(len(d), len(r))
-		i, k := 0, 0
-		for i < m && d[i] == r[i] {
-			if d[i] == '/' {
-				k = i
-			}
-			i++
-		}
-		if i == m && (len(d) == m || d[m] == '/') && (len(r) == m || r[m] == '/') {
-			k = m
-		}
-		best = max(best, k)
 	}
 	return best
 }
+
+// What a directory is to s.under.
+const (
+	relRoot  = 1 // one of them
+	relAbove = 2 // above one of them
+)
 
 // indexHashSize is the object id size of the repository whose Git
 // directory is gitDir: 32 with extensions.objectFormat = sha256, else 20.
