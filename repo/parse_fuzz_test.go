@@ -175,14 +175,8 @@ func FuzzParseIndex(f *testing.F) {
 			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), size, u, win); err != nil {
 				t.Fatalf("window %d, tracked under %q: %v", win, under, err)
 			}
-			want := map[string]bool{}
-			for d := range tracked {
-				if keptBy(d, under) {
-					want[d] = true
-				}
-			}
-			if fmt.Sprint(u.Tracked) != fmt.Sprint(want) {
-				t.Fatalf("window %d, tracked under %q: %v, want %v", win, under, u.Tracked, want)
+			if err := sameWhereKept(u.Tracked, tracked, under); err != nil {
+				t.Fatalf("window %d, tracked under %q: %v", win, under, err)
 			}
 		}
 	})
@@ -205,6 +199,23 @@ func FuzzParseTree(f *testing.F) {
 			}
 		}
 	})
+}
+
+// sameWhereKept checks ScanIndexOf's promise for a walk of under: got
+// answers as the full map does for every directory at, above or below one
+// of under, and holds nothing the full map does not.
+func sameWhereKept(got, full map[string]bool, under []string) error {
+	for d := range got {
+		if !full[d] {
+			return fmt.Errorf("%q is not a tracked directory", d)
+		}
+	}
+	for d := range full {
+		if keptBy(d, under) && !got[d] {
+			return fmt.Errorf("%q is missing", d)
+		}
+	}
+	return nil
 }
 
 // keptBy is ScanIndexOf's rule, spelled out: d is at, above or below a

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/resolve"
@@ -91,10 +92,11 @@ type IndexScan struct {
 	// directories when asked so (ScanIndexOf).
 	Tracked map[string]bool
 	// under limits Tracked to the directories at, above or below these
-	// (nil: all); related says which directories are one of them or above
-	// one.
-	under   []string
-	related map[string]uint8
+	// (nil: all): their first components (tops), the first two of those
+	// with two or more (pairs), the others (whole: everything below is
+	// kept). See kept.
+	under              []string
+	tops, pairs, whole []string
 	// Note says the git binary read the index, when it did.
 	Note string
 }
@@ -190,16 +192,15 @@ func newIndexScan(tracked []string) *IndexScan {
 		}
 		s.under = append(s.under, d)
 	}
-	if s.under != nil {
-		s.related = map[string]uint8{}
-		for _, r := range s.under {
-			s.related[r] = relRoot
+	for _, r := range s.under {
+		top, rest, two := strings.Cut(r, "/")
+		s.tops = append(s.tops, top)
+		if !two {
+			s.whole = append(s.whole, top)
+			continue
 		}
-		for _, r := range s.under {
-			for a := parentDir(r); a != "" && s.related[a] == 0; a = parentDir(a) {
-				s.related[a] = relAbove
-			}
-		}
+		second, _, _ := strings.Cut(rest, "/")
+		s.pairs = append(s.pairs, top+"/"+second)
 	}
 	return s
 }
@@ -216,30 +217,39 @@ func (s *IndexScan) track(dir []byte) {
 	}
 }
 
-// kept is the length of the longest directory at or above d that is at,
-// above or below a directory of s.under: all of d when one of d's
-// directories is one of them, else the longest of them that is above one.
+// kept is the length of the directory at or above d from which track
+// records: at least the longest one at, above or below a directory of
+// s.under, as ScanIndexOf asks; more is harmless (the map holds only
+// directories with tracked paths below them, so every answer it gives is
+// right). Directories related to a walked one share its first component,
+// and those below it its first two: comparing those is cheap.
 func (s *IndexScan) kept(d []byte) int {
 	if s.under == nil {
 		return len(d)
 	}
-	best := 0
-	for k := len(d); k > 0; k = max(0, bytes.LastIndexByte(d[:k], '/')) {
-		switch s.related[string(d[:k])] {
-		case relRoot:
+	i := bytes.IndexByte(d, '/')
+	if i < 0 {
+		if slices.Contains(s.tops, string(d)) {
 			return len(d)
-		case relAbove:
-			best = max(best, k)
 		}
+		return 0
 	}
-	return best
+	if !slices.Contains(s.tops, string(d[:i])) {
+		return 0
+	}
+	if slices.Contains(s.whole, string(d[:i])) {
+		return len(d)
+	}
+	j := bytes.IndexByte(d[i+1:], '/')
+	two := d
+	if j >= 0 {
+		two = d[:i+1+j]
+	}
+	if slices.Contains(s.pairs, string(two)) {
+		return len(d)
+	}
+	return i
 }
-
-// What a directory is to s.under.
-const (
-	relRoot  = 1 // one of them
-	relAbove = 2 // above one of them
-)
 
 // indexHashSize is the object id size of the repository whose Git
 // directory is gitDir: 32 with extensions.objectFormat = sha256, else 20.
