@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -178,7 +177,7 @@ func (r *Run) ProjectKey(flag string) string {
 func (r *Run) worktreeScope() ([]string, error) {
 	p := r.p
 	if p.noWorktree != nil {
-		_, err := p.worktree(nil)
+		_, err := p.worktree(false)
 		return nil, err
 	}
 	cfg, err := loadConfig(p.Root, p.opts.Config)
@@ -233,7 +232,7 @@ func (r *Run) worktreeScope() ([]string, error) {
 		below := func(dir string) ([]string, error) {
 			// walks foresaw this; should a PATH reach here that it did
 			// not, the walk still gets the tracked directories (F4).
-			if _, err := p.worktree([]string{path.Join(p.Prefix, dir)}); err != nil {
+			if _, err := p.worktree(true); err != nil {
 				return nil, err
 			}
 			return r.walker().DirsBelow(dir)
@@ -280,34 +279,27 @@ func (r *Run) worktreeScope() ([]string, error) {
 	return dirs, nil
 }
 
-// walks returns the directories (relative to the Git top) the scope may
-// walk (scope.Walker), for which the index scan gathers the tracked
-// directories: "" for the whole worktree; for PATHs, the directory of
-// each PATH named like an instruction candidate (R7: the directories
-// below it); nil for Dirs (the preview) and other PATHs, which resolve
-// only their own directories and ancestors.
-func (r *Run) walks(cfg *config.Config) []string {
+// walks reports whether the scope may walk directories (scope.Walker),
+// which need the tracked directories of the index: the whole worktree,
+// or a PATH named like an instruction candidate (R7: the directories
+// below it). Dirs (the preview) and other PATHs resolve only their own
+// directories and ancestors.
+func (r *Run) walks(cfg *config.Config) bool {
 	switch {
 	case r.scope.Dirs != nil:
-		return nil
+		return false
 	case len(r.scope.Paths) == 0:
-		return []string{""}
+		return true
 	}
-	var out []string
 	for _, a := range r.scope.Paths {
 		// The name Rel keeps (it cleans the path and never renames its
 		// last element).
 		base := filepath.Base(filepath.Clean(a))
-		if !slices.Contains(cfg.Filenames.Override, base) && !slices.Contains(cfg.Filenames.Normal, base) {
-			continue
+		if slices.Contains(cfg.Filenames.Override, base) || slices.Contains(cfg.Filenames.Normal, base) {
+			return true
 		}
-		rel, err := r.p.Rel(a)
-		if err != nil {
-			return []string{""} // the run reports the PATH; walk as if it may be anywhere
-		}
-		out = append(out, path.Join(r.p.Prefix, resolve.ParentDir(rel)))
 	}
-	return out
+	return false
 }
 
 func (r *Run) worktreeDirs() ([]string, error) {

@@ -48,10 +48,10 @@ type Project struct {
 	repo       *repo.Repo
 	allDirs    []string
 	tracked    map[string]bool // directories with tracked paths, relative to GitTop
-	// trackedFor are the directories (relative to GitTop) whose walks
-	// tracked serves (repo.ScanIndexOf): nil none, "" every one.
-	trackedFor []string
-	wd         string // the working directory, once asked for
+	// scanned says the index was scanned with tracked (worktree's
+	// withTracked); scans without it leave tracked nil.
+	scanned bool
+	wd      string // the working directory, once asked for
 }
 
 // locate finds the project root and its repository: --root DIR, or the
@@ -120,27 +120,24 @@ func Open(o Options) (*Project, error) {
 }
 
 // worktree opens the worktree source (the worktree mode and the preview)
-// with the kinds the index records (R10: read only). walks are the
-// directories (relative to GitTop) the run may walk (scope.Walker), for
-// which p.tracked must hold the tracked directories: nil none (a check of
-// PATHs that names no instruction file), "" the whole worktree.
-func (p *Project) worktree(walks []string) (*resolve.Worktree, error) {
+// with the kinds the index records (R10: read only). withTracked asks
+// for the directories that hold tracked paths too (p.tracked), which only
+// a walk of directories needs (scope.Walker): a check of PATHs that names
+// no instruction file walks none.
+func (p *Project) worktree(withTracked bool) (*resolve.Worktree, error) {
 	if p.noWorktree != nil {
 		return nil, fmt.Errorf("%w: checking files (the worktree mode, PATHs) needs a worktree; check commits there with --base REV [--head REV], as a pre-receive hook does", p.noWorktree)
 	}
-	if p.wt != nil && (covers(p.trackedFor, walks) || p.GitDir == "") {
+	if p.wt != nil && (p.scanned || !withTracked || p.GitDir == "") {
 		return p.wt, nil
-	}
-	if p.wt != nil {
-		walks = []string{""} // a walk no scan foresaw: every directory
 	}
 	var recorded map[string]resolve.Kind
 	if p.GitDir != "" {
-		scan, err := repo.ScanIndexOf(p.GitTop, walks)
+		scan, err := repo.ScanIndexOf(p.GitTop, withTracked)
 		if err != nil {
 			return nil, indexError(p.GitTop, err)
 		}
-		recorded = p.useScan(scan, walks, p.wt == nil)
+		recorded = p.useScan(scan, withTracked, p.wt == nil)
 	}
 	if p.wt != nil {
 		return p.wt, nil // opened before without the tracked directories
@@ -157,33 +154,15 @@ func indexError(top string, err error) error {
 	return fmt.Errorf("read Git index of %s: %w", top, err)
 }
 
-// covers reports whether tracked directories gathered for the walks of
-// have serve those of want: each of want at or below one of have.
-func covers(have, want []string) bool {
-	for _, w := range want {
-		ok := false
-		for _, h := range have {
-			if h == "" || w == h || strings.HasPrefix(w, h+"/") {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // useScan takes what the index scan found: its note (when first), the
-// tracked directories for the walks asked for, and the kinds it records
-// below the prefix, which it returns.
-func (p *Project) useScan(scan *repo.IndexScan, walks []string, first bool) map[string]resolve.Kind {
+// tracked directories when asked for, and the kinds it records below the
+// prefix, which it returns.
+func (p *Project) useScan(scan *repo.IndexScan, withTracked, first bool) map[string]resolve.Kind {
 	if scan.Note != "" && first {
 		p.Notes = append(p.Notes, scan.Note)
 	}
-	if walks != nil {
-		p.tracked, p.trackedFor = scan.Tracked, walks
+	if withTracked {
+		p.tracked, p.scanned = scan.Tracked, true
 		// Git never ignores a tracked path: a tracked link to a directory
 		// that an ignore pattern matches is still listed by the walk, so
 		// the candidates behind it are reported (F4, C1).
@@ -212,7 +191,7 @@ var scanGate chan struct{}
 // once and must be called before the worktree is read further. worktree
 // is its serial twin (F1): the same state once join returns. It needs a
 // repository with a worktree that is not open yet.
-func (p *Project) worktreeBeside(walks []string) (wt *resolve.Worktree, scanning func() bool, join func() error, err error) {
+func (p *Project) worktreeBeside(withTracked bool) (wt *resolve.Worktree, scanning func() bool, join func() error, err error) {
 	type result struct {
 		scan *repo.IndexScan
 		err  error
@@ -225,7 +204,7 @@ func (p *Project) worktreeBeside(walks []string) (wt *resolve.Worktree, scanning
 		if gate != nil {
 			<-gate
 		}
-		s, err := repo.ScanIndexOf(p.GitTop, walks)
+		s, err := repo.ScanIndexOf(p.GitTop, withTracked)
 		running.Store(false)
 		ch <- result{s, err}
 	}()
@@ -244,7 +223,7 @@ func (p *Project) worktreeBeside(walks []string) (wt *resolve.Worktree, scanning
 			jerr = indexError(p.GitTop, res.err)
 			return jerr
 		}
-		recorded := p.useScan(res.scan, walks, true)
+		recorded := p.useScan(res.scan, withTracked, true)
 		if p.wt != nil {
 			p.wt.Record(recorded)
 		}

@@ -1,7 +1,6 @@
 package project
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,56 +37,45 @@ func TestTrackedDirsOnlyWhenWalking(t *testing.T) {
 		return p, dirs(res)
 	}
 	p, got := check("src/x.go")
-	if p.trackedFor != nil || p.tracked != nil {
+	if p.scanned || p.tracked != nil {
 		t.Errorf("check src/x.go built the tracked directories: %v", p.tracked)
 	}
 	if got != "src" {
 		t.Errorf("check src/x.go resolved %q, want src", got)
 	}
 	p, got = check("src/x.go", "AGENTS.md")
-	if fmt.Sprintf("%q", p.trackedFor) != `[""]` || !p.tracked["build"] {
+	if !p.scanned || !p.tracked["build"] {
 		t.Errorf("check AGENTS.md: tracked directories %v, want build among them", p.tracked)
 	}
 	if !strings.Contains(got, "build") || strings.Contains(got, "build/other") {
 		t.Errorf("check AGENTS.md resolved %q: want the tracked build (F4), not the ignored build/other", got)
 	}
-	p, sub := check("src/x.go", "build/AGENTS.md")
-	if fmt.Sprintf("%q", p.trackedFor) != `["build"]` || !p.tracked["build"] || p.tracked["src"] {
-		t.Errorf("check build/AGENTS.md: tracked directories %v for %q, want build's alone", p.tracked, p.trackedFor)
-	}
-	if sub != "build,src" {
-		t.Errorf("check build/AGENTS.md resolved %q, want build (tracked although ignored: F4) and src", sub)
-	}
 	p, all := check()
-	if fmt.Sprintf("%q", p.trackedFor) != `[""]` || all != got {
+	if !p.scanned || all != got {
 		t.Errorf("whole worktree resolved %q, the root's AGENTS.md %q", all, got)
 	}
 }
 
-// TestWalks: which directories a scope may walk (and so needs the tracked
-// directories of).
+// TestWalks: which scopes walk directories (and so need the tracked ones).
 func TestWalks(t *testing.T) {
 	cfg, err := loadConfig(t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := t.TempDir()
 	for _, c := range []struct {
-		s      Scope
-		prefix string
-		want   string // %q of the answer: nil is [], the whole worktree [""]
+		s    Scope
+		want bool
 	}{
-		{Scope{}, "", `[""]`},
-		{Scope{Dirs: []string{"a"}}, "", `[]`},
-		{Scope{Paths: []string{"a/x.go", "b/README.md"}}, "", `[]`},
-		{Scope{Paths: []string{"a/x.go", "b/AGENTS.md"}}, "", `["b"]`},
-		{Scope{Paths: []string{"b/c/AGENTS.md/."}}, "", `["b/c"]`},
-		{Scope{Paths: []string{"./AGENTS.md"}}, "", `[""]`},
-		{Scope{Paths: []string{"x/AGENTS.md", "AGENTS.md"}}, "sub", `["sub/x" "sub"]`},
+		{Scope{}, true},
+		{Scope{Dirs: []string{"a"}}, false},
+		{Scope{Paths: []string{"a/x.go", "b/README.md"}}, false},
+		{Scope{Paths: []string{"a/x.go", "b/AGENTS.md"}}, true},
+		{Scope{Paths: []string{"b/AGENTS.md/."}}, true},
+		{Scope{Paths: []string{"./AGENTS.md"}}, true},
 	} {
-		r := &Run{scope: c.s, p: &Project{Root: root, Prefix: c.prefix, wd: root}}
-		if got := fmt.Sprintf("%q", r.walks(cfg)); got != c.want {
-			t.Errorf("walks(%+v) with prefix %q = %s, want %s", c.s, c.prefix, got, c.want)
+		r := &Run{scope: c.s}
+		if got := r.walks(cfg); got != c.want {
+			t.Errorf("walks(%+v) = %v, want %v", c.s, got, c.want)
 		}
 	}
 }

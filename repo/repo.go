@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/resolve"
@@ -73,7 +72,7 @@ func GitDir(root string) (string, error) {
 // without an index yet has none. When the index cannot be decoded here (a
 // split index, say) the git binary is asked instead, and note says so.
 func IndexKinds(root string) (kinds map[string]resolve.Kind, note string, err error) {
-	s, err := ScanIndexOf(root, nil)
+	s, err := ScanIndexOf(root, false)
 	if err != nil {
 		return nil, "", err
 	}
@@ -88,15 +87,8 @@ type IndexScan struct {
 	// Tracked holds every directory that has a tracked path below it ("" is
 	// not listed). A whole-worktree check descends into such a directory
 	// even when an ignore pattern matches it: Git ignores only untracked
-	// files. Nil when the scan was asked without it, and limited to some
-	// directories when asked so (ScanIndexOf).
+	// files. Nil when the scan was asked without it (ScanIndexOf).
 	Tracked map[string]bool
-	// under limits Tracked to the directories at, above or below these
-	// (nil: all): their first components (tops), the first two of those
-	// with two or more (pairs), the others (whole: everything below is
-	// kept). See kept.
-	under              []string
-	tops, pairs, whole []string
 	// Note says the git binary read the index, when it did.
 	Note string
 }
@@ -107,15 +99,12 @@ type IndexScan struct {
 // each. A split index or a sparse index (sparse directory entries) is read
 // in full instead, through Repo.Index's reader; only an index with a
 // required extension this package does not know goes to the git binary.
-func ScanIndex(root string) (*IndexScan, error) { return ScanIndexOf(root, []string{""}) }
+func ScanIndex(root string) (*IndexScan, error) { return ScanIndexOf(root, true) }
 
-// ScanIndexOf is ScanIndex with Tracked limited to what a walk of the
-// directories in tracked needs: the tracked directories at, above or below
-// one of them ("" for every one; nil for none). A check of a few PATHs
-// walks no directory, or the few below its instruction files, and the map
-// of the 10,000 tracked directories of a large monorepo was half of its
-// page faults and of its index scan.
-func ScanIndexOf(root string, tracked []string) (*IndexScan, error) {
+// ScanIndexOf is ScanIndex with Tracked only when tracked is set: a check
+// of a few PATHs walks no directory, and the map of the 10,000 tracked
+// directories of a large monorepo was half of its page faults.
+func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 	gitDir, err := GitDir(root)
 	if err != nil {
 		return nil, err
@@ -167,7 +156,9 @@ func ScanIndexOf(root string, tracked []string) (*IndexScan, error) {
 		if s.Tracked == nil {
 			continue
 		}
-		s.track([]byte(parentDir(e.Path)))
+		for d := parentDir(e.Path); d != "" && !s.Tracked[d]; d = parentDir(d) {
+			s.Tracked[d] = true
+		}
 	}
 	if via != "" {
 		why := "a layout this tool cannot decode"
@@ -179,76 +170,12 @@ func ScanIndexOf(root string, tracked []string) (*IndexScan, error) {
 	return s, nil
 }
 
-func newIndexScan(tracked []string) *IndexScan {
+func newIndexScan(tracked bool) *IndexScan {
 	s := &IndexScan{Kinds: map[string]resolve.Kind{}}
-	if tracked == nil {
-		return s
-	}
-	s.Tracked = map[string]bool{}
-	for _, d := range tracked {
-		if d = strings.Trim(d, "/"); d == "" {
-			s.under = nil
-			break
-		}
-		s.under = append(s.under, d)
-	}
-	for _, r := range s.under {
-		top, rest, two := strings.Cut(r, "/")
-		s.tops = append(s.tops, top)
-		if !two {
-			s.whole = append(s.whole, top)
-			continue
-		}
-		second, _, _ := strings.Cut(rest, "/")
-		s.pairs = append(s.pairs, top+"/"+second)
+	if tracked {
+		s.Tracked = map[string]bool{}
 	}
 	return s
-}
-
-// track adds dir ("" for the root: nothing) and the directories above it
-// to Tracked, those that s.under keeps (see ScanIndexOf): the kept ones
-// are the top of the chain, up to the longest one, so the walk starts
-// there and the first one already present ends it.
-func (s *IndexScan) track(dir []byte) {
-	d := dir[:s.kept(dir)]
-	for len(d) > 0 && !s.Tracked[string(d)] {
-		s.Tracked[string(d)] = true
-		d = d[:max(0, bytes.LastIndexByte(d, '/'))]
-	}
-}
-
-// kept is the length of the directory at or above d from which track
-// records: at least the longest one at, above or below a directory of
-// s.under, as ScanIndexOf asks; more is harmless (the map holds only
-// directories with tracked paths below them, so every answer it gives is
-// right). Directories related to a walked one share its first component,
-// and those below it its first two: comparing those is cheap.
-func (s *IndexScan) kept(d []byte) int {
-	if s.under == nil {
-		return len(d)
-	}
-	i := bytes.IndexByte(d, '/')
-	if i < 0 {
-		if slices.Contains(s.tops, string(d)) {
-			return len(d)
-		}
-		return 0
-	}
-	if !slices.Contains(s.tops, string(d[:i])) {
-		return 0
-	}
-	if slices.Contains(s.whole, string(d[:i])) {
-		return len(d)
-	}
-	j := bytes.IndexByte(d[i+1:], '/')
-	two := d
-	if j >= 0 {
-		two = d[:i+1+j]
-	}
-	if slices.Contains(s.pairs, string(two)) {
-		return len(d)
-	}
-	return i
 }
 
 // indexHashSize is the object id size of the repository whose Git
@@ -288,7 +215,7 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 	var lastDir []byte
 	haveDir := false // lastDir holds the directory of the last path
 	tail, err := decodeIndex(w, size, hashSize, false, func(count uint32) {
-		if s.Tracked != nil && s.under == nil && len(s.Tracked) == 0 && count > 64 {
+		if s.Tracked != nil && len(s.Tracked) == 0 && count > 64 {
 			// About one directory per ten files in a source tree: sized
 			// once rather than grown step by step.
 			s.Tracked = make(map[string]bool, min(count/8, 1<<20))
@@ -318,7 +245,9 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 			return nil
 		}
 		lastDir, haveDir = append(lastDir[:0], dir...), true
-		s.track(dir)
+		for d := dir; len(d) > 0 && !s.Tracked[string(d)]; d = d[:max(0, bytes.LastIndexByte(d, '/'))] {
+			s.Tracked[string(d)] = true
+		}
 		return nil
 	})
 	if err != nil {
