@@ -203,7 +203,7 @@ func (w *Worktree) Prefetch(dirs []string) {
 }
 
 // PrefetchKinds lists the directory of each of paths (slash paths below
-// the root) as Prefetch does, and returns the kind each path's entry has
+// the root), and the directories above those, as Prefetch does, and returns the kind each path's entry has
 // on disk, taken from that listing: d_type, before the index's overlay
 // (C1) and before the regular files no check acts on are left out, so
 // what lstat(2) would say. It is Missing where the listing cannot tell: no
@@ -235,6 +235,15 @@ func (w *Worktree) PrefetchKindsWhile(paths []string, workers int, more func() b
 			dirs = append(dirs, dir)
 		}
 		d.names[name] = append(d.names[name], i)
+	}
+	// The directories above them come next, in the same batch: every
+	// chain needs them (R2), and one batch has one straggler at its end,
+	// not two.
+	n := len(dirs)
+	for _, d := range WithAncestors(dirs[:n:n]) {
+		if byDir[d] == nil {
+			dirs = append(dirs, d)
+		}
 	}
 	w.mu.Lock()
 	if w.kept == nil {
