@@ -88,6 +88,9 @@ func FuzzNormalize(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in := bytes.Clone(b)
 		n := Normalize(b)
+		if l := NormalizedLen(b); l != len(n) {
+			t.Fatalf("NormalizedLen(%q) = %d, len(Normalize) = %d", b, l, len(n))
+		}
 		if !bytes.Equal(b, in) {
 			t.Fatalf("Normalize modified its input %q to %q", in, b)
 		}

@@ -44,9 +44,10 @@ func (c factCache) of(l resolve.Layer) *fileFacts {
 	if f, ok := c[l.File]; ok {
 		return f
 	}
-	// Normalised once, for the rendered length and for empty.
-	norm := content.Normalize(l.Content)
-	f := &fileFacts{rendered: render.LayerLen(l.Scope, l.Path, len(norm)), empty: len(norm) == 0}
+	// The normalised length, once, for the rendered length and for empty:
+	// no copy of the text is made to measure it.
+	norm := content.NormalizedLen(l.Content)
+	f := &fileFacts{rendered: render.LayerLen(l.Scope, l.Path, norm), empty: norm == 0}
 	var first []content.Pos
 	first, f.markers = content.Markers(l.Content, 1)
 	if f.markers > 0 {

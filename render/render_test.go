@@ -83,7 +83,7 @@ func FuzzLayerLen(f *testing.F) {
 	f.Add("", "é/ü.md", []byte{})
 	f.Fuzz(func(t *testing.T, scope, source string, raw []byte) {
 		want := len(Layer(scope, source, raw))
-		if got := LayerLen(scope, source, len(content.Normalize(raw))); got != want {
+		if got := LayerLen(scope, source, content.NormalizedLen(raw)); got != want {
 			t.Fatalf("LayerLen(%q, %q, %q) = %d, rendered %d", scope, source, raw, got, want)
 		}
 	})
