@@ -82,6 +82,7 @@ func referenceNormalize(b []byte) []byte {
 func FuzzNormalize(f *testing.F) {
 	for _, s := range []string{
 		"", "a", "\ufeffa\r\n", "a\r\r\n", "\ufeff\ufeff", " \n", "a \r\n\r\n", "x\u00a0", "\r", "\xc2\x85", "caf\xe9\r\n",
+		"a\r\nb\r\r\nc\rd\r", // inner CR runs: dropped before LF, kept before others
 	} {
 		f.Add([]byte(s))
 	}
