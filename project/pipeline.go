@@ -241,9 +241,9 @@ func (r *Run) worktreeScope() ([]string, error) {
 		// chains need those listings anyway, and they tell each PATH's
 		// kind without an lstat (R2, F9). Beside the index scan, one core
 		// lists them until the scan ends.
-		var early []resolve.Kind
+		plan := wt.PlanKinds(rels)
 		if scanning != nil {
-			early = wt.PrefetchKindsWhile(rels, runtime.GOMAXPROCS(0)-1, scanning)
+			plan.Run(runtime.GOMAXPROCS(0)-1, scanning)
 		}
 		if err := join(); err != nil {
 			return nil, err
@@ -252,16 +252,12 @@ func (r *Run) worktreeScope() ([]string, error) {
 			// The index scan and the listings beside it (the serial
 			// order has the scan in "open").
 			trace.Mark("index")
-		}
-		kinds := wt.PrefetchKinds(rels)
-		if early != nil && !wt.Recorded() {
-			for i, k := range early {
-				if k != resolve.Missing {
-					kinds[i] = k
-				}
+			if wt.Recorded() {
+				plan.Forget() // Record dropped those listings: made again below
 			}
 		}
-		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, kinds, below)
+		plan.Run(runtime.GOMAXPROCS(0), nil)
+		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, plan.Kinds, below)
 		if len(missing) > 0 {
 			p.Notes = append(p.Notes, missingNote(missing))
 		}

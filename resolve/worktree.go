@@ -203,66 +203,98 @@ func (w *Worktree) Prefetch(dirs []string) {
 }
 
 // PrefetchKinds lists the directory of each of paths (slash paths below
-// the root), and the directories above those, as Prefetch does, and returns the kind each path's entry has
-// on disk, taken from that listing: d_type, before the index's overlay
-// (C1) and before the regular files no check acts on are left out, so
-// what lstat(2) would say. It is Missing where the listing cannot tell: no
-// entry of that name (a deleted PATH, another case on a case-insensitive
-// disk), a directory that cannot be listed (behind a link, gone), a file
-// system without d_type, the root itself, a directory listed before:
-// the caller lstats those. A pre-commit check's 1,000 PATHs then cost
-// no system call beyond the listings the chains need anyway (R2).
+// the root), and the directories above those, as Prefetch does, and
+// returns the kind each path's entry has on disk, taken from that
+// listing: d_type, before the index's overlay (C1) and before the regular
+// files no check acts on are left out, so what lstat(2) would say. It is
+// Missing where the listing cannot tell: no entry of that name (a deleted
+// PATH, another case on a case-insensitive disk), a directory that cannot
+// be listed (behind a link, gone), a file system without d_type, the root
+// itself, a directory listed before: the caller lstats those. A
+// pre-commit check's 1,000 PATHs then cost no system call beyond the
+// listings the chains need anyway (R2).
 func (w *Worktree) PrefetchKinds(paths []string) []Kind {
-	return w.PrefetchKindsWhile(paths, runtime.GOMAXPROCS(0), nil)
+	k := w.PlanKinds(paths)
+	k.Run(runtime.GOMAXPROCS(0), nil)
+	return k.Kinds
 }
 
-// PrefetchKindsWhile is PrefetchKinds on workers goroutines that stop
-// taking directories once more (nil: never) returns false: the listings
-// made beside the index scan (Record), as many as its time allows.
-func (w *Worktree) PrefetchKindsWhile(paths []string, workers int, more func() bool) []Kind {
-	kinds := make([]Kind, len(paths))
-	byDir := map[string]*diskKinds{}
-	var dirs []string
+// KindsPlan is PrefetchKinds in steps: Run may be called more than once
+// (beside the index scan, then after it), and lists only what no Run
+// listed before; Kinds holds what the listings said.
+type KindsPlan struct {
+	w     *Worktree
+	paths []string
+	Kinds []Kind
+	dirs  []string     // the paths' directories, then those above them
+	want  []*diskKinds // per directory of dirs: its paths (nil: none)
+}
+
+// PlanKinds prepares PrefetchKinds of paths.
+func (w *Worktree) PlanKinds(paths []string) *KindsPlan {
+	k := &KindsPlan{w: w, paths: paths, Kinds: make([]Kind, len(paths))}
+	at := make(map[string]int, len(paths))
 	for i, p := range paths {
 		if p == "" {
 			continue
 		}
-		dir, name := ParentDir(p), path.Base(p)
-		d := byDir[dir]
-		if d == nil {
-			d = &diskKinds{names: map[string][]int{}, kinds: kinds}
-			byDir[dir] = d
-			dirs = append(dirs, dir)
+		dir := ParentDir(p)
+		j, ok := at[dir]
+		if !ok {
+			j = len(k.dirs)
+			at[dir] = j
+			k.dirs = append(k.dirs, dir)
+			k.want = append(k.want, &diskKinds{paths: paths, kinds: k.Kinds})
 		}
-		d.names[name] = append(d.names[name], i)
+		k.want[j].at = append(k.want[j].at, i)
 	}
 	// The directories above them come next, in the same batch: every
 	// chain needs them (R2), and one batch has one straggler at its end,
 	// not two.
-	n := len(dirs)
-	for _, d := range WithAncestors(dirs[:n:n]) {
-		if byDir[d] == nil {
-			dirs = append(dirs, d)
+	for j, n := 0, len(k.dirs); j < n; j++ {
+		for d := k.dirs[j]; d != ""; {
+			d = ParentDir(d)
+			if _, ok := at[d]; ok {
+				break
+			}
+			at[d] = len(k.dirs)
+			k.dirs = append(k.dirs, d)
+			k.want = append(k.want, nil)
 		}
 	}
+	return k
+}
+
+// Run lists the plan's directories not listed yet on workers goroutines,
+// which stop taking directories once more (nil: never) returns false.
+func (k *KindsPlan) Run(workers int, more func() bool) {
+	w := k.w
 	w.mu.Lock()
 	if w.kept == nil {
-		w.kept = make(map[string][]Entry, len(dirs))
+		w.kept = make(map[string][]Entry, len(k.dirs))
 	}
-	work := dirs[:0]
-	for _, d := range dirs {
+	if w.listed == nil {
+		w.listed = make(map[string]bool, len(k.dirs))
+	}
+	var work []int
+	for j, d := range k.dirs {
 		if !w.listed[d] {
-			work = append(work, d)
+			work = append(work, j)
 		}
 	}
 	w.mu.Unlock()
 	// Each goroutine writes only the kinds of its own directory's paths.
 	par.Each(workers, len(work), func(i int) {
 		if more == nil || more() {
-			w.listKeep(work[i], byDir[work[i]])
+			j := work[i]
+			w.listKeep(k.dirs[j], k.want[j])
 		}
 	})
-	return kinds
+}
+
+// Forget drops what the listings said (after Record dropped them).
+func (k *KindsPlan) Forget() {
+	clear(k.Kinds)
 }
 
 // Recorded reports whether the index records links or submodules below
@@ -286,25 +318,28 @@ func (w *Worktree) Record(recorded map[string]Kind) {
 	w.kept, w.listed, w.reads = nil, nil, nil
 }
 
-// diskKinds takes the kinds of the names one listing is asked for: names
-// maps each name to its positions in kinds.
+// diskKinds takes the kinds of the names one listing is asked for: the
+// base names of paths[i] for i in at (one or two, mostly).
 type diskKinds struct {
-	names map[string][]int
+	paths []string
+	at    []int
 	kinds []Kind
 }
 
 func (d *diskKinds) note(name []byte, k Kind) {
-	for _, i := range d.names[string(name)] {
-		d.kinds[i] = k
+	for _, i := range d.at {
+		p := d.paths[i]
+		if len(p) > len(name) && p[len(p)-len(name)-1] == '/' && p[len(p)-len(name):] == string(name) ||
+			p == string(name) {
+			d.kinds[i] = k
+		}
 	}
 }
 
 // forget drops what a failed listing noted.
 func (d *diskKinds) forget() {
-	for _, is := range d.names {
-		for _, i := range is {
-			d.kinds[i] = Missing
-		}
+	for _, i := range d.at {
+		d.kinds[i] = Missing
 	}
 }
 
