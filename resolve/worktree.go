@@ -148,10 +148,18 @@ func (w *Worktree) relevant(name []byte) bool {
 // reads the directory's layer file (the first candidate, in priority order,
 // that has an entry, when that entry is a regular file: R2) for the
 // engine's next Read of it, through the directory descriptor it has open.
-// The caller may reorder the entries, not change them. ListKeep and
-// Prefetch may run on several goroutines at once; the other methods may
-// not run beside them.
+// The caller may reorder the entries, not change them. A listing kept and
+// not yet served to List is returned as it is, not made again: its layer
+// file is read once (R7) when the PATHs' directories were listed before a
+// walk below one of them. ListKeep and Prefetch may run on several
+// goroutines at once; the other methods may not run beside them.
 func (w *Worktree) ListKeep(dir string) ([]Entry, error) {
+	w.mu.Lock()
+	ents, ok := w.kept[dir]
+	w.mu.Unlock()
+	if ok {
+		return ents, nil
+	}
 	return w.listKeep(dir, nil)
 }
 
