@@ -47,7 +47,7 @@ type Project struct {
 	wt         *resolve.Worktree
 	repo       *repo.Repo
 	allDirs    []string
-	tracked    map[string]bool // directories with tracked paths, relative to GitTop
+	tracked    func(dir string) bool // a tracked path lies below dir (relative to GitTop)
 	// scanned says the index was scanned with tracked (worktree's
 	// withTracked); scans without it leave tracked nil.
 	scanned bool
@@ -162,18 +162,18 @@ func (p *Project) useScan(scan *repo.IndexScan, withTracked, first bool) map[str
 		p.Notes = append(p.Notes, scan.Note)
 	}
 	if withTracked {
-		p.tracked, p.scanned = scan.Tracked, true
 		// Git never ignores a tracked path: a tracked link to a directory
 		// that an ignore pattern matches is still listed by the walk, so
 		// the candidates behind it are reported (F4, C1).
+		links := map[string]bool{}
 		for path, k := range scan.Kinds {
 			if k == resolve.Symlink {
-				if p.tracked == nil {
-					p.tracked = map[string]bool{}
-				}
-				p.tracked[path] = true
+				links[path] = true
 			}
 		}
+		dirs := scan.Tracked
+		p.tracked = func(d string) bool { return links[d] || dirs.Has(d) }
+		p.scanned = true
 	}
 	return underPrefix(scan.Kinds, p.Prefix)
 }

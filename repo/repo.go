@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/resolve"
@@ -84,11 +85,11 @@ func IndexKinds(root string) (kinds map[string]resolve.Kind, note string, err er
 type IndexScan struct {
 	// Kinds are the paths recorded as symbolic links or submodules.
 	Kinds map[string]resolve.Kind
-	// Tracked holds every directory that has a tracked path below it ("" is
-	// not listed). A whole-worktree check descends into such a directory
-	// even when an ignore pattern matches it: Git ignores only untracked
-	// files. Nil when the scan was asked without it (ScanIndexOf).
-	Tracked map[string]bool
+	// Tracked tells every directory that has a tracked path below it ("" is
+	// not one). A whole-worktree check descends into such a directory even
+	// when an ignore pattern matches it: Git ignores only untracked files.
+	// Nil (no directory) when the scan was asked without it (ScanIndexOf).
+	Tracked *TrackedDirs
 	// Note says the git binary read the index, when it did.
 	Note string
 }
@@ -153,11 +154,8 @@ func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 		case ModeGitlink:
 			s.Kinds[e.Path] = resolve.Submodule
 		}
-		if s.Tracked == nil {
-			continue
-		}
-		for d := parentDir(e.Path); d != "" && !s.Tracked[d]; d = parentDir(d) {
-			s.Tracked[d] = true
+		if s.Tracked != nil {
+			s.Tracked.see([]byte(e.Path))
 		}
 	}
 	if via != "" {
@@ -173,9 +171,84 @@ func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 func newIndexScan(tracked bool) *IndexScan {
 	s := &IndexScan{Kinds: map[string]resolve.Kind{}}
 	if tracked {
-		s.Tracked = map[string]bool{}
+		s.Tracked = &TrackedDirs{}
 	}
 	return s
+}
+
+// TrackedDirs tells the directories that hold tracked paths. It keeps, in
+// one buffer, each path at which the index moves into another directory:
+// the first path below any directory is one of them (the path before it
+// lies outside that directory), and they come sorted as the index is, so
+// the first kept path from "dir/" on in byte order is below dir when any
+// is (Has). A map of the 10,000 directories of a large monorepo cost the
+// scan more than its decoding; a walk asks about a few ignored
+// directories. An index that is not sorted (Git writes none) falls back
+// to a map.
+type TrackedDirs struct {
+	arena []byte
+	ends  []int32 // where each kept path ends in arena
+	m     map[string]bool
+	last  []byte // the directory of the last path seen
+	have  bool
+}
+
+// see takes the next path of the index.
+func (t *TrackedDirs) see(p []byte) {
+	// Most paths lie in the directory of the path before them: "last/"
+	// followed by a name without '/'.
+	if n := len(t.last); t.have && len(p) > n+1 && p[n] == '/' && bytes.Equal(p[:n], t.last) &&
+		bytes.IndexByte(p[n+1:], '/') < 0 {
+		return
+	}
+	i := bytes.LastIndexByte(p, '/')
+	if i <= 0 {
+		return // a file of the top directory
+	}
+	t.last, t.have = append(t.last[:0], p[:i]...), true
+	if t.m == nil {
+		if k := len(t.ends); k == 0 || bytes.Compare(p, t.path(k-1)) > 0 {
+			t.arena = append(t.arena, p...)
+			t.ends = append(t.ends, int32(len(t.arena)))
+			return
+		}
+		t.m = map[string]bool{}
+		for k := range t.ends {
+			t.mark(string(t.path(k)))
+		}
+	}
+	t.mark(string(p))
+}
+
+// mark puts the directories above path p in the map.
+func (t *TrackedDirs) mark(p string) {
+	for d := parentDir(p); d != "" && !t.m[d]; d = parentDir(d) {
+		t.m[d] = true
+	}
+}
+
+// path is the k-th kept path.
+func (t *TrackedDirs) path(k int) []byte {
+	start := int32(0)
+	if k > 0 {
+		start = t.ends[k-1]
+	}
+	return t.arena[start:t.ends[k]]
+}
+
+// Has reports whether a tracked path lies below dir (a slash path
+// relative to the worktree top; "" is not one). A nil TrackedDirs has
+// none.
+func (t *TrackedDirs) Has(dir string) bool {
+	if t == nil || dir == "" {
+		return false
+	}
+	if t.m != nil {
+		return t.m[dir]
+	}
+	pfx := []byte(dir + "/")
+	k := sort.Search(len(t.ends), func(k int) bool { return bytes.Compare(t.path(k), pfx) >= 0 })
+	return k < len(t.ends) && bytes.HasPrefix(t.path(k), pfx)
 }
 
 // indexHashSize is the object id size of the repository whose Git
@@ -212,15 +285,7 @@ func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan) (full bool
 
 func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win int) (bool, error) {
 	w := &window{src: src, buf: make([]byte, win)}
-	var lastDir []byte
-	haveDir := false // lastDir holds the directory of the last path
-	tail, err := decodeIndex(w, size, hashSize, false, func(count uint32) {
-		if s.Tracked != nil && len(s.Tracked) == 0 && count > 64 {
-			// About one directory per ten files in a source tree: sized
-			// once rather than grown step by step.
-			s.Tracked = make(map[string]bool, min(count/8, 1<<20))
-		}
-	}, func(v *indexEntryView) error {
+	tail, err := decodeIndex(w, size, hashSize, false, func(count uint32) {}, func(v *indexEntryView) error {
 		name := v.name
 		if len(name) == 0 || v.mode == ModeTree {
 			return nil // a split index's replacement, a sparse directory: see full
@@ -231,22 +296,8 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 		case ModeGitlink:
 			s.Kinds[string(name)] = resolve.Submodule
 		}
-		if s.Tracked == nil {
-			return nil
-		}
-		// Most paths lie in the directory of the path before them (the
-		// index is sorted): "lastDir/" followed by a name without '/'.
-		if n := len(lastDir); haveDir && len(name) > n+1 && name[n] == '/' && bytes.Equal(name[:n], lastDir) &&
-			bytes.IndexByte(name[n+1:], '/') < 0 {
-			return nil
-		}
-		dir := name[:max(0, bytes.LastIndexByte(name, '/'))]
-		if len(dir) == 0 {
-			return nil
-		}
-		lastDir, haveDir = append(lastDir[:0], dir...), true
-		for d := dir; len(d) > 0 && !s.Tracked[string(d)]; d = d[:max(0, bytes.LastIndexByte(d, '/'))] {
-			s.Tracked[string(d)] = true
+		if s.Tracked != nil {
+			s.Tracked.see(name)
 		}
 		return nil
 	})
