@@ -208,15 +208,21 @@ func trackedAsMap(t *TrackedDirs, paths []string) map[string]bool {
 // sorted (Git writes none, a damaged one may be) still tell the tracked
 // directories, through the map it falls back to.
 func TestTrackedDirsUnsortedIndex(t *testing.T) {
-	paths := []string{"b/x", "a/y", "a/b/z", "c", "d/e/f/g"}
-	data := indexFile(paths, nil)
-	for _, win := range []int{1, 13, 1 << 16} {
-		s := newIndexScan(true)
-		if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), 20, s, win); err != nil {
-			t.Fatal(err)
-		}
-		if got := fmt.Sprint(trackedAsMap(s.Tracked, paths)); got != "map[a:true a/b:true b:true d:true d/e:true d/e/f:true]" {
-			t.Errorf("window %d: tracked %s", win, got)
+	for paths, want := range map[*[]string]string{
+		{"b/x", "a/y", "a/b/z", "c", "d/e/f/g"}: "map[a:true a/b:true b:true d:true d/e:true d/e/f:true]",
+		// Out of order only where the scan backs up ("a/b/z" after
+		// "a/b/c/x"): the paths kept stay sorted, and still tell.
+		{"a/b/c/x", "a/b/z", "a/b/d/y", "a/q/r", "a/a"}: "map[a:true a/b:true a/b/c:true a/b/d:true a/q:true]",
+	} {
+		data := indexFile(*paths, nil)
+		for _, win := range []int{1, 13, 1 << 16} {
+			s := newIndexScan(true)
+			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), 20, s, win); err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(trackedAsMap(s.Tracked, *paths)); got != want {
+				t.Errorf("%q, window %d: tracked %s, want %s", *paths, win, got, want)
+			}
 		}
 	}
 }

@@ -177,11 +177,12 @@ func newIndexScan(tracked bool) *IndexScan {
 }
 
 // TrackedDirs tells the directories that hold tracked paths. It keeps, in
-// one buffer, each path at which the index moves into another directory:
-// the first path below any directory is one of them (the path before it
-// lies outside that directory), and they come sorted as the index is, so
-// the first kept path from "dir/" on in byte order is below dir when any
-// is (Has). A map of the 10,000 directories of a large monorepo cost the
+// one buffer, each path at which the index enters a directory it was not
+// in just before (not one above the last): the first path below any
+// directory is one of them (the path before it lies outside that
+// directory, so its directory is not below it), and when they come
+// sorted, as Git writes the index, the first kept path from "dir/" on in
+// byte order is below dir when any is (Has). A map of the 10,000 directories of a large monorepo cost the
 // scan more than its decoding; a walk asks about a few ignored
 // directories. An index that is not sorted (Git writes none) falls back
 // to a map.
@@ -205,7 +206,14 @@ func (t *TrackedDirs) see(p []byte) {
 	if i <= 0 {
 		return // a file of the top directory
 	}
+	// Back up into a directory above the last one: no directory is
+	// entered for the first time (the first path below a directory never
+	// comes from below it), nothing to keep.
+	up := t.have && i <= len(t.last) && bytes.Equal(t.last[:i], p[:i]) && (i == len(t.last) || t.last[i] == '/')
 	t.last, t.have = append(t.last[:0], p[:i]...), true
+	if up {
+		return
+	}
 	if t.m == nil {
 		if k := len(t.ends); k == 0 || bytes.Compare(p, t.path(k-1)) > 0 {
 			t.arena = append(t.arena, p...)
