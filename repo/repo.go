@@ -293,7 +293,15 @@ func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan) (full bool
 
 func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win int) (bool, error) {
 	w := &window{src: src, buf: make([]byte, win)}
-	tail, err := decodeIndex(w, size, hashSize, false, func(count uint32) {}, func(v *indexEntryView) error {
+	tail, err := decodeIndex(w, size, hashSize, false, func(count uint32) {
+		if s.Tracked != nil && count > 64 {
+			// Room for a path per ten entries (about one directory per
+			// ten files in a source tree): reserved once, and the pages
+			// never written cost nothing.
+			s.Tracked.arena = make([]byte, 0, min(int(count)*8, 64<<20))
+			s.Tracked.ends = make([]int32, 0, count/8)
+		}
+	}, func(v *indexEntryView) error {
 		name := v.name
 		if len(name) == 0 || v.mode == ModeTree {
 			return nil // a split index's replacement, a sparse directory: see full
