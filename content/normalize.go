@@ -43,25 +43,11 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // byte from the end. The result is a new slice (one allocation); b is not
 // modified.
 func Normalize(b []byte) []byte {
-	for bytes.HasPrefix(b, utf8BOM) {
-		b = b[len(utf8BOM):]
-	}
-	end := len(b)
-	for end > 0 {
-		r, size := utf8.DecodeLastRune(b[:end])
-		if !unicode.IsSpace(r) {
-			// utf8.RuneError (an invalid byte) is not white space.
-			break
-		}
-		end -= size
-	}
-	if end == 0 {
+	b = trimmed(b)
+	if len(b) == 0 {
 		return []byte{}
 	}
-	// The trimmed text ends in a rune that is not white space, so it does
-	// not end in CR and step 2 cannot expose new trailing white space.
-	b = b[:end]
-	out := make([]byte, 0, end+1)
+	out := make([]byte, 0, len(b)+1)
 	for {
 		i := bytes.IndexByte(b, '\r')
 		if i < 0 {
@@ -80,4 +66,48 @@ func Normalize(b []byte) []byte {
 		b = b[j:]
 	}
 	return append(out, '\n')
+}
+
+// trimmed is b after steps 1 and 3 of Normalize: without its leading
+// BOMs and its trailing white space.
+func trimmed(b []byte) []byte {
+	for bytes.HasPrefix(b, utf8BOM) {
+		b = b[len(utf8BOM):]
+	}
+	end := len(b)
+	for end > 0 {
+		r, size := utf8.DecodeLastRune(b[:end])
+		if !unicode.IsSpace(r) {
+			// utf8.RuneError (an invalid byte) is not white space.
+			break
+		}
+		end -= size
+	}
+	// The trimmed text ends in a rune that is not white space, so it does
+	// not end in CR and step 2 cannot expose new trailing white space.
+	return b[:end]
+}
+
+// NormalizedLen is len(Normalize(b)), without the copy: the budget (P3)
+// measures every layer, and most have no CR to drop.
+func NormalizedLen(b []byte) int {
+	b = trimmed(b)
+	if len(b) == 0 {
+		return 0
+	}
+	n := len(b) + 1
+	for {
+		i := bytes.IndexByte(b, '\r')
+		if i < 0 {
+			return n
+		}
+		j := i + 1
+		for j < len(b) && b[j] == '\r' {
+			j++
+		}
+		if j < len(b) && b[j] == '\n' {
+			n -= j - i // the CR run before an LF is dropped
+		}
+		b = b[j:]
+	}
 }

@@ -82,12 +82,16 @@ func referenceNormalize(b []byte) []byte {
 func FuzzNormalize(f *testing.F) {
 	for _, s := range []string{
 		"", "a", "\ufeffa\r\n", "a\r\r\n", "\ufeff\ufeff", " \n", "a \r\n\r\n", "x\u00a0", "\r", "\xc2\x85", "caf\xe9\r\n",
+		"a\r\nb\r\r\nc\rd\r", // inner CR runs: dropped before LF, kept before others
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in := bytes.Clone(b)
 		n := Normalize(b)
+		if l := NormalizedLen(b); l != len(n) {
+			t.Fatalf("NormalizedLen(%q) = %d, len(Normalize) = %d", b, l, len(n))
+		}
 		if !bytes.Equal(b, in) {
 			t.Fatalf("Normalize modified its input %q to %q", in, b)
 		}

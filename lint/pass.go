@@ -44,7 +44,10 @@ func (c factCache) of(l resolve.Layer) *fileFacts {
 	if f, ok := c[l.File]; ok {
 		return f
 	}
-	f := &fileFacts{rendered: len(render.Layer(l.Scope, l.Path, l.Content))}
+	// The normalised length, once, for the rendered length and for empty:
+	// no copy of the text is made to measure it.
+	norm := content.NormalizedLen(l.Content)
+	f := &fileFacts{rendered: render.LayerLen(l.Scope, l.Path, norm), empty: norm == 0}
 	var first []content.Pos
 	first, f.markers = content.Markers(l.Content, 1)
 	if f.markers > 0 {
@@ -55,7 +58,6 @@ func (c factCache) of(l resolve.Layer) *fileFacts {
 	if f.hidden > 0 {
 		f.firstHide = hid[0]
 	}
-	f.empty = len(content.Normalize(l.Content)) == 0
 	c[l.File] = f
 	return f
 }

@@ -177,20 +177,39 @@ func (r *Run) ProjectKey(flag string) string {
 func (r *Run) worktreeScope() ([]string, error) {
 	p := r.p
 	if p.noWorktree != nil {
-		_, err := p.worktree()
+		_, err := p.worktree(false)
 		return nil, err
 	}
 	cfg, err := p.worktreeConfig()
 	if err != nil {
 		return nil, err
 	}
-	wt, err := p.worktree()
+	// A check of PATHs reads the index on one core while the PATHs'
+	// directories are listed on the other (worktreeBeside); with one core,
+	// or a worktree opened before, in that order (worktree, its serial
+	// twin: F1).
+	var wt *resolve.Worktree
+	var scanning func() bool
+	join := func() error { return nil }
+	if len(r.scope.Paths) > 0 && r.scope.Dirs == nil && p.wt == nil && p.GitDir != "" && runtime.GOMAXPROCS(0) > 1 {
+		wt, scanning, join, err = p.worktreeBeside(r.walks(cfg))
+	} else {
+		wt, err = p.worktree(r.walks(cfg))
+	}
 	if err != nil {
+		return nil, err
+	}
+	// Any error before the scan is joined comes after the scan's own, as
+	// in the serial order.
+	fail := func(err error) ([]string, error) {
+		if jerr := join(); jerr != nil {
+			return nil, jerr
+		}
 		return nil, err
 	}
 	r.Config = cfg
 	if r.engineOpt, err = p.engineOptions(cfg); err != nil {
-		return nil, err
+		return fail(err)
 	}
 	r.Engine = resolve.New(wt, r.engineOpt)
 	trace.Mark("open")
@@ -205,12 +224,40 @@ func (r *Run) worktreeScope() ([]string, error) {
 		for _, a := range r.scope.Paths {
 			rel, err := p.Rel(a)
 			if err != nil {
-				return nil, err
+				return fail(err)
 			}
 			rels = append(rels, rel)
 		}
 		var missing []string
-		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, r.walker().DirsBelow)
+		below := func(dir string) ([]string, error) {
+			// walks foresaw this; should a PATH reach here that it did
+			// not, the walk still gets the tracked directories (F4).
+			if _, err := p.worktree(true); err != nil {
+				return nil, err
+			}
+			return r.walker().DirsBelow(dir)
+		}
+		// The PATHs' directories are listed first, on both cores: the
+		// chains need those listings anyway, and they tell each PATH's
+		// kind without an lstat (R2, F9). Beside the index scan, one core
+		// lists them until the scan ends.
+		plan := wt.PlanKinds(rels)
+		if scanning != nil {
+			plan.Run(runtime.GOMAXPROCS(0)-1, scanning)
+		}
+		if err := join(); err != nil {
+			return nil, err
+		}
+		if scanning != nil {
+			// The index scan and the listings beside it (the serial
+			// order has the scan in "open").
+			trace.Mark("index")
+			if wt.Recorded() {
+				plan.Forget() // Record dropped those listings: made again below
+			}
+		}
+		plan.Run(runtime.GOMAXPROCS(0), nil)
+		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, plan.Kinds, below)
 		if len(missing) > 0 {
 			p.Notes = append(p.Notes, missingNote(missing))
 		}
@@ -226,6 +273,29 @@ func (r *Run) worktreeScope() ([]string, error) {
 	}
 	trace.Mark("scope")
 	return dirs, nil
+}
+
+// walks reports whether the scope may walk directories (scope.Walker),
+// which need the tracked directories of the index: the whole worktree,
+// or a PATH named like an instruction candidate (R7: the directories
+// below it). Dirs (the preview) and other PATHs resolve only their own
+// directories and ancestors.
+func (r *Run) walks(cfg *config.Config) bool {
+	switch {
+	case r.scope.Dirs != nil:
+		return false
+	case len(r.scope.Paths) == 0:
+		return true
+	}
+	for _, a := range r.scope.Paths {
+		// The name Rel keeps (it cleans the path and never renames its
+		// last element).
+		base := filepath.Base(filepath.Clean(a))
+		if slices.Contains(cfg.Filenames.Override, base) || slices.Contains(cfg.Filenames.Normal, base) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Run) worktreeDirs() ([]string, error) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/repo"
@@ -50,8 +51,11 @@ type Project struct {
 	wt         *resolve.Worktree
 	repo       *repo.Repo
 	allDirs    []string
-	tracked    map[string]bool // directories with tracked paths, relative to GitTop
-	wd         string          // the working directory, once asked for
+	tracked    func(dir string) bool // a tracked path lies below dir (relative to GitTop)
+	// scanned says the index was scanned with tracked (worktree's
+	// withTracked); scans without it leave tracked nil.
+	scanned bool
+	wd      string // the working directory, once asked for
 }
 
 // locate finds the project root and its repository: --root DIR, or the
@@ -120,36 +124,27 @@ func Open(o Options) (*Project, error) {
 }
 
 // worktree opens the worktree source (the worktree mode and the preview)
-// with the kinds the index records (R10: read only).
-func (p *Project) worktree() (*resolve.Worktree, error) {
+// with the kinds the index records (R10: read only). withTracked asks
+// for the directories that hold tracked paths too (p.tracked), which only
+// a walk of directories needs (scope.Walker): a check of PATHs that names
+// no instruction file walks none.
+func (p *Project) worktree(withTracked bool) (*resolve.Worktree, error) {
 	if p.noWorktree != nil {
 		return nil, fmt.Errorf("%w: checking files (the worktree mode, PATHs) needs a worktree; check commits there with --base REV [--head REV], as a pre-receive hook does", p.noWorktree)
 	}
-	if p.wt != nil {
+	if p.wt != nil && (p.scanned || !withTracked || p.GitDir == "") {
 		return p.wt, nil
 	}
 	var recorded map[string]resolve.Kind
 	if p.GitDir != "" {
-		scan, err := repo.ScanIndex(p.GitTop)
+		scan, err := repo.ScanIndexOf(p.GitTop, withTracked)
 		if err != nil {
-			return nil, fmt.Errorf("read Git index of %s: %w", p.GitTop, err)
+			return nil, indexError(p.GitTop, err)
 		}
-		if scan.Note != "" {
-			p.Notes = append(p.Notes, scan.Note)
-		}
-		recorded = underPrefix(scan.Kinds, p.Prefix)
-		p.tracked = scan.Tracked
-		// Git never ignores a tracked path: a tracked link to a directory
-		// that an ignore pattern matches is still listed by the walk, so
-		// the candidates behind it are reported (F4, C1).
-		for path, k := range scan.Kinds {
-			if k == resolve.Symlink {
-				if p.tracked == nil {
-					p.tracked = map[string]bool{}
-				}
-				p.tracked[path] = true
-			}
-		}
+		recorded = p.useScan(scan, withTracked, p.wt == nil)
+	}
+	if p.wt != nil {
+		return p.wt, nil // opened before without the tracked directories
 	}
 	wt, err := resolve.OpenWorktree(p.Root, recorded)
 	if err != nil {
@@ -160,6 +155,96 @@ func (p *Project) worktree() (*resolve.Worktree, error) {
 	}
 	p.wt = wt
 	return wt, nil
+}
+
+func indexError(top string, err error) error {
+	return fmt.Errorf("read Git index of %s: %w", top, err)
+}
+
+// useScan takes what the index scan found: its note (when first), the
+// tracked directories when asked for, and the kinds it records below the
+// prefix, which it returns.
+func (p *Project) useScan(scan *repo.IndexScan, withTracked, first bool) map[string]resolve.Kind {
+	if scan.Note != "" && first {
+		p.Notes = append(p.Notes, scan.Note)
+	}
+	if withTracked {
+		// Git never ignores a tracked path: a tracked link to a directory
+		// that an ignore pattern matches is still listed by the walk, so
+		// the candidates behind it are reported (F4, C1).
+		links := map[string]bool{}
+		for path, k := range scan.Kinds {
+			if k == resolve.Symlink {
+				links[path] = true
+			}
+		}
+		dirs := scan.Tracked
+		p.tracked = func(d string) bool { return links[d] || dirs.Has(d) }
+		p.scanned = true
+	}
+	return underPrefix(scan.Kinds, p.Prefix)
+}
+
+// scanGate, when a test sets it, holds worktreeBeside's scan until join:
+// every listing that may run beside the scan then does.
+var scanGate chan struct{}
+
+// worktreeBeside is worktree on two cores: it opens the worktree without
+// the index's kinds and scans the index on another goroutine, so that the
+// first listings need not wait for it. scanning reports whether the scan
+// still runs; join waits for it, gives its kinds to the worktree
+// (resolve.Worktree.Record: listings made without them are made again
+// when they matter) and returns its error; join may be called more than
+// once and must be called before the worktree is read further. worktree
+// is its serial twin (F1): the same state once join returns. It needs a
+// repository with a worktree that is not open yet.
+func (p *Project) worktreeBeside(withTracked bool) (wt *resolve.Worktree, scanning func() bool, join func() error, err error) {
+	type result struct {
+		scan *repo.IndexScan
+		err  error
+	}
+	ch := make(chan result, 1)
+	var running atomic.Bool
+	running.Store(true)
+	gate := scanGate
+	go func() {
+		if gate != nil {
+			<-gate
+		}
+		s, err := repo.ScanIndexOf(p.GitTop, withTracked)
+		running.Store(false)
+		ch <- result{s, err}
+	}()
+	var joined bool
+	var jerr error
+	join = func() error {
+		if joined {
+			return jerr
+		}
+		joined = true
+		if gate != nil {
+			close(gate)
+		}
+		res := <-ch
+		if res.err != nil {
+			jerr = indexError(p.GitTop, res.err)
+			return jerr
+		}
+		recorded := p.useScan(res.scan, withTracked, true)
+		if p.wt != nil {
+			p.wt.Record(recorded)
+		}
+		return nil
+	}
+	wt, err = resolve.OpenWorktree(p.Root, nil)
+	if err != nil {
+		if jerr := join(); jerr != nil {
+			return nil, nil, nil, jerr // the serial order: the index first
+		}
+		return nil, nil, nil, err
+	}
+	p.wt = wt
+	return wt, running.Load, join, nil
 }
 
 // engineOptions are the engine's settings from cfg, with the user layer

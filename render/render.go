@@ -38,6 +38,27 @@ func Layer(scope, source string, raw []byte) []byte {
 	return []byte(b.String())
 }
 
+// LayerLen is len(Layer(scope, source, raw)) for a layer whose normalised
+// text (content.Normalize(raw)) is norm bytes long: the budget (P3) takes
+// every layer's length, and a caller that normalised the text once need
+// not build the element to measure it.
+func LayerLen(scope, source string, norm int) int {
+	return len(`<rivumi:layer scope="`) + attrLen(scope) + len(`" source="`) + attrLen(source) +
+		len(`">`+"\n") + norm + len("</rivumi:layer>\n")
+}
+
+// attrLen is len(attr(s)), without building it for the common value that
+// needs no escape.
+func attrLen(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80, c < 0x20, c == 0x7f, c == '&', c == '<', c == '>', c == '"':
+			return len(attr(s))
+		}
+	}
+	return len(s)
+}
+
 // Instructions renders the instructions section of a chain: every active
 // layer in chain order. A chain with no active layer has no section (nil),
 // as the runtime leaves out an empty section.

@@ -3,6 +3,8 @@ package render
 import (
 	"testing"
 
+	"github.com/rivumi/rivumi-lint/content"
+
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -68,6 +70,21 @@ func FuzzAttr(f *testing.F) {
 			if c == '"' || c == '<' || c == '>' || c < 0x20 {
 				t.Fatalf("attr(%q) = %q contains %q", s, out, c)
 			}
+		}
+	})
+}
+
+// FuzzLayerLen (P3): the budget's length of a layer, taken from the length
+// of its normalised text, is the length of the layer as rendered (P2),
+// whatever the scope, the path and the text hold.
+func FuzzLayerLen(f *testing.F) {
+	f.Add("project", "a/AGENTS.md", []byte("\ufeffa\r\nb \n\n"))
+	f.Add("user", "~/x\"<&>\x01\x7f\xff.md", []byte("  \t\n"))
+	f.Add("", "é/ü.md", []byte{})
+	f.Fuzz(func(t *testing.T, scope, source string, raw []byte) {
+		want := len(Layer(scope, source, raw))
+		if got := LayerLen(scope, source, content.NormalizedLen(raw)); got != want {
+			t.Fatalf("LayerLen(%q, %q, %q) = %d, rendered %d", scope, source, raw, got, want)
 		}
 	})
 }

@@ -122,7 +122,7 @@ func TestScanIndexIgnoresForeignIndexFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Kinds["AGENTS.md"] != resolve.Symlink || !s.Tracked["docs"] {
+		if s.Kinds["AGENTS.md"] != resolve.Symlink || !s.Tracked.Has("docs") {
 			t.Errorf("fall-back %v: ScanIndex = %v %v; want AGENTS.md recorded as a symlink", fallback, s.Kinds, s.Tracked)
 		}
 	}

@@ -243,7 +243,7 @@ func TestSHA256(t *testing.T) {
 		t.Fatalf("SHA-256 index read via %s", x.Via())
 	}
 	// The worktree check's scan reads 32-byte ids too.
-	if s, err := ScanIndex(g.Dir); err != nil || s.Note != "" || !s.Tracked["a"] || !s.Tracked["b"] {
+	if s, err := ScanIndex(g.Dir); err != nil || s.Note != "" || !s.Tracked.Has("a") || !s.Tracked.Has("b") {
 		t.Fatalf("ScanIndex = %+v, %v", s, err)
 	}
 	if data, _, _, _ := x.Read("a/AGENTS.md", 100); string(data) != "staged\n" {
@@ -401,11 +401,14 @@ func TestScanIndex(t *testing.T) {
 	g.Git("add", "-A")
 	g.Git("update-index", "--add", "--cacheinfo", "160000,1111111111111111111111111111111111111111,mods/sub")
 	g.Git("commit", "-q", "-m", "c")
+	var paths []string
 	want := func() (map[string]resolve.Kind, map[string]bool) {
 		kinds := map[string]resolve.Kind{}
 		tracked := map[string]bool{}
+		paths = nil
 		for _, rec := range gittest.Nul(g.Git("ls-files", "--stage", "-z")) {
 			meta, name, _ := strings.Cut(rec, "\t")
+			paths = append(paths, name)
 			switch {
 			case strings.HasPrefix(meta, "120000"):
 				kinds[name] = resolve.Symlink
@@ -428,11 +431,17 @@ func TestScanIndex(t *testing.T) {
 				t.Fatalf("%s, window %d: %v", layout, win, err)
 			}
 			k, tr := want()
-			if fmt.Sprint(s.Kinds) != fmt.Sprint(k) || fmt.Sprint(s.Tracked) != fmt.Sprint(tr) {
-				t.Errorf("%s, window %d:\n got %v %v\nwant %v %v", layout, win, s.Kinds, s.Tracked, k, tr)
+			if got := trackedAsMap(s.Tracked, paths); fmt.Sprint(s.Kinds) != fmt.Sprint(k) || fmt.Sprint(got) != fmt.Sprint(tr) {
+				t.Errorf("%s, window %d:\n got %v %v\nwant %v %v", layout, win, s.Kinds, got, k, tr)
 			}
 			if (s.Note != "") != wantNote {
 				t.Errorf("%s, window %d: note %q", layout, win, s.Note)
+			}
+			// A check of PATHs asks for the kinds alone: the same kinds,
+			// no tracked directories.
+			s, err = ScanIndexOf(g.Dir, false)
+			if err != nil || s.Tracked != nil || fmt.Sprint(s.Kinds) != fmt.Sprint(k) {
+				t.Errorf("%s, window %d, kinds only: %v %v, %v; want %v", layout, win, s.Kinds, s.Tracked, err, k)
 			}
 		}
 	}

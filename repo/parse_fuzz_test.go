@@ -32,6 +32,38 @@ func indexFile(paths []string, ext []byte) []byte {
 	return b.Bytes()
 }
 
+// TestIndexNameLengthFromFlags (F3): the decoder takes a path's length
+// from the entry's flags only when the NUL after it confirms it; a length
+// that is wrong, or 0xFFF (a long path), reads the path up to its NUL, as
+// before, with the same entries and tracked directories.
+func TestIndexNameLengthFromFlags(t *testing.T) {
+	paths := []string{"a/AGENTS.md", "a/b/c.txt", "d"}
+	want, _, err := parseIndex(indexFile(paths, nil), 20)
+	if err != nil || len(want) != 3 {
+		t.Fatalf("parseIndex = %v, %v", want, err)
+	}
+	// The flags of the second entry: 12 bytes header, then 62 fixed bytes
+	// of the first entry, whose 11-byte path pads it to 80.
+	const flags = 12 + 80 + 60
+	for _, l := range []uint16{0, 4, 8, 10, 0xfff} {
+		data := indexFile(paths, nil)
+		if got := binary.BigEndian.Uint16(data[flags:]); got != uint16(len(paths[1])) {
+			t.Fatalf("flags at %d hold %d, want %d", flags, got, len(paths[1]))
+		}
+		binary.BigEndian.PutUint16(data[flags:], l)
+		got, _, err := parseIndex(data, 20)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("length %#x: got %v, %v; want %v", l, got, err, want)
+		}
+		for _, win := range []int{1, 13, 1 << 16} {
+			s := newIndexScan(true)
+			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), 20, s, win); err != nil || fmt.Sprint(trackedAsMap(s.Tracked, paths)) != "map[a:true a/b:true]" {
+				t.Errorf("length %#x, window %d: tracked %v, %v", l, win, trackedAsMap(s.Tracked, paths), err)
+			}
+		}
+	}
+}
+
 func TestParseIndexCacheTree(t *testing.T) {
 	// Root valid with 2 subtrees: "a" invalid (-1) with one valid subtree
 	// "b", and "c" valid.
@@ -95,7 +127,7 @@ func FuzzParseIndex(f *testing.F) {
 		// The streaming scan of the worktree check agrees with the full
 		// parse on every index the parse accepts, whatever its window.
 		for _, win := range []int{1, 13, 1 << 20} {
-			s := &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}
+			s := newIndexScan(true)
 			full, serr := scanIndexWindow(bytes.NewReader(data), int64(len(data)), size, s, win)
 			if err != nil {
 				continue
@@ -107,7 +139,9 @@ func FuzzParseIndex(f *testing.F) {
 				continue // a split or sparse index: ScanIndex reads it in full
 			}
 			kinds, tracked := map[string]resolve.Kind{}, map[string]bool{}
+			var paths []string
 			for _, e := range ents {
+				paths = append(paths, e.Path)
 				switch e.Mode {
 				case ModeSymlink:
 					kinds[e.Path] = resolve.Symlink
@@ -118,8 +152,13 @@ func FuzzParseIndex(f *testing.F) {
 					tracked[d] = true
 				}
 			}
-			if fmt.Sprint(kinds) != fmt.Sprint(s.Kinds) || fmt.Sprint(tracked) != fmt.Sprint(s.Tracked) {
-				t.Fatalf("window %d: scan %v %v, parse %v %v", win, s.Kinds, s.Tracked, kinds, tracked)
+			if got := trackedAsMap(s.Tracked, paths); fmt.Sprint(kinds) != fmt.Sprint(s.Kinds) || fmt.Sprint(tracked) != fmt.Sprint(got) {
+				t.Fatalf("window %d: scan %v %v, parse %v %v", win, s.Kinds, got, kinds, tracked)
+			}
+			// Without the tracked directories: the same kinds.
+			k := newIndexScan(false)
+			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), size, k, win); err != nil || k.Tracked != nil || fmt.Sprint(kinds) != fmt.Sprint(k.Kinds) {
+				t.Fatalf("window %d, no tracked: scan %v %v (%v), parse %v", win, k.Kinds, k.Tracked, err, kinds)
 			}
 		}
 	})
@@ -142,4 +181,69 @@ func FuzzParseTree(f *testing.F) {
 			}
 		}
 	})
+}
+
+// trackedAsMap is t.Has over every directory above paths, the paths
+// themselves and names beside both that hold nothing: the map of tracked
+// directories the scan once built, to compare with one computed from the
+// entries.
+func trackedAsMap(t *TrackedDirs, paths []string) map[string]bool {
+	out := map[string]bool{}
+	probe := func(d string) {
+		if t.Has(d) {
+			out[d] = true
+		}
+	}
+	for _, p := range paths {
+		for d := p; d != ""; d = parentDir(d) {
+			for _, q := range []string{d, d + "x", d + "-", d + ".", d + "/", d + "/y", d[:len(d)-1]} {
+				probe(q)
+			}
+		}
+	}
+	return out
+}
+
+// TestTrackedDirsUnsortedIndex (F4): the paths of an index that is not
+// sorted (Git writes none, a damaged one may be) still tell the tracked
+// directories, through the map it falls back to.
+func TestTrackedDirsUnsortedIndex(t *testing.T) {
+	for paths, want := range map[*[]string]string{
+		{"b/x", "a/y", "a/b/z", "c", "d/e/f/g"}: "map[a:true a/b:true b:true d:true d/e:true d/e/f:true]",
+		// Out of order only where the scan backs up ("a/b/z" after
+		// "a/b/c/x"): the paths kept stay sorted, and still tell.
+		{"a/b/c/x", "a/b/z", "a/b/d/y", "a/q/r", "a/a"}: "map[a:true a/b:true a/b/c:true a/b/d:true a/q:true]",
+	} {
+		data := indexFile(*paths, nil)
+		for _, win := range []int{1, 13, 1 << 16} {
+			s := newIndexScan(true)
+			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), 20, s, win); err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(trackedAsMap(s.Tracked, *paths)); got != want {
+				t.Errorf("%q, window %d: tracked %s, want %s", *paths, win, got, want)
+			}
+		}
+	}
+}
+
+// TestTrackedDirsHas (F4): a directory holds tracked paths exactly when
+// one lies below it, whatever sorts between them ("a-b" and "a.b" come
+// before "a/" in byte order, "a0" after).
+func TestTrackedDirsHas(t *testing.T) {
+	paths := []string{"a-b/x", "a.b/y", "a/b/c/d", "a/z", "a0/w", "ab/v", "top"}
+	data := indexFile(paths, nil)
+	s := newIndexScan(true)
+	if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), 20, s, 1<<16); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]bool{"a": true, "a/b": true, "a/b/c": true, "a-b": true, "a.b": true, "a0": true, "ab": true,
+		"a/b/c/d": false, "a/z": false, "a/c": false, "top": false, "": false, "b": false, "a/": false, "0": false} {
+		if got := s.Tracked.Has(dir); got != want {
+			t.Errorf("Has(%q) = %v, want %v", dir, got, want)
+		}
+	}
+	if (*TrackedDirs)(nil).Has("a") {
+		t.Error("a nil TrackedDirs holds a directory")
+	}
 }

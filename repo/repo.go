@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/resolve"
@@ -72,7 +73,7 @@ func GitDir(root string) (string, error) {
 // without an index yet has none. When the index cannot be decoded here (a
 // split index, say) the git binary is asked instead, and note says so.
 func IndexKinds(root string) (kinds map[string]resolve.Kind, note string, err error) {
-	s, err := ScanIndex(root)
+	s, err := ScanIndexOf(root, false)
 	if err != nil {
 		return nil, "", err
 	}
@@ -84,11 +85,11 @@ func IndexKinds(root string) (kinds map[string]resolve.Kind, note string, err er
 type IndexScan struct {
 	// Kinds are the paths recorded as symbolic links or submodules.
 	Kinds map[string]resolve.Kind
-	// Tracked holds every directory that has a tracked path below it ("" is
-	// not listed). A whole-worktree check descends into such a directory
-	// even when an ignore pattern matches it: Git ignores only untracked
-	// files.
-	Tracked map[string]bool
+	// Tracked tells every directory that has a tracked path below it ("" is
+	// not one). A whole-worktree check descends into such a directory even
+	// when an ignore pattern matches it: Git ignores only untracked files.
+	// Nil (no directory) when the scan was asked without it (ScanIndexOf).
+	Tracked *TrackedDirs
 	// Note says the git binary read the index, when it did.
 	Note string
 }
@@ -99,7 +100,12 @@ type IndexScan struct {
 // each. A split index or a sparse index (sparse directory entries) is read
 // in full instead, through Repo.Index's reader; only an index with a
 // required extension this package does not know goes to the git binary.
-func ScanIndex(root string) (*IndexScan, error) {
+func ScanIndex(root string) (*IndexScan, error) { return ScanIndexOf(root, true) }
+
+// ScanIndexOf is ScanIndex with Tracked only when tracked is set: a check
+// of a few PATHs walks no directory, and the map of the 10,000 tracked
+// directories of a large monorepo was half of its page faults.
+func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 	gitDir, err := GitDir(root)
 	if err != nil {
 		return nil, err
@@ -107,7 +113,7 @@ func ScanIndex(root string) (*IndexScan, error) {
 	name := filepath.Join(gitDir, "index")
 	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
-		return &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}, nil
+		return newIndexScan(tracked), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
@@ -117,7 +123,7 @@ func ScanIndex(root string) (*IndexScan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
-	s := &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}
+	s := newIndexScan(tracked)
 	full, serr := scanIndex(f, fi.Size(), indexHashSize(gitDir), s)
 	if serr == nil && !full {
 		return s, nil
@@ -140,7 +146,7 @@ func ScanIndex(root string) (*IndexScan, error) {
 	if err != nil {
 		return nil, err
 	}
-	s = &IndexScan{Kinds: map[string]resolve.Kind{}, Tracked: map[string]bool{}}
+	s = newIndexScan(tracked)
 	for _, e := range ents {
 		switch e.Mode {
 		case ModeSymlink:
@@ -148,8 +154,8 @@ func ScanIndex(root string) (*IndexScan, error) {
 		case ModeGitlink:
 			s.Kinds[e.Path] = resolve.Submodule
 		}
-		for d := parentDir(e.Path); d != "" && !s.Tracked[d]; d = parentDir(d) {
-			s.Tracked[d] = true
+		if s.Tracked != nil {
+			s.Tracked.see([]byte(e.Path))
 		}
 	}
 	if via != "" {
@@ -160,6 +166,97 @@ func ScanIndex(root string) (*IndexScan, error) {
 		s.Note = fmt.Sprintf("could not read the index (%s); used the git binary instead", why)
 	}
 	return s, nil
+}
+
+func newIndexScan(tracked bool) *IndexScan {
+	s := &IndexScan{Kinds: map[string]resolve.Kind{}}
+	if tracked {
+		s.Tracked = &TrackedDirs{}
+	}
+	return s
+}
+
+// TrackedDirs tells the directories that hold tracked paths. It keeps, in
+// one buffer, each path at which the index enters a directory it was not
+// in just before (not one above the last): the first path below any
+// directory is one of them (the path before it lies outside that
+// directory, so its directory is not below it), and when they come
+// sorted, as Git writes the index, the first kept path from "dir/" on in
+// byte order is below dir when any is (Has). A map of the 10,000 directories of a large monorepo cost the
+// scan more than its decoding; a walk asks about a few ignored
+// directories. An index that is not sorted (Git writes none) falls back
+// to a map.
+type TrackedDirs struct {
+	arena []byte
+	ends  []int32 // where each kept path ends in arena
+	m     map[string]bool
+	last  []byte // the directory of the last path seen
+	have  bool
+}
+
+// see takes the next path of the index.
+func (t *TrackedDirs) see(p []byte) {
+	// Most paths lie in the directory of the path before them: "last/"
+	// followed by a name without '/'.
+	if n := len(t.last); t.have && len(p) > n+1 && p[n] == '/' && bytes.Equal(p[:n], t.last) &&
+		bytes.IndexByte(p[n+1:], '/') < 0 {
+		return
+	}
+	i := bytes.LastIndexByte(p, '/')
+	if i <= 0 {
+		return // a file of the top directory
+	}
+	// Back up into a directory above the last one: no directory is
+	// entered for the first time (the first path below a directory never
+	// comes from below it), nothing to keep.
+	up := t.have && i <= len(t.last) && bytes.Equal(t.last[:i], p[:i]) && (i == len(t.last) || t.last[i] == '/')
+	t.last, t.have = append(t.last[:0], p[:i]...), true
+	if up {
+		return
+	}
+	if t.m == nil {
+		if k := len(t.ends); k == 0 || bytes.Compare(p, t.path(k-1)) > 0 {
+			t.arena = append(t.arena, p...)
+			t.ends = append(t.ends, int32(len(t.arena)))
+			return
+		}
+		t.m = map[string]bool{}
+		for k := range t.ends {
+			t.mark(string(t.path(k)))
+		}
+	}
+	t.mark(string(p))
+}
+
+// mark puts the directories above path p in the map.
+func (t *TrackedDirs) mark(p string) {
+	for d := parentDir(p); d != "" && !t.m[d]; d = parentDir(d) {
+		t.m[d] = true
+	}
+}
+
+// path is the k-th kept path.
+func (t *TrackedDirs) path(k int) []byte {
+	start := int32(0)
+	if k > 0 {
+		start = t.ends[k-1]
+	}
+	return t.arena[start:t.ends[k]]
+}
+
+// Has reports whether a tracked path lies below dir (a slash path
+// relative to the worktree top; "" is not one). A nil TrackedDirs has
+// none.
+func (t *TrackedDirs) Has(dir string) bool {
+	if t == nil || dir == "" {
+		return false
+	}
+	if t.m != nil {
+		return t.m[dir]
+	}
+	pfx := []byte(dir + "/")
+	k := sort.Search(len(t.ends), func(k int) bool { return bytes.Compare(t.path(k), pfx) >= 0 })
+	return k < len(t.ends) && bytes.HasPrefix(t.path(k), pfx)
 }
 
 // indexHashSize is the object id size of the repository whose Git
@@ -185,23 +282,24 @@ func indexHashSize(gitDir string) int {
 
 // scanIndex is the streaming reader behind ScanIndex, for index versions
 // 2, 3 and 4 with ids of hashSize bytes. The file passes through one
-// window of 1 MiB (memory does not grow with the index); only entries of
-// mode 120000 and 160000 are kept, and tracked directories are added as
-// the sorted paths move from one directory to the next. full reports an
-// index that the scan cannot answer alone (a split index, sparse
-// directories): s is then incomplete.
+// window of 64 KiB (memory does not grow with the index); only entries of
+// mode 120000 and 160000 are kept, and, when s.Tracked is not nil,
+// tracked directories are added as the sorted paths move from one
+// directory to the next. full reports an index that the scan cannot
+// answer alone (a split index, sparse directories): s is then incomplete.
 func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan) (full bool, err error) {
 	return scanIndexWindow(src, size, hashSize, s, scanWindow)
 }
 
 func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win int) (bool, error) {
 	w := &window{src: src, buf: make([]byte, win)}
-	var lastDir []byte
 	tail, err := decodeIndex(w, size, hashSize, false, func(count uint32) {
-		if len(s.Tracked) == 0 && count > 64 {
-			// About one directory per ten files in a source tree: sized
-			// once rather than grown step by step.
-			s.Tracked = make(map[string]bool, min(count/8, 1<<20))
+		if s.Tracked != nil && count > 64 {
+			// Room for a path per ten entries (about one directory per
+			// ten files in a source tree): reserved once, and the pages
+			// never written cost nothing.
+			s.Tracked.arena = make([]byte, 0, min(int(count)*8, 64<<20))
+			s.Tracked.ends = make([]int32, 0, count/8)
 		}
 	}, func(v *indexEntryView) error {
 		name := v.name
@@ -214,12 +312,8 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 		case ModeGitlink:
 			s.Kinds[string(name)] = resolve.Submodule
 		}
-		dir := name[:max(0, bytes.LastIndexByte(name, '/'))]
-		if len(dir) > 0 && !bytes.Equal(dir, lastDir) {
-			lastDir = append(lastDir[:0], dir...)
-			for d := dir; len(d) > 0 && !s.Tracked[string(d)]; d = d[:max(0, bytes.LastIndexByte(d, '/'))] {
-				s.Tracked[string(d)] = true
-			}
+		if s.Tracked != nil {
+			s.Tracked.see(name)
 		}
 		return nil
 	})
@@ -230,8 +324,11 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 }
 
 // scanWindow is the window's initial size (tests shrink it to exercise
-// refills and growth; the fuzz target passes its own).
-var scanWindow = 1 << 20
+// refills and growth; the fuzz target passes its own). 64 KiB, not more:
+// each page of the buffer is a page fault on first use, and those cost
+// more than the extra read calls on the machines measured
+// (docs/performance.md).
+var scanWindow = 64 << 10
 
 // window is a sliding window over a reader: peek(n) makes the next n bytes
 // available in one slice, skip(n) consumes them.

@@ -29,8 +29,9 @@ func openBeneath(dirfd int, dir string) (int, error) {
 // readDir lists the open directory fd with getdents64(2) into a reused
 // buffer: one allocation per name, none per entry beyond it. The kind
 // comes from d_type (fstatat(2) only where the file system leaves it
-// unknown).
-func (w *Worktree) readDir(fd int, buf *[]byte) ([]Entry, error) {
+// unknown). want, when not nil, takes the kind of the names it asks for,
+// from d_type, before any is left out.
+func (w *Worktree) readDir(fd int, buf *[]byte, want *diskKinds) ([]Entry, error) {
 	if *buf == nil {
 		*buf = make([]byte, 32<<10)
 	}
@@ -76,6 +77,9 @@ func (w *Worktree) readDir(fd int, buf *[]byte) ([]Entry, error) {
 			if ino == 0 || len(name) == 0 || name[0] == '.' && (len(name) == 1 || len(name) == 2 && name[1] == '.') {
 				continue
 			}
+			if want != nil {
+				want.note(name, direntKind(typ))
+			}
 			if typ == unix.DT_REG && !w.relevant(name) {
 				continue
 			}
@@ -116,4 +120,20 @@ func cstring(b []byte) []byte {
 		return b[:i]
 	}
 	return b
+}
+
+// direntKind is the kind d_type gives, Missing when it gives none
+// (DT_UNKNOWN: the caller asks lstat).
+func direntKind(typ uint8) Kind {
+	switch typ {
+	case unix.DT_DIR:
+		return Dir
+	case unix.DT_REG:
+		return Regular
+	case unix.DT_LNK:
+		return Symlink
+	case unix.DT_FIFO, unix.DT_SOCK, unix.DT_CHR, unix.DT_BLK:
+		return Special
+	}
+	return Missing
 }

@@ -38,7 +38,7 @@ func TestReadDirComplete(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ents, err := w.readDir(fd, &buf)
+				ents, err := w.readDir(fd, &buf, nil)
 				sysClose(fd)
 				if err != nil {
 					t.Fatal(err)

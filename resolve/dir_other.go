@@ -12,8 +12,9 @@ import (
 // component by component.
 func openBeneath(dirfd int, dir string) (int, error) { return -1, unix.ENOSYS }
 
-// readDir lists the open directory fd (which it does not close).
-func (w *Worktree) readDir(fd int, _ *[]byte) ([]Entry, error) {
+// readDir lists the open directory fd (which it does not close). want,
+// when not nil, takes the kind of the names it asks for.
+func (w *Worktree) readDir(fd int, _ *[]byte, want *diskKinds) ([]Entry, error) {
 	nfd, err := unix.Dup(fd)
 	if err != nil {
 		return nil, err
@@ -26,6 +27,9 @@ func (w *Worktree) readDir(fd int, _ *[]byte) ([]Entry, error) {
 	}
 	out := make([]Entry, 0, len(des))
 	for _, de := range des {
+		if want != nil {
+			want.note([]byte(de.Name()), kindOfFileMode(de.Type()))
+		}
 		if de.Type().IsRegular() && !w.relevant([]byte(de.Name())) {
 			continue
 		}

@@ -181,7 +181,7 @@ func New(src Source, opt Options) *Engine {
 	e.candidates = append(append([]string{}, opt.Overrides...), opt.Normals...)
 	e.candKeys = candidateKeys(e.candidates)
 	if w, ok := src.(*Worktree); ok {
-		w.candidates, w.limit = e.candidates, opt.MaxFileBytes
+		w.useCandidates(e.candidates, opt.MaxFileBytes)
 	}
 	if opt.User != nil {
 		e.user = e.loadUser(opt.User)

@@ -135,6 +135,16 @@ func hasNoteExt(name string) bool {
 			return true
 		}
 	}
+	if len(name) == 0 {
+		return false
+	}
+	// Every extension of noteExts ends in d, n, x or t, in either case:
+	// most names are rejected on their last byte.
+	switch name[len(name)-1] | 0x20 {
+	case 'd', 'n', 'x', 't':
+	default:
+		return false
+	}
 	for _, e := range noteExts {
 		if len(name) > len(e) && strings.EqualFold(name[len(name)-len(e):], e) {
 			return true

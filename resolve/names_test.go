@@ -1,6 +1,9 @@
 package resolve
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // RL011, R2: a near miss is (a) a candidate in another case, or (b) one
 // edit (insert, delete, replace, adjacent swap) from a candidate compared
@@ -43,5 +46,56 @@ func TestNearMissOfRL011Precise(t *testing.T) {
 	}
 	if _, ok := NearMissOf("AGENTS.mdéé", cands); ok {
 		t.Error("NearMissOf(AGENTS.mdéé): two inserted runes are two edits")
+	}
+}
+
+// TestRelevantIsItsDefinition (RL011, R2): the listing keeps a regular
+// file exactly when it is a candidate, has a note extension (any case; any
+// non-ASCII name) or is a near miss of a candidate; the length shortcut
+// changes no answer, for ASCII candidates and for one that folds across
+// lengths (the Kelvin sign).
+func TestRelevantIsItsDefinition(t *testing.T) {
+	noteRef := func(name string) bool {
+		for i := 0; i < len(name); i++ {
+			if name[i] >= 0x80 {
+				return true
+			}
+		}
+		for _, e := range noteExts {
+			if len(name) > len(e) && strings.EqualFold(name[len(name)-len(e):], e) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, cands := range [][]string{
+		{"RIVUMI.override.md", "AGENTS.override.md", "RIVUMI.md", "AGENTS.md"},
+		{"AGENTS.md", "\u212aEEP", "x"},
+	} {
+		w := &Worktree{}
+		w.useCandidates(cands, 0)
+		names := []string{"", "a", "ab", "kEEP", "KEEP", "keep", "kEP", "y", "xy", "main.go", "core_75661.ts", "README", "notes.TXT", "a.Markdown", "a.mdX", ".md", "md", "x.d", "x.n"}
+		for _, c := range cands {
+			for i := 0; i <= len(c); i++ {
+				names = append(names, c[:i]+"Z"+c[i:], c[:i]+c[min(i+1, len(c)):], strings.ToLower(c[:i])+c[i:])
+				if i+1 < len(c) {
+					names = append(names, c[:i]+c[i+1:i+2]+c[i:i+1]+c[i+2:], c[:i]+"q"+c[i+1:])
+				}
+			}
+			names = append(names, c+"x", c+"xx", "x"+c, strings.ToUpper(c))
+		}
+		for _, n := range names {
+			_, near := NearMissOf(n, cands)
+			want := noteRef(n) || near
+			for _, c := range cands {
+				want = want || n == c
+			}
+			if len(n) > 0 && n[0] == '.' {
+				want = true
+			}
+			if got := w.relevant([]byte(n)); got != want {
+				t.Errorf("candidates %q: relevant(%q) = %v, want %v", cands, n, got, want)
+			}
+		}
 	}
 }

@@ -43,6 +43,19 @@ type Worktree struct {
 	// overlayDocs are unsaved editor texts Read serves instead of the
 	// disk's (SetOverlay, X4).
 	overlayDocs map[string][]byte
+	// wide marks the candidates with non-ASCII bytes, which a name of
+	// another length may fold to (see relevant).
+	wide []bool
+}
+
+// useCandidates sets the candidates (in priority order) and the read
+// limit of the engine made over the worktree.
+func (w *Worktree) useCandidates(candidates []string, limit int64) {
+	w.candidates, w.limit = candidates, limit
+	w.wide = make([]bool, len(candidates))
+	for i, c := range candidates {
+		w.wide[i] = !asciiOnly(c)
+	}
 }
 
 // readAhead is one Read made before the engine asked for it.
@@ -81,7 +94,7 @@ func (w *Worktree) List(dir string) ([]Entry, error) {
 	if ok {
 		return ents, nil
 	}
-	ents, _, err := w.list(dir, &w.buf, false)
+	ents, _, err := w.list(dir, &w.buf, false, nil)
 	return ents, err
 }
 
@@ -115,9 +128,21 @@ func (w *Worktree) relevant(name []byte) bool {
 		return true
 	}
 	// RL011: AGENTS.mdd or AGENTS.m has no note extension but is one edit
-	// from a candidate.
-	_, near := nearMissKeyed(string(name), w.candidates, nil)
-	return near
+	// from a candidate (nearMissKeyed). name is ASCII here (hasNoteExt
+	// keeps every other name), so it can equal an ASCII candidate in
+	// another case only at the same length, and be one edit from it only
+	// within one byte: most source file names are rejected on their
+	// length, without the comparisons (a fifth of a pre-commit check's
+	// listing).
+	for i, c := range w.candidates {
+		if d := len(name) - len(c); (d > 1 || d < -1) && !w.wide[i] {
+			continue
+		}
+		if strings.EqualFold(c, string(name)) || oneEdit(string(name), c) {
+			return true
+		}
+	}
+	return false
 }
 
 // ListKeep lists dir as List does and keeps the answer for the next List
@@ -126,12 +151,24 @@ func (w *Worktree) relevant(name []byte) bool {
 // reads the directory's layer file (the first candidate, in priority order,
 // that has an entry, when that entry is a regular file: R2) for the
 // engine's next Read of it, through the directory descriptor it has open.
-// The caller may reorder the entries, not change them. ListKeep and
-// Prefetch may run on several goroutines at once; the other methods may
-// not run beside them.
+// The caller may reorder the entries, not change them. A listing kept and
+// not yet served to List is returned as it is, not made again: its layer
+// file is read once (R7) when the PATHs' directories were listed before a
+// walk below one of them. ListKeep and Prefetch may run on several
+// goroutines at once; the other methods may not run beside them.
 func (w *Worktree) ListKeep(dir string) ([]Entry, error) {
+	w.mu.Lock()
+	ents, ok := w.kept[dir]
+	w.mu.Unlock()
+	if ok {
+		return ents, nil
+	}
+	return w.listKeep(dir, nil)
+}
+
+func (w *Worktree) listKeep(dir string, want *diskKinds) ([]Entry, error) {
 	bp := bufPool.Get().(*[]byte)
-	ents, ra, err := w.list(dir, bp, w.candidates != nil)
+	ents, ra, err := w.list(dir, bp, w.candidates != nil, want)
 	bufPool.Put(bp)
 	if err != nil {
 		return nil, err
@@ -176,6 +213,147 @@ func (w *Worktree) Prefetch(dirs []string) {
 	par.Each(runtime.GOMAXPROCS(0), len(work), func(i int) { w.ListKeep(work[i]) })
 }
 
+// PrefetchKinds lists the directory of each of paths (slash paths below
+// the root), and the directories above those, as Prefetch does, and
+// returns the kind each path's entry has on disk, taken from that
+// listing: d_type, before the index's overlay (C1) and before the regular
+// files no check acts on are left out, so what lstat(2) would say. It is
+// Missing where the listing cannot tell: no entry of that name (a deleted
+// PATH, another case on a case-insensitive disk), a directory that cannot
+// be listed (behind a link, gone), a file system without d_type, the root
+// itself, a directory listed before: the caller lstats those. A
+// pre-commit check's 1,000 PATHs then cost no system call beyond the
+// listings the chains need anyway (R2).
+func (w *Worktree) PrefetchKinds(paths []string) []Kind {
+	k := w.PlanKinds(paths)
+	k.Run(runtime.GOMAXPROCS(0), nil)
+	return k.Kinds
+}
+
+// KindsPlan is PrefetchKinds in steps: Run may be called more than once
+// (beside the index scan, then after it), and lists only what no Run
+// listed before; Kinds holds what the listings said.
+type KindsPlan struct {
+	w     *Worktree
+	paths []string
+	Kinds []Kind
+	dirs  []string     // the paths' directories, then those above them
+	want  []*diskKinds // per directory of dirs: its paths (nil: none)
+}
+
+// PlanKinds prepares PrefetchKinds of paths.
+func (w *Worktree) PlanKinds(paths []string) *KindsPlan {
+	k := &KindsPlan{w: w, paths: paths, Kinds: make([]Kind, len(paths))}
+	at := make(map[string]int, len(paths))
+	for i, p := range paths {
+		if p == "" {
+			continue
+		}
+		dir := ParentDir(p)
+		j, ok := at[dir]
+		if !ok {
+			j = len(k.dirs)
+			at[dir] = j
+			k.dirs = append(k.dirs, dir)
+			k.want = append(k.want, &diskKinds{paths: paths, kinds: k.Kinds})
+		}
+		k.want[j].at = append(k.want[j].at, i)
+	}
+	// The directories above them come next, in the same batch: every
+	// chain needs them (R2), and one batch has one straggler at its end,
+	// not two.
+	for j, n := 0, len(k.dirs); j < n; j++ {
+		for d := k.dirs[j]; d != ""; {
+			d = ParentDir(d)
+			if _, ok := at[d]; ok {
+				break
+			}
+			at[d] = len(k.dirs)
+			k.dirs = append(k.dirs, d)
+			k.want = append(k.want, nil)
+		}
+	}
+	return k
+}
+
+// Run lists the plan's directories not listed yet on workers goroutines,
+// which stop taking directories once more (nil: never) returns false.
+func (k *KindsPlan) Run(workers int, more func() bool) {
+	w := k.w
+	w.mu.Lock()
+	if w.kept == nil {
+		w.kept = make(map[string][]Entry, len(k.dirs))
+	}
+	if w.listed == nil {
+		w.listed = make(map[string]bool, len(k.dirs))
+	}
+	var work []int
+	for j, d := range k.dirs {
+		if !w.listed[d] {
+			work = append(work, j)
+		}
+	}
+	w.mu.Unlock()
+	// Each goroutine writes only the kinds of its own directory's paths.
+	par.Each(workers, len(work), func(i int) {
+		if more == nil || more() {
+			j := work[i]
+			w.listKeep(k.dirs[j], k.want[j])
+		}
+	})
+}
+
+// Forget drops what the listings said (after Record dropped them).
+func (k *KindsPlan) Forget() {
+	clear(k.Kinds)
+}
+
+// Recorded reports whether the index records links or submodules below
+// the root (see OpenWorktree and Record).
+func (w *Worktree) Recorded() bool { return len(w.recorded) > 0 }
+
+// Record sets the kinds the Git index records (see OpenWorktree) on a
+// worktree opened without them, once the index has been read beside the
+// first listings. Those were made without the overlay (C1) and with the
+// regular files no check acts on left out: when the index records a link
+// or a submodule they are all dropped, with their read-ahead, to be made
+// again as OpenWorktree with recorded would have made them. No listing
+// may run beside it.
+func (w *Worktree) Record(recorded map[string]Kind) {
+	if len(recorded) == 0 {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.recorded = recorded
+	w.kept, w.listed, w.reads = nil, nil, nil
+}
+
+// diskKinds takes the kinds of the names one listing is asked for: the
+// base names of paths[i] for i in at (one or two, mostly).
+type diskKinds struct {
+	paths []string
+	at    []int
+	kinds []Kind
+}
+
+func (d *diskKinds) note(name []byte, k Kind) {
+	for _, i := range d.at {
+		p := d.paths[i]
+		if len(p) > len(name) && p[len(p)-len(name)-1] == '/' && p[len(p)-len(name):] == string(name) ||
+			p == string(name) {
+			d.kinds[i] = k
+		}
+	}
+}
+
+// forget drops what a failed listing noted.
+func (d *diskKinds) forget() {
+	for _, i := range d.at {
+		d.kinds[i] = Missing
+	}
+}
+
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 type pathRead struct {
@@ -183,14 +361,17 @@ type pathRead struct {
 	readAhead
 }
 
-func (w *Worktree) list(dir string, buf *[]byte, ahead bool) ([]Entry, *pathRead, error) {
+func (w *Worktree) list(dir string, buf *[]byte, ahead bool, want *diskKinds) ([]Entry, *pathRead, error) {
 	fd, err := w.openDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer sysClose(fd)
-	out, err := w.readDir(fd, buf)
+	out, err := w.readDir(fd, buf, want)
 	if err != nil {
+		if want != nil {
+			want.forget() // a listing cut short: lstat each PATH instead
+		}
 		return nil, nil, fmt.Errorf("list %s: %w", w.abs(dir), err)
 	}
 	if len(w.recorded) > 0 {

@@ -95,7 +95,9 @@ func ReadFile(name string, limit int64) ([]byte, Kind, int64, error) {
 // readDir lists the open directory h (which it does not close) with
 // GetFileInformationByHandleEx: the attributes and reparse tags come with
 // the names, so nothing is opened to classify an entry.
-func (w *Worktree) readDir(h windows.Handle, buf *[]byte) ([]Entry, error) {
+// want is left as it is: a PATH's kind comes from os.Lstat here, whose
+// view of reparse points the attributes do not spell out.
+func (w *Worktree) readDir(h windows.Handle, buf *[]byte, _ *diskKinds) ([]Entry, error) {
 	if *buf == nil {
 		*buf = make([]byte, 32<<10)
 	}

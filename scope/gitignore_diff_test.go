@@ -397,7 +397,7 @@ func diffSeed(t *testing.T, c *diffCase) {
 	}
 	defer wt.Close()
 	for _, n := range []int{1, 3} {
-		w := &Walker{Top: top, GitDir: c.gitDir, Tracked: scan.Tracked, List: wt.ListKeep, Workers: n}
+		w := &Walker{Top: top, GitDir: c.gitDir, Tracked: scan.Tracked.Has, List: wt.ListKeep, Workers: n}
 		got, err := w.WorktreeDirs()
 		if err != nil {
 			t.Fatal(err)

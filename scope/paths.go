@@ -24,33 +24,47 @@ import (
 // directories at or below a directory, sorted), which walks only the
 // subtrees of those candidates, each once.
 //
+// kinds, when not nil, holds what the disk has at each PATH, as its
+// directory's listing said (resolve.Worktree.PrefetchKinds); a PATH whose
+// kind is Missing there, or every PATH when kinds is nil, is lstat'ed.
+//
 // A PATH that does not exist (deleted in the change: `git diff
 // --name-only | xargs rivumi-lint check`) is taken as a deleted file (F9):
 // its directory is resolved when it still exists (the engine skips it
 // otherwise), and a deleted candidate brings the directories below it.
 // missing lists those PATHs, so the caller can say so.
-func PathDirs(root string, e *resolve.Engine, rels []string, below func(dir string) ([]string, error)) (dirs, missing []string, err error) {
+func PathDirs(root string, e *resolve.Engine, rels []string, kinds []resolve.Kind, below func(dir string) ([]string, error)) (dirs, missing []string, err error) {
 	set := map[string]bool{}
 	var expand []string
-	infos, err := lstatAll(root, rels)
+	kinds, err = lstatAll(root, rels, kinds)
 	if err != nil {
 		return nil, nil, err
 	}
 	for i, rel := range rels {
 		abs := filepath.Join(root, filepath.FromSlash(rel))
-		fi := infos[i]
-		switch {
-		case fi == nil:
+		switch kinds[i] {
+		case resolve.Missing:
 			missing = append(missing, rel)
 			dir := resolve.ParentDir(rel)
 			set[dir] = true
 			if e.IsCandidate(path.Base(rel)) {
 				expand = append(expand, dir)
 			}
-		case fi.IsDir() && !isRepo(abs):
-			set[rel] = true
-		case fi.Mode()&os.ModeSymlink != 0 && isDirBehind(abs):
-			set[rel] = true // the engine reports what is behind the link, never opens it
+		case resolve.Dir:
+			if !isRepo(abs) {
+				set[rel] = true
+				break
+			}
+			set[resolve.ParentDir(rel)] = true // a changed entry of its parent, like a file
+			if e.IsCandidate(path.Base(rel)) {
+				expand = append(expand, resolve.ParentDir(rel))
+			}
+		case resolve.Symlink:
+			if isDirBehind(abs) {
+				set[rel] = true // the engine reports what is behind the link, never opens it
+				break
+			}
+			fallthrough
 		default:
 			dir := resolve.ParentDir(rel)
 			set[dir] = true
@@ -77,18 +91,39 @@ func PathDirs(root string, e *resolve.Engine, rels []string, below func(dir stri
 	return sorted(set), missing, nil
 }
 
-// lstatAll lstats root/rel for every rel, on as many goroutines as there
-// are processors (pre-commit passes a thousand files; one after another
-// they were a tenth of the run), and returns the first error in rels order.
-// A path that does not exist (no entry, or a file where a directory on the
-// way was) has a nil FileInfo.
-func lstatAll(root string, rels []string) ([]os.FileInfo, error) {
-	infos := make([]os.FileInfo, len(rels))
+// lstatAll completes known (nil: none known) with the kind lstat(2) gives
+// root/rel for every rel whose kind is Missing there, on as many
+// goroutines as there are processors (pre-commit passes a thousand files;
+// one after another they were a tenth of the run), and returns the first
+// error in rels order. A path that does not exist (no entry, or a file
+// where a directory on the way was) is Missing.
+func lstatAll(root string, rels []string, known []resolve.Kind) ([]resolve.Kind, error) {
+	kinds := make([]resolve.Kind, len(rels))
+	var ask []int
+	for i := range rels {
+		if known != nil && known[i] != resolve.Missing {
+			kinds[i] = known[i]
+			continue
+		}
+		ask = append(ask, i)
+	}
 	errs := make([]error, len(rels))
-	par.Each(min(runtime.GOMAXPROCS(0), (len(rels)+63)/64), len(rels), func(i int) {
-		infos[i], errs[i] = os.Lstat(filepath.Join(root, filepath.FromSlash(rels[i])))
-		if errors.Is(errs[i], fs.ErrNotExist) || errors.Is(errs[i], syscall.ENOTDIR) {
-			infos[i], errs[i] = nil, nil
+	par.Each(min(runtime.GOMAXPROCS(0), (len(ask)+63)/64), len(ask), func(k int) {
+		i := ask[k]
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rels[i])))
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			kinds[i] = resolve.Missing
+		case err != nil:
+			errs[i] = err
+		case fi.IsDir():
+			kinds[i] = resolve.Dir
+		case fi.Mode()&os.ModeSymlink != 0:
+			kinds[i] = resolve.Symlink
+		case fi.Mode().IsRegular():
+			kinds[i] = resolve.Regular
+		default:
+			kinds[i] = resolve.Special // resolved from its directory, as a file is
 		}
 	})
 	for i, err := range errs {
@@ -96,7 +131,7 @@ func lstatAll(root string, rels []string) ([]os.FileInfo, error) {
 			return nil, fmt.Errorf("%s: %w", rels[i], err)
 		}
 	}
-	return infos, nil
+	return kinds, nil
 }
 
 // isRepo reports a nested repository or submodule checkout: a PATH naming

@@ -38,7 +38,7 @@ type Walker struct {
 	Top, GitDir, Prefix string
 	// Tracked holds the directories (relative to Top) that have tracked
 	// paths below them; nil when there is no index.
-	Tracked map[string]bool
+	Tracked func(dir string) bool
 	// Skip, when not nil, prunes directories (the config's ignore globs),
 	// given relative to the project root.
 	Skip func(dir string) bool
@@ -138,7 +138,7 @@ func (w *Walker) descend(dir string) (state, bool, error) {
 		st.rules = st.rules.With(l)
 		st.path = join(st.path, c)
 		matched := st.excluded || st.rules.Excluded(st.path, true)
-		if matched && !w.Tracked[st.path] {
+		if matched && !w.tracked(st.path) {
 			return st, false, nil
 		}
 		st.excluded = matched
@@ -238,7 +238,7 @@ func (w *Walker) visit(t task, dirs *[]string, next []task) ([]task, error) {
 		// A symbolic link is not a directory to Git: "name/" patterns
 		// never match it.
 		excluded := st.excluded || st.rules.Excluded(path, e.Kind == resolve.Dir)
-		if excluded && !w.Tracked[path] {
+		if excluded && !w.tracked(path) {
 			continue
 		}
 		if e.Kind == resolve.Symlink {
@@ -252,6 +252,10 @@ func (w *Walker) visit(t task, dirs *[]string, next []task) ([]task, error) {
 	}
 	return next, nil
 }
+
+// tracked reports whether a tracked path lies below dir; a nil Tracked
+// has none.
+func (w *Walker) tracked(dir string) bool { return w.Tracked != nil && w.Tracked(dir) }
 
 func (w *Walker) abs(dir string) string {
 	return filepath.Join(w.Top, filepath.FromSlash(w.Prefix), filepath.FromSlash(dir))

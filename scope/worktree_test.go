@@ -93,7 +93,7 @@ func walkerN(t *testing.T, root, prefix string, workers int) *Walker {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { wt.Close() })
-	return &Walker{Top: top, GitDir: filepath.Join(top, ".git"), Prefix: prefix, Tracked: scan.Tracked, List: wt.ListKeep, Workers: workers}
+	return &Walker{Top: top, GitDir: filepath.Join(top, ".git"), Prefix: prefix, Tracked: scan.Tracked.Has, List: wt.ListKeep, Workers: workers}
 }
 
 // TestWalkerMatchesGit: the whole-worktree scope is exactly the directories
@@ -160,7 +160,7 @@ func listed(t *testing.T, top, gitDir string, dirs ...string) map[string]bool {
 		t.Fatal(err)
 	}
 	defer wt.Close()
-	got, err := (&Walker{Top: top, GitDir: gitDir, Tracked: scan.Tracked, List: wt.ListKeep, Workers: 1}).WorktreeDirs()
+	got, err := (&Walker{Top: top, GitDir: gitDir, Tracked: scan.Tracked.Has, List: wt.ListKeep, Workers: 1}).WorktreeDirs()
 	if err != nil {
 		t.Fatal(err)
 	}
