@@ -146,6 +146,18 @@ func (p *Project) worktree(withTracked bool) (*resolve.Worktree, error) {
 	if p.wt != nil {
 		return p.wt, nil // opened before without the tracked directories
 	}
+	wt, err := p.openWorktree(recorded)
+	if err != nil {
+		return nil, err
+	}
+	p.wt = wt
+	return wt, nil
+}
+
+// openWorktree opens the worktree source with the kinds the index records
+// and the editor's unsaved texts (Options.Overlay, X4): both ways of
+// opening it (worktree and worktreeBeside) go through here.
+func (p *Project) openWorktree(recorded map[string]resolve.Kind) (*resolve.Worktree, error) {
 	wt, err := resolve.OpenWorktree(p.Root, recorded)
 	if err != nil {
 		return nil, err
@@ -153,7 +165,6 @@ func (p *Project) worktree(withTracked bool) (*resolve.Worktree, error) {
 	if p.opts.Overlay != nil {
 		wt.SetOverlay(p.opts.Overlay)
 	}
-	p.wt = wt
 	return wt, nil
 }
 
@@ -236,7 +247,7 @@ func (p *Project) worktreeBeside(withTracked bool) (wt *resolve.Worktree, scanni
 		}
 		return nil
 	}
-	wt, err = resolve.OpenWorktree(p.Root, nil)
+	wt, err = p.openWorktree(nil)
 	if err != nil {
 		if jerr := join(); jerr != nil {
 			return nil, nil, nil, jerr // the serial order: the index first
