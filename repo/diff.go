@@ -74,7 +74,7 @@ func (r *Repo) prefetchDiff(a, b Hash) {
 				hs = append(hs, p.a, p.b)
 			}
 		}
-		r.loadTrees(hs)
+		r.loadTrees(hs, true)
 		var next []pair
 		for _, p := range level {
 			if p.a == p.b {
@@ -141,7 +141,7 @@ func (r *Repo) prefetchIndexDiff(head Hash, x *Index) {
 			hs = append(hs, n.h)
 			todo = append(todo, n)
 		}
-		r.loadTrees(hs)
+		r.loadTrees(hs, false)
 		var next []node
 		for _, n := range todo {
 			for _, e := range r.cachedEntries(n.h) {
