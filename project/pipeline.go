@@ -152,8 +152,12 @@ func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
 			return nil, err
 		}
 		var same func(string) bool
-		if head, ok := s.head.(*repo.Tree); ok && skipSameChains {
-			same = repo.NewChainInputs(s.base, head, r.Engine.Candidates()).Same
+		if skipSameChains {
+			if s.index != nil {
+				same = repo.NewIndexChainInputs(s.base, s.index, r.Engine.Candidates()).Same
+			} else if head, ok := s.head.(*repo.Tree); ok {
+				same = repo.NewChainInputs(s.base, head, r.Engine.Candidates()).Same
+			}
 		}
 		groups, err := drift.Compare(resolve.New(baseCO, r.engineOpt), r.Resolutions, same)
 		if err != nil {

@@ -1,12 +1,16 @@
 package repo
 
-import "strings"
+import (
+	"slices"
+	"sort"
+	"strings"
+)
 
-// ChainInputs tells, for directories of two trees (a diff's base and
-// head), whether everything a chain of the directory reads is the same on
-// both sides, from the tree objects alone: then its resolution is the same
-// too, and the drift of that directory (R9) is empty without resolving
-// the base side.
+// ChainInputs tells, for directories of a diff's base tree and its head
+// (a tree, or the index with --staged), whether everything a chain of the
+// directory reads is the same on both sides, from the tree objects and
+// index entries alone: then its resolution is the same too, and the drift
+// of that directory (R9) is empty without resolving the base side.
 //
 // A chain of dir reads, in dir and each directory above it (R2, R5), the
 // entries named like a candidate (in any case: D1's case-folded layers,
@@ -17,19 +21,34 @@ import "strings"
 // those entries have the same names, modes and ids. Any other entry, a
 // changed file or subtree beside them, makes no difference.
 type ChainInputs struct {
-	a, b  *Tree
+	base  *Tree
+	head  chainSide
 	names []string
 	memo  map[string]bool
 }
 
-// NewChainInputs compares directories of a and b; names are the
-// candidate names.
-func NewChainInputs(a, b *Tree, names []string) *ChainInputs {
-	return &ChainInputs{a: a, b: b, names: names, memo: map[string]bool{}}
+// chainSide gives a directory's entries that a chain reads (see
+// ChainInputs), and the id of the tree the directory is, when known; ok
+// is false when it cannot tell (not a directory there, an unmerged or
+// intent-to-add entry, a subtree whose id is unknown).
+type chainSide interface {
+	chainEntries(dir string, relevant func(string) bool) (ents []TreeEntry, tree Hash, ok bool)
+}
+
+// NewChainInputs compares directories of the trees base and head; names
+// are the candidate names.
+func NewChainInputs(base, head *Tree, names []string) *ChainInputs {
+	return &ChainInputs{base: base, head: head, names: names, memo: map[string]bool{}}
+}
+
+// NewIndexChainInputs compares directories of the tree base with the
+// index x (--staged).
+func NewIndexChainInputs(base *Tree, x *Index, names []string) *ChainInputs {
+	return &ChainInputs{base: base, head: x, names: names, memo: map[string]bool{}}
 }
 
 // Same reports whether dir, and every directory above it, has the same
-// chain inputs in both trees. Anything it cannot tell (a tree that cannot
+// chain inputs on both sides. Anything it cannot tell (a tree that cannot
 // be read, a directory that is a link or missing on one side) is false:
 // the caller then resolves the chain.
 func (c *ChainInputs) Same(dir string) bool {
@@ -45,34 +64,18 @@ func (c *ChainInputs) Same(dir string) bool {
 }
 
 func (c *ChainInputs) sameDir(dir string) bool {
-	ea, err := c.a.dir(dir)
-	if err != nil {
+	ea, ha, ok := c.base.chainEntries(dir, c.relevant)
+	if !ok {
 		return false
 	}
-	eb, err := c.b.dir(dir)
-	if err != nil {
+	eb, hb, ok := c.head.chainEntries(dir, c.relevant)
+	if !ok {
 		return false
 	}
-	if c.a.dirs[dir].hash == c.b.dirs[dir].hash {
+	if !ha.IsZero() && ha == hb {
 		return true
 	}
-	i, j := 0, 0
-	for {
-		for i < len(ea) && !c.relevant(ea[i].Name) {
-			i++
-		}
-		for j < len(eb) && !c.relevant(eb[j].Name) {
-			j++
-		}
-		if i == len(ea) || j == len(eb) {
-			return i == len(ea) && j == len(eb)
-		}
-		if ea[i] != eb[j] {
-			return false
-		}
-		i++
-		j++
-	}
+	return slices.Equal(ea, eb)
 }
 
 // relevant reports an entry a chain reads: a candidate name or
@@ -87,4 +90,73 @@ func (c *ChainInputs) relevant(name string) bool {
 		}
 	}
 	return false
+}
+
+func (t *Tree) chainEntries(dir string, relevant func(string) bool) ([]TreeEntry, Hash, bool) {
+	ents, err := t.dir(dir)
+	if err != nil {
+		return nil, Hash{}, false
+	}
+	var out []TreeEntry
+	for _, e := range ents {
+		if relevant(e.Name) {
+			out = append(out, e)
+		}
+	}
+	sortByName(out)
+	return out, t.dirs[dir].hash, true
+}
+
+func (x *Index) chainEntries(dir string, relevant func(string) bool) ([]TreeEntry, Hash, bool) {
+	// Same asks about the directories above dir first: each was a
+	// directory of the index, so dir is one when it has entries (a link or
+	// a file there has none below it).
+	lo, hi := x.span(dir)
+	if lo == hi {
+		return nil, Hash{}, false
+	}
+	h := x.trees[dir] // the cache-tree's id, when valid
+	pfx := ""
+	if dir != "" {
+		pfx = dir + "/"
+	}
+	var out []TreeEntry
+	for k := lo; k < hi; {
+		e := &x.ents[k]
+		rest := e.Path[len(pfx):]
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			k++
+			if relevant(rest) {
+				if e.Stage != 0 || e.IntentToAdd {
+					return nil, Hash{}, false
+				}
+				out = append(out, TreeEntry{Name: rest, Mode: e.Mode, Hash: e.Hash})
+			}
+			continue
+		}
+		// A subdirectory: its entries follow, up to the first that is not
+		// below it.
+		sub := rest[:i]
+		n := len(pfx) + i
+		k += 1 + sort.Search(hi-k-1, func(j int) bool {
+			p := x.ents[k+1+j].Path
+			return len(p) <= n || p[n] != '/' || p[len(pfx):n] != sub
+		})
+		if relevant(sub) {
+			t, ok := x.trees[pfx+sub]
+			if !ok {
+				return nil, Hash{}, false // a directory used as a layer, its id unknown
+			}
+			out = append(out, TreeEntry{Name: sub, Mode: ModeTree, Hash: t})
+		}
+	}
+	sortByName(out)
+	return out, h, true
+}
+
+// sortByName orders a few entries by name, so that two sides compare
+// whatever order their listing had.
+func sortByName(ents []TreeEntry) {
+	slices.SortFunc(ents, func(a, b TreeEntry) int { return strings.Compare(a.Name, b.Name) })
 }

@@ -62,3 +62,32 @@ func TestChainInputsSame(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexChainInputsSame is TestChainInputsSame for --staged: HEAD's
+// tree against the index.
+func TestIndexChainInputsSame(t *testing.T) {
+	g := gittest.New(t)
+	g.Write("AGENTS.md", "root\n", "a/b/AGENTS.md", "ab\n", "a/b/c/code.go", "c\n", "d/code.go", "d\n",
+		"f/code.go", "f\n", "h/code.go", "h\n")
+	g.Commit("base")
+	g.Write("a/b/c/code.go", "c2\n", "a/b/c/new.go", "new\n", "a/new/file", "n\n") // no chain input
+	g.Write("d/agents.MD", "folded\n", "f/.gitattributes", "* -text\n", "h/AGENTS.md/inner", "layer?\n")
+	g.Git("add", "-A")
+	for _, parallel := range []int{1, 2} {
+		withParallelism(t, parallel)
+		r := open(t, g.Dir)
+		x, err := r.Index()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := NewIndexChainInputs(r.Tree(commitHash(t, r, "HEAD"), "HEAD"), x, candNames)
+		for dir, want := range map[string]bool{
+			"": true, "a": true, "a/b": true, "a/b/c": true,
+			"a/new": false, "d": false, "f": false, "h": false, "missing": false,
+		} {
+			if got := c.Same(dir); got != want {
+				t.Errorf("parallelism %d: Same(%q) = %v, want %v", parallel, dir, got, want)
+			}
+		}
+	}
+}
