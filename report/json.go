@@ -56,7 +56,7 @@ type jsonStream struct {
 	depth      int
 	needIndent bool // after '{' or '[': a newline unless the next byte closes it
 	inString   bool
-	escaped    bool
+	escaped    bool // inside a string, after a backslash
 }
 
 // record appends value v, the i-th of its list, as encoding/json marshals
@@ -88,22 +88,38 @@ func (s *jsonStream) record(i int, v any) {
 }
 
 // raw indents compact JSON text b. Whitespace between tokens is dropped,
-// as json.Encoder compacts what a MarshalJSON returns.
+// as json.Encoder compacts what a MarshalJSON returns. A string's bytes
+// are copied a run at a time, up to its closing quote or an escape.
 func (s *jsonStream) raw(b []byte) {
-	for i := 0; i < len(b); i++ {
-		c := b[i]
+	for i := 0; i < len(b); {
 		if s.inString {
-			s.out = append(s.out, c)
-			switch {
-			case s.escaped:
+			if s.escaped {
+				s.out = append(s.out, b[i])
 				s.escaped = false
-			case c == '\\':
+				i++
+				continue
+			}
+			q := bytes.IndexByte(b[i:], '"')
+			if q < 0 {
+				q = len(b) - i // the string goes on in the next piece
+			}
+			if bs := bytes.IndexByte(b[i:i+q], '\\'); bs >= 0 {
+				s.out = append(s.out, b[i:i+bs+1]...)
 				s.escaped = true
-			case c == '"':
+				i += bs + 1
+				continue
+			}
+			s.out = append(s.out, b[i:i+q]...)
+			i += q
+			if i < len(b) {
+				s.out = append(s.out, '"')
 				s.inString = false
+				i++
 			}
 			continue
 		}
+		c := b[i]
+		i++
 		switch c {
 		case ' ', '\t', '\n', '\r':
 			continue

@@ -154,3 +154,26 @@ func FuzzJSONStream(f *testing.F) {
 		checkJSONStream(t, oddResult(s), Options{})
 	})
 }
+
+// TestJSONStreamPieces: the indenter gives json.Indent's bytes whatever
+// pieces the text comes in, one byte at a time included (a string, an
+// escape or a token split between two pieces).
+func TestJSONStreamPieces(t *testing.T) {
+	compact, err := json.Marshal(oddResult("a \"quoted\\\" name\\\\\" ##[x] \u2028 \xff"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := json.Indent(&want, compact, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{1, 2, 3, 7, len(compact)} {
+		s := &jsonStream{}
+		for i := 0; i < len(compact); i += size {
+			s.raw(compact[i:min(i+size, len(compact))])
+		}
+		if got := string(s.out); got != want.String() {
+			t.Errorf("pieces of %d bytes: %d bytes unlike json.Indent's %d", size, len(got), want.Len())
+		}
+	}
+}
