@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // ChainInputs tells, for directories of a diff's base tree and its head
@@ -21,10 +22,11 @@ import (
 // those entries have the same names, modes and ids. Any other entry, a
 // changed file or subtree beside them, makes no difference.
 type ChainInputs struct {
-	base  *Tree
-	head  chainSide
-	names []string
-	memo  map[string]bool
+	base   *Tree
+	head   chainSide
+	names  []string
+	firsts [utf8.RuneSelf]bool // the names' first bytes, lower case
+	memo   map[string]bool
 }
 
 // chainSide gives a directory's entries that a chain reads (see
@@ -38,13 +40,29 @@ type chainSide interface {
 // NewChainInputs compares directories of the trees base and head; names
 // are the candidate names.
 func NewChainInputs(base, head *Tree, names []string) *ChainInputs {
-	return &ChainInputs{base: base, head: head, names: names, memo: map[string]bool{}}
+	return newChainInputs(base, head, names)
 }
 
 // NewIndexChainInputs compares directories of the tree base with the
 // index x (--staged).
 func NewIndexChainInputs(base *Tree, x *Index, names []string) *ChainInputs {
-	return &ChainInputs{base: base, head: x, names: names, memo: map[string]bool{}}
+	return newChainInputs(base, x, names)
+}
+
+func newChainInputs(base *Tree, head chainSide, names []string) *ChainInputs {
+	c := &ChainInputs{base: base, head: head, names: names, memo: map[string]bool{}}
+	for _, n := range names {
+		if n != "" && n[0] < utf8.RuneSelf {
+			c.firsts[n[0]|0x20] = true
+		} else {
+			// A name that starts with a multi-byte letter: no first-byte
+			// filter can be sure.
+			for b := range c.firsts {
+				c.firsts[b] = true
+			}
+		}
+	}
+	return c
 }
 
 // Same reports whether dir, and every directory above it, has the same
@@ -81,6 +99,18 @@ func (c *ChainInputs) sameDir(dir string) bool {
 // relevant reports an entry a chain reads: a candidate name or
 // .gitattributes, in any case.
 func (c *ChainInputs) relevant(name string) bool {
+	// Most names differ from all of them in the first byte: ASCII, and
+	// not a case of the first byte of any (a non-ASCII byte may fold to
+	// one, as U+017F folds to s).
+	if name == "" {
+		return false
+	}
+	if b := name[0]; b < utf8.RuneSelf {
+		b |= 0x20 // lower case for letters; '.' stays '.'
+		if b != '.' && !c.firsts[b] {
+			return false
+		}
+	}
 	if strings.EqualFold(name, ".gitattributes") {
 		return true
 	}

@@ -15,7 +15,8 @@ import (
 func TestChainInputsSame(t *testing.T) {
 	g := gittest.New(t)
 	g.Write("AGENTS.md", "root\n", "a/b/AGENTS.md", "ab\n", "a/b/c/code.go", "package c\n",
-		"a/x/code.go", "x\n", "d/e/code.go", "e\n", "f/code.go", "f\n", "h/code.go", "h\n", "l/code.go", "l\n")
+		"a/x/code.go", "x\n", "d/e/code.go", "e\n", "f/code.go", "f\n", "h/code.go", "h\n", "l/code.go", "l\n",
+		"k/code.go", "k\n")
 	g.Commit("base")
 	base := g.Rev("HEAD")
 	g.Write("a/b/c/code.go", "package c // changed\n", "a/b/c/new.go", "new\n", "a/x/code.go", "x2\n", "a/new/file", "n\n") // no chain input
@@ -41,6 +42,7 @@ func TestChainInputsSame(t *testing.T) {
 			"d/e":     false, // below d
 			"f":       false,
 			"h":       false,
+			"k":       false,
 			"l":       false, // a link at the head
 			"missing": false,
 		} {
