@@ -21,6 +21,7 @@ func TestChainInputsSame(t *testing.T) {
 	base := g.Rev("HEAD")
 	g.Write("a/b/c/code.go", "package c // changed\n", "a/b/c/new.go", "new\n", "a/x/code.go", "x2\n", "a/new/file", "n\n") // no chain input
 	g.Write("d/Agents.MD", "folded\n")                                                                                      // a case-folded candidate in d
+	g.Write("k/AGENT\u017f.md", "folded\n")                                                                                 // U+017F folds to s (D1)
 	g.Write("f/.gitattributes", "* -text\n")                                                                                // attributes in f
 	g.Write("h/AGENTS.md/inner", "a layer?\n")                                                                              // a directory named like a candidate in h
 	g.Remove("l")
