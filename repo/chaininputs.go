@@ -2,7 +2,6 @@ package repo
 
 import (
 	"slices"
-	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -168,11 +167,7 @@ func (x *Index) chainEntries(dir string, relevant func(string) bool) ([]TreeEntr
 		// A subdirectory: its entries follow, up to the first that is not
 		// below it.
 		sub := rest[:i]
-		n := len(pfx) + i
-		k += 1 + sort.Search(hi-k-1, func(j int) bool {
-			p := x.ents[k+1+j].Path
-			return len(p) <= n || p[n] != '/' || p[len(pfx):n] != sub
-		})
+		k = x.subdirEnd(k, hi, len(pfx)+i)
 		if relevant(sub) {
 			t, ok := x.trees[pfx+sub]
 			if !ok {
