@@ -30,7 +30,9 @@ import (
 //   - a pack is memory-mapped once and stays mapped until close (no open,
 //     seek or read per object);
 //   - one zlib reader is reset for every object instead of allocated;
-//   - delta bases are kept in a small cache, so a chain is inflated once.
+//   - delta bases, and the trees read with ReadShared, are kept in a small
+//     cache, so a chain is inflated once, and so is a tree that the other
+//     side of a diff has as its delta base.
 //
 // Sizes come from the entry header (for a delta, from the delta's own
 // header, which records the size of the result), so a 2 GiB blob is never
