@@ -43,7 +43,11 @@ const (
 // those directories have different chains. Base and Head carry the group's
 // fingerprints when every directory of the group has the same ones, and are
 // empty when the group's chains differ.
-func Compare(base *resolve.Engine, heads []*resolve.Resolution) ([]lint.Drift, error) {
+//
+// same, when not nil, reports a directory whose chain reads the same
+// entries at the base as at the head (repo.ChainInputs): its base chain is
+// its head chain, so it has no drift and is not resolved at the base.
+func Compare(base *resolve.Engine, heads []*resolve.Resolution, same func(dir string) bool) ([]lint.Drift, error) {
 	type group struct {
 		d      *lint.Drift
 		baseFP map[string]bool
@@ -51,6 +55,9 @@ func Compare(base *resolve.Engine, heads []*resolve.Resolution) ([]lint.Drift, e
 	}
 	groups := map[string]*group{}
 	for _, h := range heads {
+		if same != nil && same(h.Dir) {
+			continue
+		}
 		b, err := chainOrAncestor(base, h.Dir)
 		if err != nil {
 			return nil, err

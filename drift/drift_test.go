@@ -95,7 +95,7 @@ func compare(t *testing.T, base, head mem, dirs ...string) []lint.Drift {
 		}
 		res = append(res, r)
 	}
-	out, err := Compare(resolve.New(base, opts), res)
+	out, err := Compare(resolve.New(base, opts), res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

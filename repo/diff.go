@@ -74,7 +74,7 @@ func (r *Repo) prefetchDiff(a, b Hash) {
 				hs = append(hs, p.a, p.b)
 			}
 		}
-		r.loadTrees(hs)
+		r.loadTrees(hs, true)
 		var next []pair
 		for _, p := range level {
 			if p.a == p.b {
@@ -141,7 +141,7 @@ func (r *Repo) prefetchIndexDiff(head Hash, x *Index) {
 			hs = append(hs, n.h)
 			todo = append(todo, n)
 		}
-		r.loadTrees(hs)
+		r.loadTrees(hs, false)
 		var next []node
 		for _, n := range todo {
 			for _, e := range r.cachedEntries(n.h) {
@@ -349,7 +349,7 @@ func (r *Repo) diffIndex(dir string, tree Hash, x *Index, lo, hi int, out *[]Cha
 			rest := x.ents[k].Path[len(pfx):]
 			if s := strings.IndexByte(rest, '/'); s >= 0 {
 				name, isDir = rest[:s], true
-				_, end = x.span(pfx + name)
+				end = x.subdirEnd(k, hi, len(pfx)+s)
 			} else {
 				name = rest
 			}
@@ -388,6 +388,18 @@ func (r *Repo) diffIndex(dir string, tree Hash, x *Index, lo, hi int, out *[]Cha
 		}
 	}
 	return nil
+}
+
+// subdirEnd returns the end of the entries of x.ents[k:hi] that lie in
+// the directory x.ents[k].Path[:n], which is one (Path[n] is '/'): they
+// come first, so one binary search inside the span finds it, without
+// making the directory's name or searching the whole index.
+func (x *Index) subdirEnd(k, hi, n int) int {
+	dir := x.ents[k].Path[:n]
+	return k + 1 + sort.Search(hi-k-1, func(j int) bool {
+		p := x.ents[k+1+j].Path
+		return len(p) <= n || p[n] != '/' || p[:n] != dir
+	})
 }
 
 // sortGit puts tree entries in Git's order when they are not (a tree not

@@ -697,7 +697,7 @@ func (r *Repo) tree(h Hash, dir string) (*treeObj, error) {
 	if o, ok := r.trees[h]; ok {
 		return o, nil
 	}
-	data, _, err := r.readTree(h, dir, nil)
+	data, err := r.readSharedTree(h, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -719,13 +719,34 @@ func (r *Repo) readTree(h Hash, dir string, dst []byte) (data []byte, scratch bo
 		// Another store may keep what it returns: never scratch.
 		data, size, err = r.objs.Read(h, odb.Tree, maxTreeBytes)
 	}
+	data, err = r.checkTree(h, dir, data, size, err)
+	return data, scratch, err
+}
+
+// readSharedTree reads tree h for the run's cache of trees, which nobody
+// writes to: the object store may share the bytes with its own cache of
+// delta bases, so that the other side of a diff, most often a delta of
+// this tree or its base, does not inflate them again.
+func (r *Repo) readSharedTree(h Hash, dir string) ([]byte, error) {
+	objs, ok := r.objs.(*odb.Native)
+	if !ok {
+		data, _, err := r.readTree(h, dir, nil)
+		return data, err
+	}
+	r.treeLoads++
+	data, size, err := objs.ReadShared(h, odb.Tree, maxTreeBytes)
+	return r.checkTree(h, dir, data, size, err)
+}
+
+// checkTree is the error of a tree read, if any.
+func (r *Repo) checkTree(h Hash, dir string, data []byte, size int64, err error) ([]byte, error) {
 	if err != nil {
-		return nil, false, r.objectError(err, h, dir+"/")
+		return nil, r.objectError(err, h, dir+"/")
 	}
 	if size > maxTreeBytes {
-		return nil, false, fmt.Errorf("tree %s (%s/) is %d bytes, over the limit of %d", h.Short(), dir, size, maxTreeBytes)
+		return nil, fmt.Errorf("tree %s (%s/) is %d bytes, over the limit of %d", h.Short(), dir, size, maxTreeBytes)
 	}
-	return data, scratch, nil
+	return data, nil
 }
 
 // parallelism is how many goroutines read objects at once (tests set 1 or
@@ -736,43 +757,63 @@ var parallelism = runtime.GOMAXPROCS(0)
 // are not read yet, and caches them. A tree that cannot be read is left
 // for the reader that needs it, which reports the error with its path: the
 // results never depend on this prefetch.
-func (r *Repo) loadTrees(hs []Hash) {
+//
+// With pairs, hs[2i] and hs[2i+1] are the two sides of one directory of a
+// diff (either may be zero): one goroutine reads both, one after the
+// other, so that the second finds in the base cache what the first
+// inflated (most often one is a delta of the other, or both of one base).
+func (r *Repo) loadTrees(hs []Hash, pairs bool) {
 	objs, ok := r.objs.(*odb.Native)
 	if !ok || parallelism < 2 {
 		return
 	}
-	todo := make([]Hash, 0, len(hs))
+	group := 1
+	if pairs {
+		group = 2
+	}
+	// todo keeps hs's groups; a hash read already, or met before, or zero,
+	// becomes zero.
+	todo := make([]Hash, len(hs))
 	seen := make(map[Hash]bool, len(hs))
-	for _, h := range hs {
+	n := 0
+	for i, h := range hs {
 		if h.IsZero() || seen[h] {
 			continue
 		}
 		seen[h] = true
 		if _, ok := r.trees[h]; !ok {
-			todo = append(todo, h)
+			todo[i] = h
+			n++
 		}
 	}
-	if len(todo) < 4 {
+	if n < 4 {
 		// Not worth the goroutines, but read all the same: the prefetch
 		// takes its next level from what is cached (the root pair of a
 		// diff is two trees). Errors are left to the reader, as below.
 		for _, h := range todo {
-			r.tree(h, "")
+			if !h.IsZero() {
+				r.tree(h, "")
+			}
 		}
 		return
 	}
 	objsOut := make([]*treeObj, len(todo))
-	par.Each(parallelism, len(todo), func(i int) {
-		data, size, err := objs.Read(todo[i], odb.Tree, maxTreeBytes)
-		if err != nil || size > maxTreeBytes {
-			return
+	par.Each(parallelism, (len(todo)+group-1)/group, func(g int) {
+		for i := g * group; i < min((g+1)*group, len(todo)); i++ {
+			if todo[i].IsZero() {
+				continue
+			}
+			data, size, err := objs.ReadShared(todo[i], odb.Tree, maxTreeBytes)
+			if err != nil || size > maxTreeBytes {
+				continue
+			}
+			ents, err := parseTree(data, r.hashSize)
+			if err != nil {
+				continue
+			}
+			sortGit(ents)
+			objsOut[i] = &treeObj{raw: data, ents: ents, parsed: true}
 		}
-		ents, err := parseTree(data, r.hashSize)
-		if err != nil {
-			return
-		}
-		sortGit(ents)
-		objsOut[i] = &treeObj{raw: data, ents: ents, parsed: true}
 	})
 	for i, h := range todo {
 		if objsOut[i] != nil {

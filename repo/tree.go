@@ -171,19 +171,16 @@ func nextByte(name string, i int, tree bool) int {
 
 // findEntry returns the entry called name in a git-ordered tree, or nil.
 // A name may have at most one entry, a file or a subtree; both are looked
-// for, as the two sort in different places.
+// for, as the two sort in different places. Every entry list here is in
+// Git's order (sortGit puts a tree not written by Git in it when it is
+// parsed), so a miss is two binary searches, never a scan: the layer
+// look-ups miss three names of four.
 func findEntry(ents []TreeEntry, name string) *TreeEntry {
 	for _, tree := range [2]bool{false, true} {
 		i := sort.Search(len(ents), func(i int) bool {
 			return gitCompare(ents[i].Name, ents[i].IsTree(), name, tree) >= 0
 		})
 		if i < len(ents) && ents[i].Name == name {
-			return &ents[i]
-		}
-	}
-	// A tree written out of order (not by Git): look at every entry.
-	for i := range ents {
-		if ents[i].Name == name {
 			return &ents[i]
 		}
 	}
@@ -600,24 +597,46 @@ func (t *Tree) candidateDirsParallel(dir string, names []string) (out []string, 
 	type result struct {
 		hits, links []string
 		visited     []seen
+		reads       int
+		buf         []byte // the worker's scratch (F1: never cached bytes)
 	}
 	res := make([]result, parallelism)
 	err := par.Walk(parallelism, task{dir, root}, func(w int, tk task, next []task) ([]task, error) {
 		my := &res[w]
 		data, _ := t.repo.cachedRaw(tk.h)
-		if data == nil {
+		read, inBuf := data == nil, false
+		if read {
 			var size int64
+			var scratch bool
 			var err error
-			data, size, err = objs.Read(tk.h, odb.Tree, maxTreeBytes)
+			data, size, scratch, err = objs.ReadInto(tk.h, odb.Tree, maxTreeBytes, my.buf)
 			if err == nil && size > maxTreeBytes {
 				err = errTooLarge
 			}
 			if err != nil {
 				return next, err
 			}
-			my.visited = append(my.visited, seen{tk.d, tk.h, data})
+			my.reads++
+			inBuf = scratch && len(data) > 0 && cap(my.buf) > 0 && &data[0] == &my.buf[:1][0]
+			if scratch && !inBuf && cap(data) > cap(my.buf) {
+				// A new allocation of the walk's own: the next buffer. If
+				// this tree is kept below, it is copied out of it.
+				my.buf, inBuf = data[:0], true
+			}
 		}
-		hit := false
+		hit, sub := false, false
+		defer func() {
+			// Keep what the engine may read next: a tree with a hit, or
+			// with subtrees (on the way to a hit, maybe). A leaf without
+			// one never is, and stays in the scratch buffer: most trees
+			// are leaves, and not keeping them saves their memory.
+			if read && (hit || sub) {
+				if inBuf {
+					data = bytes.Clone(data)
+				}
+				my.visited = append(my.visited, seen{tk.d, tk.h, data})
+			}
+		}()
 		err := forEachEntry(data, t.repo.hashSize, func(mode uint32, start, end int, id []byte) error {
 			name := data[start:end]
 			if !hit {
@@ -631,6 +650,7 @@ func (t *Tree) candidateDirsParallel(dir string, names []string) (out []string, 
 			}
 			switch CanonMode(mode) {
 			case ModeTree:
+				sub = true
 				next = append(next, task{join(tk.d, string(name)), HashOf(id)})
 			case ModeSymlink:
 				my.links = append(my.links, join(tk.d, string(name)))
@@ -661,8 +681,10 @@ func (t *Tree) candidateDirsParallel(dir string, names []string) (out []string, 
 			d = parentDir(d)
 		}
 	}
+	for _, r := range res {
+		t.repo.treeLoads += r.reads
+	}
 	for _, v := range visited {
-		t.repo.treeLoads++
 		if need[v.d] {
 			if _, ok := t.repo.trees[v.h]; !ok {
 				t.repo.trees[v.h] = &treeObj{raw: v.data}

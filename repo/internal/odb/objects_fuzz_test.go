@@ -342,6 +342,15 @@ func FuzzPack(f *testing.F) {
 					if serr == nil && n != size {
 						t.Fatalf("read(%x) says %d bytes, size says %d", h.Bytes()[:4], n, size)
 					}
+					if typ == Tree {
+						// A shared read (cached from now on) and a read
+						// after it give the same bytes as before (F1).
+						sh, sn, err := s.ReadShared(h, typ, limit)
+						again, an, err2 := s.Read(h, typ, limit)
+						if err != nil || err2 != nil || sn != n || an != n || !bytes.Equal(sh, got) || !bytes.Equal(again, got) {
+							t.Fatalf("read(%x, limit %d): shared read %d bytes (%v), then %d bytes (%v), unlike the first %d", h.Bytes()[:4], limit, len(sh), err, len(again), err2, len(got))
+						}
+					}
 				}
 			}
 		}
