@@ -29,14 +29,7 @@ type Sparse struct {
 // skip-worktree (the flag needs version 3's extended flags), so for the
 // common index only its 8-byte header is read; nil then.
 func ReadSparse(top, gitDir string) (*Sparse, error) {
-	name := os.Getenv("GIT_INDEX_FILE")
-	switch {
-	case name == "":
-		name = filepath.Join(gitDir, "index")
-	case !filepath.IsAbs(name):
-		name = filepath.Join(top, name)
-	}
-	if v, err := indexVersion(name); err != nil || v < 3 {
+	if v, err := indexVersion(repo.IndexFile(top, gitDir)); err != nil || v < 3 {
 		// A missing or unreadable index is the index reader's to report
 		// (the walk reads it too); here it holds no skip-worktree entry.
 		return nil, nil

@@ -47,6 +47,16 @@ type Index struct {
 	via   string          // "" or how it was read, when not by this package
 }
 
+// IndexFile is the index file Git reads for the worktree top with Git
+// directory gitDir: $GIT_INDEX_FILE (a relative value resolved at the top,
+// F2) or gitDir/index.
+func IndexFile(top, gitDir string) string {
+	if name := indexFileEnv(top); name != "" {
+		return name
+	}
+	return filepath.Join(gitDir, "index")
+}
+
 // Index reads the index: $GIT_INDEX_FILE when set (a pre-commit hook of
 // `git commit -a` or `git commit PATH` names the index being committed
 // there; a relative one is relative to the worktree top, F2), else the
@@ -61,11 +71,8 @@ type Index struct {
 // looks deleted; no hook of Git's makes that state, so it is a mistake in
 // the environment, and checking it would be a silent pass (exit 2 instead).
 func (r *Repo) Index() (*Index, error) {
-	name := indexFileEnv(r.Root)
-	fromEnv := name != ""
-	if !fromEnv {
-		name = filepath.Join(r.GitDir, "index")
-	}
+	name := IndexFile(r.Root, r.GitDir)
+	fromEnv := os.Getenv("GIT_INDEX_FILE") != ""
 	x := &Index{repo: r, file: name}
 	ents, trees, via, err := r.readIndex(name)
 	if errors.Is(err, fs.ErrNotExist) {

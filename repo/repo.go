@@ -110,7 +110,9 @@ func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := filepath.Join(gitDir, "index")
+	// The index Git reads: GIT_INDEX_FILE when a hook of `git commit -a`
+	// or `git commit PATH` names the index being committed (F2).
+	name := IndexFile(root, gitDir)
 	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return newIndexScan(tracked), nil
