@@ -4,7 +4,8 @@ package repo
 // GIT_INDEX_FILE=.git/index, relative to the worktree top; Git resolves it
 // there, whatever the working directory. F3: every git process of the
 // package gets the same environment (item 3b: the worktree scan's
-// fall-back used a bare exec.Command that inherited a foreign index).
+// fall-back used a bare exec.Command); the worktree scan reads the index
+// GIT_INDEX_FILE names, as git status does.
 
 import (
 	"fmt"
@@ -101,29 +102,44 @@ func TestIndexFileEnvMissing(t *testing.T) {
 	}
 }
 
-// TestScanIndexIgnoresForeignIndexFile is F3 item 3b: the worktree check
-// describes the checkout, so it reads the worktree's index on every path,
-// the git fall-back included, whatever GIT_INDEX_FILE a hook exports.
-func TestScanIndexIgnoresForeignIndexFile(t *testing.T) {
+// TestScanIndexReadsHookIndexFile is F2 and F4: the worktree mode reads
+// the index Git reads. In a hook of `git commit PATH`, GIT_INDEX_FILE names
+// the index being committed, and git status, git check-ignore and so this
+// scan take the tracked paths and their modes from it, on every path, the
+// git fall-back included (a split index goes there).
+func TestScanIndexReadsHookIndexFile(t *testing.T) {
 	gittest.SetEnv(t)
 	g := gittest.New(t)
 	g.Write("docs/rules.md", "rules\n")
 	g.Symlink("docs/rules.md", "AGENTS.md")
 	g.Commit("c")
 	g.Git("update-index", "--split-index")
-	foreign := filepath.Join(t.TempDir(), "foreign-index")
-	other := &gittest.Repo{TB: t, Dir: g.Dir, Env: append(append([]string{}, g.Env...), "GIT_INDEX_FILE="+foreign)}
-	other.Git("read-tree", "--empty")
-	t.Setenv("GIT_INDEX_FILE", foreign)
-	for _, fallback := range []bool{false, true} {
-		forceIndexFallback = fallback
-		s, err := ScanIndex(g.Dir)
-		forceIndexFallback = false
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Kinds["AGENTS.md"] != resolve.Symlink || !s.Tracked.Has("docs") {
-			t.Errorf("fall-back %v: ScanIndex = %v %v; want AGENTS.md recorded as a symlink", fallback, s.Kinds, s.Tracked)
+	g.Git("rm", "-q", "--cached", "AGENTS.md") // the worktree's index no longer tracks it
+	for _, tc := range []struct {
+		name     string
+		readTree []string
+		link     bool // AGENTS.md recorded as a link
+		docs     bool // docs tracked
+	}{
+		{"HEAD", []string{"read-tree", "HEAD"}, true, true},
+		{"empty", []string{"read-tree", "--empty"}, false, false},
+	} {
+		hookIndex := filepath.Join(t.TempDir(), "next-index")
+		other := &gittest.Repo{TB: t, Dir: g.Dir, Env: append(append([]string{}, g.Env...), "GIT_INDEX_FILE="+hookIndex)}
+		other.Git(tc.readTree...)
+		other.Git("update-index", "--split-index")
+		t.Setenv("GIT_INDEX_FILE", hookIndex)
+		for _, fallback := range []bool{false, true} {
+			forceIndexFallback = fallback
+			s, err := ScanIndex(g.Dir)
+			forceIndexFallback = false
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (s.Kinds["AGENTS.md"] == resolve.Symlink) != tc.link || s.Tracked.Has("docs") != tc.docs {
+				t.Errorf("%s index, fall-back %v: ScanIndex = %v %v; want AGENTS.md a link %v, docs tracked %v",
+					tc.name, fallback, s.Kinds, s.Tracked, tc.link, tc.docs)
+			}
 		}
 	}
 }
