@@ -130,10 +130,8 @@ var noteExts = []string{".md", ".markdown", ".mdx", ".txt"}
 // always kept: lower-casing may change its length (the Kelvin sign
 // becomes "k").
 func hasNoteExt(name string) bool {
-	for i := 0; i < len(name); i++ {
-		if name[i] >= 0x80 {
-			return true
-		}
+	if !asciiWords(name) {
+		return true
 	}
 	if len(name) == 0 {
 		return false
@@ -151,4 +149,20 @@ func hasNoteExt(name string) bool {
 		}
 	}
 	return false
+}
+
+// asciiWords is asciiOnly eight bytes at a time: hasNoteExt asks it of
+// every file name of a whole-worktree walk.
+func asciiWords(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if (s[i]|s[i+1]|s[i+2]|s[i+3]|s[i+4]|s[i+5]|s[i+6]|s[i+7])&0x80 != 0 {
+			return false
+		}
+	}
+	var or byte
+	for ; i < len(s); i++ {
+		or |= s[i]
+	}
+	return or&0x80 == 0
 }
