@@ -58,7 +58,9 @@ func Run(resolutions []*resolve.Resolution, cfg Config, skills []byte) *Result {
 func Check(in Inputs, cfg Config) *Result {
 	lim := cfg.RuleLimits()
 	skills := in.Skills
-	res := &Result{Findings: []Finding{}, Directories: []Directory{}, Drift: []Drift{}}
+	// One Directory per chain: sized once, not grown (10,000 of them in a
+	// whole-worktree check).
+	res := &Result{Findings: []Finding{}, Directories: make([]Directory, 0, len(in.Chains)), Drift: []Drift{}}
 	index := map[findingKey]int{}
 	// Directories whose chains are the same (a directory without
 	// instruction files has its parent's) share one rendering and one run

@@ -314,6 +314,11 @@ func (r *Run) walks(cfg *config.Config) bool {
 func (r *Run) worktreeDirs() ([]string, error) {
 	p := r.p
 	if p.allDirs == nil {
+		if p.Prefix == "" {
+			// About as many directories as the index holds are listed
+			// (below --root, a part of them: no room reserved then).
+			p.wt.Reserve(p.trackedDirs)
+		}
 		dirs, err := r.walker().WorktreeDirs()
 		if err != nil {
 			return nil, err
@@ -425,6 +430,7 @@ func (r *Run) diffScope() ([]string, error) {
 // that does not exist is skipped (R7), unless the scope names it (Dirs).
 func (r *Run) resolve(dirs []string) ([]*resolve.Resolution, error) {
 	out := make([]*resolve.Resolution, 0, len(dirs))
+	r.Engine.Reserve(len(dirs))
 	for _, d := range dirs {
 		if d != "" && r.Config.Ignored(d) && r.scope.Dirs == nil {
 			continue

@@ -98,6 +98,21 @@ func (w *Worktree) List(dir string) ([]Entry, error) {
 	return ents, err
 }
 
+// Reserve sizes the maps of listings for about n directories before a
+// walk lists them: growing them one directory at a time, under the lock
+// both walkers take, rehashed them a dozen times in a whole-worktree
+// check.
+func (w *Worktree) Reserve(n int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.kept == nil {
+		w.kept = make(map[string][]Entry, n)
+	}
+	if w.listed == nil {
+		w.listed = make(map[string]bool, n)
+	}
+}
+
 // markListed records dir as listed; w.mu is held.
 func (w *Worktree) markListed(dir string) {
 	if w.listed == nil {
