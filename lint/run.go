@@ -71,6 +71,7 @@ func Check(in Inputs, cfg Config) *Result {
 		instructions int     // rendered bytes
 		findings     []int   // positions in res.Findings
 		layers       []Layer // the directories' layer table, shared
+		used         string  // the directories' budget share (UsedShare), shared
 	}
 	memos := map[*resolve.DirInfo]*memo{}
 	facts := factCache{}
@@ -104,8 +105,8 @@ func Check(in Inputs, cfg Config) *Result {
 				}
 			}
 		}
-		d := directoryOf(r, m.instructions+len(skills), lim, m.layers)
-		m.layers = d.Layers
+		d := directoryOf(r, m.instructions+len(skills), lim, m.layers, m.used)
+		m.layers, m.used = d.Layers, d.Used
 		res.Directories = append(res.Directories, d)
 	}
 	for _, rule := range table {
@@ -318,11 +319,17 @@ func compact(s []string) []string {
 }
 
 // directoryOf is r's row of the directory table. layers, when not nil, is
-// the table of an identical chain, shared.
-func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer) Directory {
+// the table of an identical chain, shared, and used, when not "", its
+// budget share.
+func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer, used string) Directory {
+	if used == "" {
+		// Formatted once per chain, not per directory: a tenth of a
+		// whole worktree's rendering went to formatting the same share.
+		used = lim.UsedShare(int64(rendered) + lim.ReservedBytes)
+	}
 	d := Directory{Path: resolve.DisplayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
 		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes),
-		Used: lim.UsedShare(int64(rendered) + lim.ReservedBytes)}
+		Used: used}
 	if layers != nil {
 		return d
 	}

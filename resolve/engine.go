@@ -264,8 +264,12 @@ func (e *Engine) Chain(dir string) (*Resolution, error) {
 		if err != nil {
 			return nil, err
 		}
+		// Dirs of exactly its length: append to a full slice would
+		// reserve twice that, for 9,000 chains of a whole worktree.
+		dirs := make([]*DirInfo, len(pr.Dirs)+1)
+		dirs[copy(dirs, pr.Dirs)] = info
 		r := &Resolution{Dir: dir, Layers: pr.Layers[:len(pr.Layers):len(pr.Layers)],
-			Dirs: append(pr.Dirs[:len(pr.Dirs):len(pr.Dirs)], info), Fingerprint: pr.Fingerprint}
+			Dirs: dirs, Fingerprint: pr.Fingerprint}
 		e.chains[dir] = r
 		return r, nil
 	}
