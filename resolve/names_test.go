@@ -125,7 +125,10 @@ func TestRelevantShortNamesExhaustive(t *testing.T) {
 	wrong := 0
 	for _, n := range names {
 		_, near := NearMissOf(n, cands)
-		want := near || hasNoteExt(n) || len(n) > 0 && n[0] == '.'
+		want := near || len(n) > 0 && n[0] == '.'
+		for _, e := range noteExts {
+			want = want || len(n) > len(e) && strings.EqualFold(n[len(n)-len(e):], e)
+		}
 		for _, c := range cands {
 			want = want || n == c
 		}

@@ -139,7 +139,7 @@ func (w *Worktree) relevant(name []byte) bool {
 			return true
 		}
 	}
-	if hasNoteExt(string(name)) {
+	if hasNoteExt(name) {
 		return true
 	}
 	// RL011: AGENTS.mdd or AGENTS.m has no note extension but is one edit
