@@ -44,6 +44,9 @@ type Inputs struct {
 	Memory *MemoryFile
 	// ConfigChanges are the config files a diff-mode change touches.
 	ConfigChanges []ConfigChange
+	// Prepared, when not nil, holds the chains' part of the check done
+	// beforehand (Prepare) with the same config and Checkout.
+	Prepared *Prepared
 }
 
 // Run applies every enabled chain rule to every resolution and returns
@@ -75,10 +78,23 @@ func Check(in Inputs, cfg Config) *Result {
 	}
 	memos := map[*resolve.DirInfo]*memo{}
 	facts := factCache{}
+	var prepared map[*resolve.DirInfo]*preparedChain
+	if in.Prepared != nil {
+		facts, prepared = in.Prepared.facts, in.Prepared.memos
+	}
 	for _, r := range in.Chains {
 		dir := resolve.DisplayDir(r.Dir)
 		key := contributor(r)
 		m, ok := memos[key]
+		if pc := prepared[key]; !ok && pc != nil && pc.first == r {
+			// Prepared from this same chain: its findings enter the
+			// result here, in the order computing them now would give.
+			m = &memo{instructions: pc.instructions}
+			for _, f := range pc.findings {
+				m.findings = append(m.findings, add(res, index, f, ""))
+			}
+			memos[key], ok = m, true
+		}
 		if !ok {
 			m = &memo{instructions: facts.instructionsLen(r)}
 			for _, rule := range table {
