@@ -42,15 +42,15 @@ func (p *Prepared) Add(r *resolve.Resolution) {
 		return
 	}
 	c := &preparedChain{first: r, instructions: p.facts.instructionsLen(r)}
+	// The Chain rules do not read the skills section (only the budget
+	// does), which is not known yet. One pass serves them all: runRule
+	// sets only its emit.
+	ps := &pass{res: r, limits: p.lim, instructions: c.instructions, facts: p.facts, checkout: p.checkout}
+	collect := func(f Finding) { c.findings = append(c.findings, f) }
 	for _, rule := range table {
-		if rule.Input != InChain {
-			continue
+		if rule.Input == InChain {
+			runRule(rule, p.cfg, ps, collect)
 		}
-		// The Chain rules do not read the skills section (only the
-		// budget does), which is not known yet.
-		runRule(rule, p.cfg, &pass{res: r, limits: p.lim, instructions: c.instructions, facts: p.facts, checkout: p.checkout}, func(f Finding) {
-			c.findings = append(c.findings, f)
-		})
 	}
 	p.memos[key] = c
 }
