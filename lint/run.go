@@ -44,6 +44,9 @@ type Inputs struct {
 	Memory *MemoryFile
 	// ConfigChanges are the config files a diff-mode change touches.
 	ConfigChanges []ConfigChange
+	// Prepared, when not nil, holds the chains' part of the check done
+	// beforehand (Prepare) with the same config and Checkout.
+	Prepared *Prepared
 }
 
 // Run applies every enabled chain rule to every resolution and returns
@@ -58,7 +61,9 @@ func Run(resolutions []*resolve.Resolution, cfg Config, skills []byte) *Result {
 func Check(in Inputs, cfg Config) *Result {
 	lim := cfg.RuleLimits()
 	skills := in.Skills
-	res := &Result{Findings: []Finding{}, Directories: []Directory{}, Drift: []Drift{}}
+	// One Directory per chain: sized once, not grown (10,000 of them in a
+	// whole-worktree check).
+	res := &Result{Findings: []Finding{}, Directories: make([]Directory, 0, len(in.Chains)), Drift: []Drift{}}
 	index := map[findingKey]int{}
 	// Directories whose chains are the same (a directory without
 	// instruction files has its parent's) share one rendering and one run
@@ -69,13 +74,27 @@ func Check(in Inputs, cfg Config) *Result {
 		instructions int     // rendered bytes
 		findings     []int   // positions in res.Findings
 		layers       []Layer // the directories' layer table, shared
+		used         string  // the directories' budget share (UsedShare), shared
 	}
 	memos := map[*resolve.DirInfo]*memo{}
 	facts := factCache{}
+	var prepared map[*resolve.DirInfo]*preparedChain
+	if in.Prepared != nil {
+		facts, prepared = in.Prepared.facts, in.Prepared.memos
+	}
 	for _, r := range in.Chains {
 		dir := resolve.DisplayDir(r.Dir)
 		key := contributor(r)
 		m, ok := memos[key]
+		if pc := prepared[key]; !ok && pc != nil && pc.first == r {
+			// Prepared from this same chain: its findings enter the
+			// result here, in the order computing them now would give.
+			m = &memo{instructions: pc.instructions}
+			for _, f := range pc.findings {
+				m.findings = append(m.findings, add(res, index, f, ""))
+			}
+			memos[key], ok = m, true
+		}
 		if !ok {
 			m = &memo{instructions: facts.instructionsLen(r)}
 			for _, rule := range table {
@@ -102,8 +121,8 @@ func Check(in Inputs, cfg Config) *Result {
 				}
 			}
 		}
-		d := directoryOf(r, m.instructions+len(skills), lim, m.layers)
-		m.layers = d.Layers
+		d := directoryOf(r, m.instructions+len(skills), lim, m.layers, m.used)
+		m.layers, m.used = d.Layers, d.Used
 		res.Directories = append(res.Directories, d)
 	}
 	for _, rule := range table {
@@ -316,11 +335,17 @@ func compact(s []string) []string {
 }
 
 // directoryOf is r's row of the directory table. layers, when not nil, is
-// the table of an identical chain, shared.
-func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer) Directory {
+// the table of an identical chain, shared, and used, when not "", its
+// budget share.
+func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer, used string) Directory {
+	if used == "" {
+		// Formatted once per chain, not per directory: a tenth of a
+		// whole worktree's rendering went to formatting the same share.
+		used = lim.UsedShare(int64(rendered) + lim.ReservedBytes)
+	}
 	d := Directory{Path: resolve.DisplayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
 		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes),
-		Used: lim.UsedShare(int64(rendered) + lim.ReservedBytes)}
+		Used: used}
 	if layers != nil {
 		return d
 	}

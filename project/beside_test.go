@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/repo/gittest"
@@ -69,5 +70,52 @@ func TestF1IndexScanBesideListing(t *testing.T) {
 				t.Errorf("GOMAXPROCS=1:\n%s\nGOMAXPROCS=2:\n%s", serial, beside)
 			}
 		})
+	}
+}
+
+// TestF1RulesBesideResolution (F1, R2–R4, RL005–RL011, P3): a
+// whole-worktree check whose Chain rules run beside the resolution
+// (lint.Prepare on another goroutine) gives what the serial order gives
+// (GOMAXPROCS=1: every chain resolved, then every rule run): the same
+// findings in the same order, with their directories, the budget counted
+// with a skills section read after the chains, and the directory table.
+func TestF1RulesBesideResolution(t *testing.T) {
+	g := gittest.New(t)
+	big := ""
+	for i := 0; i < 40; i++ {
+		big += fmt.Sprintf("rule %d: keep every answer short and cite the file it comes from.\n", i)
+	}
+	g.Write("AGENTS.md", "root\n", "a/AGENTS.override.md", "override\n", "a/AGENTS.md", "shadowed below the override\n",
+		"a/b/RIVUMI.md", "first\n", "a/b/AGENTS.md", "second\n", "c/AGENT.md", "near miss\n", "c/d/AGENTS.md", "",
+		"e/AGENTS.md", big+"<<<<<<< HEAD\n", "e/f/AGENTS.md", "hidden \u200b char\n",
+		".rivumi/skills/s/SKILL.md", "---\nname: s\ndescription: a skill\n---\nbody\n",
+		".rivumi-lint.yaml", "version: 1\nlimits:\n  max_dynamic_bytes: 3000\n  reserved_bytes: 0\n  warn_ratio: 1.0\n")
+	for i := 0; i < 30; i++ {
+		g.Write(fmt.Sprintf("e/f/g%d/x.go", i), "x\n", fmt.Sprintf("a/b/h%d/y.go", i), "y\n")
+	}
+	g.Git("add", "-A")
+	g.Commit("c")
+	defer func(n int) { prepareBesideMin = n }(prepareBesideMin)
+	prepareBesideMin = 1
+	run := func(procs int) string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		res, notes, err := Check(Options{Root: g.Dir}, Scope{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%s\nnotes %q", b, notes)
+	}
+	serial, beside := run(1), run(2)
+	if serial != beside {
+		t.Errorf("GOMAXPROCS=1:\n%s\nGOMAXPROCS=2:\n%s", serial, beside)
+	}
+	for _, want := range []string{`"RL005"`, `"RL007"`, `"RL011"`, `"RL006"`} {
+		if !strings.Contains(serial, want) {
+			t.Errorf("the repository should make %s fire, for the comparison to mean something:\n%s", want, serial)
+		}
 	}
 }

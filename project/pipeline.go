@@ -68,6 +68,9 @@ type Run struct {
 	changes   []repo.Change
 	engineOpt resolve.Options
 	checkout  func(path string) *lint.CheckoutFile
+	// prepared is the rules' share of the chains, done beside resolve
+	// (resolveAndPrepare); nil when it was not.
+	prepared *lint.Prepared
 }
 
 // Check runs the whole pipeline for the command line: opens the project,
@@ -136,7 +139,7 @@ var skipSameChains = true
 // Lint runs the rules over the run's chains, its skills, the memory file
 // (nil: none) and a changed config, then the drift from the base.
 func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
-	in := lint.Inputs{Chains: r.Resolutions, Skills: skills.Render(r.Skills), Checkout: r.checkout, Memory: mem}
+	in := lint.Inputs{Chains: r.Resolutions, Skills: skills.Render(r.Skills), Checkout: r.checkout, Memory: mem, Prepared: r.prepared}
 	s := r.sides
 	if s != nil {
 		var err error
@@ -314,6 +317,11 @@ func (r *Run) walks(cfg *config.Config) bool {
 func (r *Run) worktreeDirs() ([]string, error) {
 	p := r.p
 	if p.allDirs == nil {
+		if p.Prefix == "" {
+			// About as many directories as the index holds are listed
+			// (below --root, a part of them: no room reserved then).
+			p.wt.Reserve(p.trackedDirs)
+		}
 		dirs, err := r.walker().WorktreeDirs()
 		if err != nil {
 			return nil, err
@@ -425,6 +433,40 @@ func (r *Run) diffScope() ([]string, error) {
 // that does not exist is skipped (R7), unless the scope names it (Dirs).
 func (r *Run) resolve(dirs []string) ([]*resolve.Resolution, error) {
 	out := make([]*resolve.Resolution, 0, len(dirs))
+	r.Engine.Reserve(len(dirs))
+	var batch []*resolve.Resolution
+	send := func(*resolve.Resolution) {}
+	if len(dirs) >= prepareBesideMin && runtime.GOMAXPROCS(0) > 1 {
+		// The rules' share of each chain (lint.Prepare) runs on the
+		// second core while the engine resolves the next ones on this
+		// one, in batches (a channel operation per chain would cost as
+		// much as what it moves). GOMAXPROCS=1 leaves it to Lint (F1).
+		p := lint.Prepare(r.Config, r.checkout)
+		feed := make(chan []*resolve.Resolution, 16)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for b := range feed {
+				for _, res := range b {
+					p.Add(res)
+				}
+			}
+		}()
+		send = func(res *resolve.Resolution) {
+			if batch = append(batch, res); len(batch) == 64 {
+				feed <- batch
+				batch = nil
+			}
+		}
+		defer func() {
+			if len(batch) > 0 {
+				feed <- batch
+			}
+			close(feed)
+			<-done
+			r.prepared = p
+		}()
+	}
 	for _, d := range dirs {
 		if d != "" && r.Config.Ignored(d) && r.scope.Dirs == nil {
 			continue
@@ -440,9 +482,15 @@ func (r *Run) resolve(dirs []string) ([]*resolve.Resolution, error) {
 			return nil, fmt.Errorf("resolve %s: %w", resolve.DisplayDir(d), err)
 		}
 		out = append(out, res)
+		send(res)
 	}
 	return out, nil
 }
+
+// prepareBesideMin is the fewest directories for which resolve hands the
+// rules' share to another goroutine: below it, starting one costs more
+// than it saves. Tests lower it.
+var prepareBesideMin = 256
 
 // NoDirError is a directory the scope names (Scope.Dirs) that does not
 // exist.

@@ -52,6 +52,9 @@ type Project struct {
 	repo       *repo.Repo
 	allDirs    []string
 	tracked    func(dir string) bool // a tracked path lies below dir (relative to GitTop)
+	// trackedDirs is about how many directories hold tracked paths: what
+	// a whole-worktree walk reserves room for.
+	trackedDirs int
 	// scanned says the index was scanned with tracked (worktree's
 	// withTracked); scans without it leave tracked nil.
 	scanned bool
@@ -191,6 +194,7 @@ func (p *Project) useScan(scan *repo.IndexScan, withTracked, first bool) map[str
 		}
 		dirs := scan.Tracked
 		p.tracked = func(d string) bool { return links[d] || dirs.Has(d) }
+		p.trackedDirs = dirs.Len()
 		p.scanned = true
 	}
 	return underPrefix(scan.Kinds, p.Prefix)

@@ -246,6 +246,19 @@ func (t *TrackedDirs) path(k int) []byte {
 	return t.arena[start:t.ends[k]]
 }
 
+// Len is about the number of directories that hold tracked paths: the
+// paths at which the index enters a directory (nil: 0). A walk sizes its
+// maps with it.
+func (t *TrackedDirs) Len() int {
+	switch {
+	case t == nil:
+		return 0
+	case t.m != nil:
+		return len(t.m)
+	}
+	return len(t.ends)
+}
+
 // Has reports whether a tracked path lies below dir (a slash path
 // relative to the worktree top; "" is not one). A nil TrackedDirs has
 // none.

@@ -49,20 +49,28 @@ func (w *Worktree) readDir(fd int, buf *[]byte, want *diskKinds) ([]Entry, error
 		}
 		b := (*buf)[:n]
 		// Room for the batch's kept entries at once (dot entries aside),
-		// rather than growing out step by step.
-		keep := 0
-		for r := b; len(r) >= 19; {
+		// rather than growing out step by step. Which regular files are
+		// relevant is decided here once per record, not again below.
+		var small [(32<<10)/minDirent/64 + 1]uint64
+		skip := small[:]
+		if n/minDirent/64 >= len(small) {
+			skip = make([]uint64, n/minDirent/64+1)
+		}
+		keep, rec := 0, 0
+		for r := b; len(r) >= 19; rec++ {
 			reclen := int(r[16]) | int(r[17])<<8
 			if reclen < 19 || reclen > len(r) {
 				break
 			}
 			if r[18] != unix.DT_REG || w.relevant(cstring(r[19:reclen])) {
 				keep++
+			} else {
+				skip[rec/64] |= 1 << (rec % 64)
 			}
 			r = r[reclen:]
 		}
 		out = slices.Grow(out, keep)
-		for len(b) > 0 {
+		for rec = 0; len(b) > 0; rec++ {
 			if len(b) < 19 {
 				return nil, fmt.Errorf("getdents64: short record")
 			}
@@ -80,7 +88,7 @@ func (w *Worktree) readDir(fd int, buf *[]byte, want *diskKinds) ([]Entry, error
 			if want != nil {
 				want.note(name, direntKind(typ))
 			}
-			if typ == unix.DT_REG && !w.relevant(name) {
+			if skip[rec/64]&(1<<(rec%64)) != 0 {
 				continue
 			}
 			e := Entry{Name: string(name), Size: -1}
@@ -113,6 +121,10 @@ func (w *Worktree) readDir(fd int, buf *[]byte, want *diskKinds) ([]Entry, error
 		}
 	}
 }
+
+// minDirent is the shortest getdents64 record the listing accepts: its
+// 19-byte header (the kernel pads a record to 24 bytes or more).
+const minDirent = 19
 
 // cstring is b up to its first NUL.
 func cstring(b []byte) []byte {

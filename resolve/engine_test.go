@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -272,5 +274,53 @@ func TestWithAncestors(t *testing.T) {
 	want := []string{"a/b/c", "a/b", "a", "", "a/d", "x"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("WithAncestors = %q, want %q", got, want)
+	}
+}
+
+// R7: Reserve sizes the memo, it does not empty it: a chain resolved
+// before is not resolved again (no second read), and a worktree's listing
+// kept before Reserve is still served once from memory.
+func TestReserveKeepsWhatIsThereR7(t *testing.T) {
+	src := newMem(map[string]string{"AGENTS.md": "r", "a/x": "", "a/b/AGENTS.md": "s"})
+	e := New(src, defaultOpts)
+	before, err := e.Chain("a/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Reserve(100)
+	after, err := e.Chain("a/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before != after || src.reads["AGENTS.md"] != 1 || src.reads["a/b/AGENTS.md"] != 1 {
+		t.Errorf("after Reserve: chain rebuilt (%v) or files read again (%v)", before != after, src.reads)
+	}
+
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := OpenWorktree(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.ListKeep(""); err != nil {
+		t.Fatal(err)
+	}
+	w.Reserve(100)
+	if err := os.Remove(filepath.Join(root, "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	first, err := w.List("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := w.List("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != 1 || len(second) != 0 {
+		t.Errorf("List after Reserve = %v then %v; want the kept listing once, then the disk's", first, second)
 	}
 }

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -129,11 +130,9 @@ var noteExts = []string{".md", ".markdown", ".mdx", ".txt"}
 // noteExts in any case and has a stem. A name with non-ASCII bytes is
 // always kept: lower-casing may change its length (the Kelvin sign
 // becomes "k").
-func hasNoteExt(name string) bool {
-	for i := 0; i < len(name); i++ {
-		if name[i] >= 0x80 {
-			return true
-		}
+func hasNoteExt(name []byte) bool {
+	if !asciiBytes(name) {
+		return true
 	}
 	if len(name) == 0 {
 		return false
@@ -146,9 +145,25 @@ func hasNoteExt(name string) bool {
 		return false
 	}
 	for _, e := range noteExts {
-		if len(name) > len(e) && strings.EqualFold(name[len(name)-len(e):], e) {
+		if len(name) > len(e) && strings.EqualFold(string(name[len(name)-len(e):]), e) {
 			return true
 		}
 	}
 	return false
+}
+
+// asciiBytes is asciiOnly eight bytes at a time: hasNoteExt asks it of
+// every file name of a whole-worktree walk.
+func asciiBytes(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	var or byte
+	for _, c := range b {
+		or |= c
+	}
+	return or&0x80 == 0
 }

@@ -99,3 +99,46 @@ func TestRelevantIsItsDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestRelevantShortNamesExhaustive (RL011, R2): every name of up to five
+// bytes over a small alphabet, against candidates of two to five bytes,
+// is kept exactly when the definition keeps it. Short names are where
+// the first-and-last-byte shortcut of relevant has its edge cases: an
+// adjacent swap of a two-byte name changes both of its ends.
+func TestRelevantShortNamesExhaustive(t *testing.T) {
+	cands := []string{"ab", "aBc", "xy.z", "K.mdq", "q", "KbK"}
+	w := &Worktree{}
+	w.useCandidates(cands, 0)
+	alphabet := "abBcKkxyz.q"
+	var names []string
+	var grow func(prefix string)
+	grow = func(prefix string) {
+		names = append(names, prefix)
+		if len(prefix) == 5 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			grow(prefix + alphabet[i:i+1])
+		}
+	}
+	grow("")
+	wrong := 0
+	for _, n := range names {
+		_, near := NearMissOf(n, cands)
+		want := near || len(n) > 0 && n[0] == '.'
+		for _, e := range noteExts {
+			want = want || len(n) > len(e) && strings.EqualFold(n[len(n)-len(e):], e)
+		}
+		for _, c := range cands {
+			want = want || n == c
+		}
+		if got := w.relevant([]byte(n)); got != want {
+			if wrong++; wrong <= 10 {
+				t.Errorf("relevant(%q) = %v, want %v", n, got, want)
+			}
+		}
+	}
+	if wrong > 10 {
+		t.Errorf("%d names in all", wrong)
+	}
+}
