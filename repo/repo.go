@@ -111,8 +111,44 @@ func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 		return nil, err
 	}
 	// The index Git reads: GIT_INDEX_FILE when a hook of `git commit -a`
-	// or `git commit PATH` names the index being committed (F2).
+	// or `git commit PATH` names the index being committed (F2, F4: a path
+	// tracked only there is not hidden by an ignore rule).
 	name := IndexFile(root, gitDir)
+	s, err := scanIndexFile(root, gitDir, name, tracked)
+	if err != nil {
+		return nil, err
+	}
+	// The checkout's own index counts too: it records how this checkout
+	// holds a committed link (C1), and a hook's index need not (a
+	// hand-made one may be empty). Both add, neither hides a file.
+	if own := filepath.Join(gitDir, "index"); own != name {
+		o, err := scanIndexFile(root, gitDir, own, tracked)
+		if err != nil {
+			return nil, err
+		}
+		s.add(o)
+	}
+	return s, nil
+}
+
+// add puts o's links, submodules and tracked directories into s.
+func (s *IndexScan) add(o *IndexScan) {
+	for p, k := range o.Kinds {
+		if _, ok := s.Kinds[p]; !ok {
+			s.Kinds[p] = k
+		}
+	}
+	if s.Tracked != nil && o.Tracked != nil {
+		s.Tracked.add(o.Tracked)
+	}
+	if s.Note == "" {
+		s.Note = o.Note
+	}
+}
+
+// scanIndexFile scans the index file name. A missing file is an empty
+// index, as for Git.
+func scanIndexFile(root, gitDir, name string, tracked bool) (*IndexScan, error) {
 	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return newIndexScan(tracked), nil
@@ -228,6 +264,26 @@ func (t *TrackedDirs) see(p []byte) {
 		}
 	}
 	t.mark(string(p))
+}
+
+// add puts o's directories into t (as a map: two indexes' paths are not
+// one sorted sequence).
+func (t *TrackedDirs) add(o *TrackedDirs) {
+	if t.m == nil {
+		t.m = map[string]bool{}
+		for k := range t.ends {
+			t.mark(string(t.path(k)))
+		}
+	}
+	if o.m != nil {
+		for d := range o.m {
+			t.m[d] = true
+		}
+		return
+	}
+	for k := range o.ends {
+		t.mark(string(o.path(k)))
+	}
 }
 
 // mark puts the directories above path p in the map.
