@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -112,22 +113,129 @@ func kindOf(m fs.FileMode) string {
 // beforeCommit, when set (tests only), runs after the new content is in
 // its temporary file and before the fix checks that the original did not
 // change: the window another program could write in.
-var beforeCommit func(abs string)
+var beforeCommit func(d *os.Root, name string)
 
-// replaceFile writes data to a temporary file in abs's directory with
-// mode, checks that abs still holds what was read (was), and renames the
-// temporary file over it: a reader sees the old file or the new one,
-// never a part. The temporary file is removed on every failure.
-func replaceFile(abs string, data []byte, mode fs.FileMode, was *snapshot, limit int64) error {
-	tmp, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".rivumi-fix-*")
+// beforeWrite, when set (tests only), runs after apply checked the
+// directories on a change's path and before it writes: the window in
+// which a directory could be swapped for a link.
+var beforeWrite func(abs string)
+
+// openDir opens the directory holding the slash path rel below root, one
+// component at a time: each must be a directory, not a link, and the
+// handle opened must be the entry just checked. Every later step of a
+// write works through the handle, so a component swapped for a link
+// after the check is not followed (C1, X1). name is rel's last element.
+func openDir(root, rel string) (d *os.Root, name string, err error) {
+	d, err = os.OpenRoot(root)
 	if err != nil {
-		return err
+		return nil, "", err
+	}
+	parts := strings.Split(rel, "/")
+	cur := ""
+	for _, el := range parts[:len(parts)-1] {
+		cur = path.Join(cur, el)
+		next, err := openSub(d, el, cur)
+		d.Close()
+		if err != nil {
+			return nil, "", err
+		}
+		d = next
+	}
+	return d, parts[len(parts)-1], nil
+}
+
+func openSub(d *os.Root, el, rel string) (*os.Root, error) {
+	fi, err := d.Lstat(el)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("it sits below the symbolic link %s, and fix never writes through a link", rel)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", rel)
+	}
+	next, err := d.OpenRoot(el)
+	if err != nil {
+		return nil, err
+	}
+	if now, err := next.Stat("."); err != nil || !os.SameFile(fi, now) {
+		next.Close()
+		return nil, fmt.Errorf("%s was replaced while fix opened it (by a link?), and fix never writes through a link; run fix again", rel)
+	}
+	return next, nil
+}
+
+// readIn is readRegular of the entry name in the directory d: the entry
+// is checked with Lstat, and the descriptor opened is checked to be that
+// very file, so a link put in its place meanwhile is not followed.
+func readIn(d *os.Root, name string, limit int64) (*snapshot, error) {
+	fi, err := d.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("it is not a regular file (%s)", kindOf(fi.Mode()))
+	}
+	f, err := d.OpenFile(name, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	now, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !os.SameFile(fi, now) || !now.Mode().IsRegular() {
+		return nil, errChanged
+	}
+	if now.Size() > limit {
+		return nil, fmt.Errorf("it is %d bytes, over the %d bytes fix reads (limits.max_file_bytes)", now.Size(), limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errChanged
+	}
+	return &snapshot{data: data, mode: now.Mode(), size: now.Size(), mtime: now.ModTime(), sum: sha256.Sum256(data)}, nil
+}
+
+// tempName is a name for a temporary entry beside name; create retries
+// with the next one when it exists (an entry of the user's is never
+// opened or replaced: creation is exclusive).
+func tempName(name, kind string, i int) string {
+	return fmt.Sprintf(".%s.rivumi-fix%s-%d-%d", name, kind, os.Getpid(), i)
+}
+
+// replaceFile writes data to a temporary file beside name in d (created
+// exclusively, mode 0600 while it is written, then mode: never wider
+// than the original's), checks that name still holds what was read
+// (was), and renames the temporary file over it: a reader sees the old
+// file or the new one, never a part. The temporary file is removed on
+// every failure. A file with other hard links gets a new inode: its other
+// names keep the old text (docs/fix.md).
+func replaceFile(d *os.Root, name string, data []byte, mode fs.FileMode, was *snapshot, limit int64) error {
+	var tmp *os.File
+	var tmpName string
+	for i := 0; ; i++ {
+		tmpName = tempName(name, "", i)
+		f, err := d.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL|openFlags, 0o600)
+		if errors.Is(err, fs.ErrExist) && i < 100 {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		tmp = f
+		break
 	}
 	done := false
 	defer func() {
 		if !done {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			d.Remove(tmpName)
 		}
 	}()
 	if _, err := tmp.Write(data); err != nil {
@@ -143,15 +251,15 @@ func replaceFile(abs string, data []byte, mode fs.FileMode, was *snapshot, limit
 		return err
 	}
 	if beforeCommit != nil {
-		beforeCommit(abs)
+		beforeCommit(d, name)
 	}
 	if was != nil {
-		now, err := readRegular(abs, limit)
+		now, err := readIn(d, name, limit)
 		if err != nil || !now.same(was) {
 			return &skipError{errChanged}
 		}
 	}
-	if err := os.Rename(tmp.Name(), abs); err != nil {
+	if err := d.Rename(tmpName, name); err != nil {
 		return err
 	}
 	done = true
@@ -165,20 +273,20 @@ type skipError struct{ err error }
 func (e *skipError) Error() string { return e.err.Error() }
 func (e *skipError) Unwrap() error { return e.err }
 
-// replaceWithLink makes abs a symbolic link to target through a temporary
-// link in the same directory and a rename.
-func replaceWithLink(abs, target string) error {
+// replaceWithLink makes name in d a symbolic link to target through a
+// temporary link beside it and a rename.
+func replaceWithLink(d *os.Root, name, target string) error {
 	for i := 0; ; i++ {
-		tmp := filepath.Join(filepath.Dir(abs), fmt.Sprintf(".%s.rivumi-fix-link-%d-%d", filepath.Base(abs), os.Getpid(), i))
-		err := os.Symlink(target, tmp)
+		tmp := tempName(name, "-link", i)
+		err := d.Symlink(target, tmp)
 		if errors.Is(err, fs.ErrExist) && i < 100 {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, abs); err != nil {
-			os.Remove(tmp)
+		if err := d.Rename(tmp, name); err != nil {
+			d.Remove(tmp)
 			return err
 		}
 		return nil

@@ -462,7 +462,13 @@ func (pl *planner) planRename(f lint.Finding) (*change, error) {
 		return nil, fmt.Errorf("it is %s, not a regular file", kindOf(fi.Mode()))
 	}
 	to := path.Join(path.Dir(f.Path), exact)
-	if err := pl.exactFree(abs, exact); err != nil {
+	d, name, err := openDir(pl.root, f.Path)
+	if err != nil {
+		return nil, err
+	}
+	err = exactFree(d, name, exact)
+	d.Close()
+	if err != nil {
 		return nil, err
 	}
 	if pl.touched[to] {
@@ -478,42 +484,40 @@ func (pl *planner) planRename(f lint.Finding) (*change, error) {
 	return c, nil
 }
 
-// exactFree returns an error when the directory of abs holds an entry
-// named exactly exact. The listing decides, not Lstat: on a
+// exactFree returns an error when the directory d holds an entry named
+// exactly exact beside name. The listing decides, not Lstat: on a
 // case-insensitive disk Lstat of the exact name finds the near miss.
-func (pl *planner) exactFree(abs, exact string) error {
-	names, err := readNames(filepath.Dir(abs))
+func exactFree(d *os.Root, name, exact string) error {
+	dir, err := d.Open(".")
+	if err != nil {
+		return err
+	}
+	names, err := dir.Readdirnames(-1)
+	dir.Close()
 	if err != nil {
 		return err
 	}
 	if slices.Contains(names, exact) {
 		return fmt.Errorf("%s exists next to it: merge the two files by hand", exact)
 	}
-	if other, err := os.Lstat(filepath.Join(filepath.Dir(abs), exact)); err == nil {
-		if me, err := os.Lstat(abs); err != nil || !os.SameFile(me, other) {
+	if other, err := d.Lstat(exact); err == nil {
+		if me, err := d.Lstat(name); err != nil || !os.SameFile(me, other) {
 			return fmt.Errorf("%s exists next to it: merge the two files by hand", exact)
 		}
 	}
 	return nil
 }
 
-func readNames(dir string) ([]string, error) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	return d.Readdirnames(-1)
-}
-
 // isTracked asks Git whether the root-relative path is in the index.
 func (pl *planner) isTracked(rel string) (bool, error) {
-	cmd := repo.GitCommand(pl.gitTop, pl.gitDir, "ls-files", "-z", "--full-name", "--", pl.topRel(rel))
+	// Literal: a name holding *, ? or [ must not match other paths.
+	top := pl.topRel(rel)
+	cmd := repo.GitCommand(pl.gitTop, pl.gitDir, "--literal-pathspecs", "ls-files", "-z", "--full-name", "--", top)
 	out, err := cmd.Output()
 	if err != nil {
 		return false, fmt.Errorf("git ls-files %s: %w", rel, gitErr(err))
 	}
-	return len(out) > 0, nil
+	return slices.Contains(strings.Split(string(out), "\x00"), top), nil
 }
 
 func (pl *planner) topRel(rel string) string {
@@ -533,24 +537,30 @@ func gitErr(err error) error {
 }
 
 // apply makes one planned change, re-checking first that what it read
-// is unchanged.
+// is unchanged. It works through handles of the directories it checked
+// (openDir), never through the paths again.
 func (pl *planner) apply(c *change) error {
-	abs := pl.abs(c.path)
-	if err := checkDirs(pl.root, c.path); err != nil {
+	d, name, err := openDir(pl.root, c.path)
+	if err != nil {
 		return &skipError{err}
+	}
+	defer d.Close()
+	if beforeWrite != nil {
+		beforeWrite(pl.abs(c.path))
 	}
 	switch c.kind {
 	case kindText:
-		return replaceFile(abs, c.new, c.old.mode, c.old, pl.limit)
+		return replaceFile(d, name, c.new, c.old.mode, c.old, pl.limit)
 	case kindSwap:
-		if now, err := os.Readlink(abs); err != nil || now != c.link {
+		if now, err := d.Readlink(name); err != nil || now != c.link {
 			return &skipError{errChanged}
 		}
-		tabs := pl.abs(c.to)
-		if err := checkDirs(pl.root, c.to); err != nil {
-			return &skipError{err}
+		td, tname, err := openDir(pl.root, c.to)
+		if err != nil {
+			return &skipError{fmt.Errorf("its target %s: %w", c.to, err)}
 		}
-		if now, err := readRegular(tabs, pl.limit); err != nil || !now.same(c.old) {
+		defer td.Close()
+		if now, err := readIn(td, tname, pl.limit); err != nil || !now.same(c.old) {
 			return &skipError{fmt.Errorf("its target %s changed since the fix read it; run fix again", c.to)}
 		}
 		// X1: the swap is staged only when staging adds nothing else; the
@@ -562,13 +572,18 @@ func (pl *planner) apply(c *change) error {
 				return err
 			}
 			clean, c.unstaged = why == "", why
+			if clean {
+				if err := pl.indexFree(); err != nil {
+					return err
+				}
+			}
 		}
 		// The link becomes the file first: should the second step fail,
 		// both hold the text and nothing is lost.
-		if err := replaceFile(abs, c.old.data, c.old.mode, nil, pl.limit); err != nil {
+		if err := replaceFile(d, name, c.old.data, c.old.mode, nil, pl.limit); err != nil {
 			return err
 		}
-		if err := replaceWithLink(tabs, c.newLink); err != nil {
+		if err := replaceWithLink(td, tname, c.newLink); err != nil {
 			return fmt.Errorf("%s now holds the text, but %s could not become a link to it (both are regular files now): %w", c.path, c.to, err)
 		}
 		if clean {
@@ -577,17 +592,18 @@ func (pl *planner) apply(c *change) error {
 		}
 		return nil
 	case kindRename:
-		if err := pl.exactFree(abs, path.Base(c.to)); err != nil {
+		exact := path.Base(c.to)
+		if err := exactFree(d, name, exact); err != nil {
 			return &skipError{err}
 		}
 		if c.tracked {
-			cmd := repo.GitCommand(pl.gitTop, pl.gitDir, "mv", "--", pl.topRel(c.path), pl.topRel(c.to))
+			cmd := repo.GitCommand(pl.gitTop, pl.gitDir, "--literal-pathspecs", "mv", "--", pl.topRel(c.path), pl.topRel(c.to))
 			if out, err := cmd.CombinedOutput(); err != nil {
 				return fmt.Errorf("git mv: %w: %s", err, strings.TrimSpace(string(out)))
 			}
 			return nil
 		}
-		return os.Rename(abs, pl.abs(c.to))
+		return d.Rename(name, exact)
 	}
 	return nil
 }

@@ -20,8 +20,8 @@ func TestChangedMeanwhileSkipped(t *testing.T) {
 	r := gittest.New(t)
 	r.Write("AGENTS.md", "a\u200bb\n", "u/AGENTS.md", "\xff\xfeh\x00i\x00")
 	meanwhile := []byte("someone else's text\n")
-	beforeCommit = func(abs string) {
-		if err := os.WriteFile(abs, meanwhile, 0o644); err != nil {
+	beforeCommit = func(d *os.Root, name string) {
+		if err := d.WriteFile(name, meanwhile, 0o644); err != nil {
 			t.Error(err)
 		}
 	}

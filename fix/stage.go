@@ -2,7 +2,10 @@ package fix
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/repo"
@@ -76,6 +79,25 @@ func (pl *planner) stage(link, target string) error {
 	cmd := repo.GitCommand(pl.gitTop, pl.gitDir, "--literal-pathspecs", "add", "--", pl.topRel(link), pl.topRel(target))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("git add: %w: %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// indexFree returns an error when Git's index is locked (index.lock
+// exists: another git is running, or one crashed). Asked before the swap,
+// so that a lock leaves nothing half done: neither the worktree nor the
+// index changes (X1). A lock taken after this check makes git add fail,
+// and the line then says to stage by hand.
+func (pl *planner) indexFree() error {
+	out, err := repo.GitCommand(pl.gitTop, pl.gitDir, "rev-parse", "--path-format=absolute", "--git-path", "index").Output()
+	if err != nil {
+		return fmt.Errorf("git rev-parse --git-path index: %w", gitErr(err))
+	}
+	lock := strings.TrimRight(string(out), "\n") + ".lock"
+	if _, err := os.Lstat(lock); err == nil {
+		return fmt.Errorf("Git's index is locked (%s exists), so the swap could not be staged; nothing was changed: wait for the other git command to finish, or remove the file if no git is running, and run fix again", lock)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("look for Git's index lock: %w", err)
 	}
 	return nil
 }
