@@ -90,3 +90,20 @@ func TestToUTF8(t *testing.T) {
 		}
 	}
 }
+
+// X1, C4: a BOM-only file decodes to nothing; a UTF-8 mark does not make
+// a file UTF-16 or UTF-32.
+func TestToUTF8MarkOnly(t *testing.T) {
+	for _, tc := range []struct{ in, from string }{
+		{"\xff\xfe", "UTF-16LE"}, {"\xfe\xff", "UTF-16BE"}, {"\x00\x00\xfe\xff", "UTF-32BE"},
+	} {
+		got, from, err := toUTF8([]byte(tc.in))
+		if err != nil || len(got) != 0 || from != tc.from {
+			t.Errorf("%q: %q from %s, %v; want empty text from %s", tc.in, got, from, err, tc.from)
+		}
+	}
+	_, from, err := toUTF8([]byte("\xef\xbb\xbfa\xe9"))
+	if from == "UTF-32LE" || from == "UTF-32BE" || from == "UTF-16LE" || from == "UTF-16BE" {
+		t.Errorf("UTF-8 mark: decoded as %s (%v)", from, err)
+	}
+}
