@@ -95,7 +95,7 @@ func (pl *planner) indexFree() error {
 	}
 	lock := strings.TrimRight(string(out), "\n") + ".lock"
 	if _, err := os.Lstat(lock); err == nil {
-		return fmt.Errorf("Git's index is locked (%s exists), so the swap could not be staged; nothing was changed: wait for the other git command to finish, or remove the file if no git is running, and run fix again", lock)
+		return fmt.Errorf("the index is locked (%s exists), so the swap could not be staged; nothing was changed: wait for the other git command to finish, or remove the file if no git is running, and run fix again", lock)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("look for Git's index lock: %w", err)
 	}
