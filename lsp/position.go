@@ -32,7 +32,8 @@ func negotiate(offered []string) encoding {
 // position is the position of byte offset off in text. Lines end at
 // "\n", "\r\n" or a lone "\r", as the protocol counts them (the findings
 // count "\n" alone; offset converts from theirs); an offset past the end
-// is the end, one between "\r" and "\n" the end of its line.
+// is the end, one between "\r" and "\n" the end of its line, one inside a
+// character the character's start.
 func (enc encoding) position(text []byte, off int) Position {
 	off = max(0, min(off, len(text)))
 	if off > 0 && off < len(text) && text[off-1] == '\r' && text[off] == '\n' {
@@ -50,7 +51,18 @@ func (enc encoding) position(text []byte, off int) Position {
 		}
 		line++
 	}
-	return Position{Line: line, Character: enc.units(text[start:off])}
+	// An offset inside a character is that character's start: the editor
+	// decodes the whole line, where a cut-off prefix would count each of
+	// its bytes.
+	end := start
+	for end < off {
+		_, size := utf8.DecodeRune(text[end:])
+		if end+size > off {
+			break
+		}
+		end += size
+	}
+	return Position{Line: line, Character: enc.units(text[start:end])}
 }
 
 // units is how many units of enc the bytes b take.
