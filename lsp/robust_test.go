@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -201,4 +202,32 @@ func TestRequestsOnUnknownDocumentsX4(t *testing.T) {
 		}
 	}
 	c.stop()
+}
+
+// X4, R1: a document outside every workspace folder is checked in the
+// worktree around it; a URI with ".." is the file it names, published
+// under the URI the client used; a directory opened as a document gets no
+// findings and does not stop the server.
+func TestDocumentsOutsideFoldersX4(t *testing.T) {
+	dir := newRepo(t, "AGENTS.md", "# R\n", "a/AGENTS.md", "x\n")
+	other := newRepo(t, "AGENTS.md", "# O\n")
+	c := newClient(t)
+	c.initialize(dir, map[string]any{}, nil)
+	u := c.open(filepath.Join(dir, "a"), "# dir\n"+bidiLine+"\n")
+	if p := c.waitPublish(u); len(p.Diagnostics) != 0 {
+		t.Errorf("a directory: %+v, want no diagnostics", p.Diagnostics)
+	}
+	u = c.open(filepath.Join(other, "AGENTS.md"), "# O\n"+bidiLine+"\n")
+	if p := c.waitPublish(u); rules(p.Diagnostics) != "RL010" {
+		t.Errorf("outside the folder: %q, want RL010", rules(p.Diagnostics))
+	}
+	u = strings.TrimSuffix(uriOf(dir), "/") + "/a/../AGENTS.md"
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": u, "languageId": "markdown", "version": 1, "text": bidiLine + "\n"}})
+	if p := c.waitPublish(u); rules(p.Diagnostics) != "RL010" || p.Diagnostics[0].Range.Start != (Position{0, 3}) {
+		t.Errorf("a/../AGENTS.md: %+v, want RL010 at 0:3", p.Diagnostics)
+	}
+	if code := c.stop(); code != 0 {
+		t.Errorf("exit code %d; log:\n%s", code, c.log.String())
+	}
 }
