@@ -20,10 +20,7 @@ func (s *Server) codeAction(params json.RawMessage) (any, error) {
 		return actions, nil
 	}
 	d, err := s.document(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	if d == nil {
+	if err != nil || d == nil { // not a file (untitled:), or not open
 		return actions, nil
 	}
 	for _, f := range d.findings {

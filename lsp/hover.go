@@ -23,7 +23,7 @@ func (s *Server) hover(params json.RawMessage) (any, error) {
 	}
 	d, err := s.document(p.TextDocument.URI)
 	if err != nil {
-		return nil, err
+		return nil, nil // not a file (untitled:): nothing to show
 	}
 	if d == nil || d.root == "" {
 		return nil, nil

@@ -29,13 +29,40 @@ func negotiate(offered []string) encoding {
 	return utf16
 }
 
-// position is the position of byte offset off in text. Lines end at "\n"
-// as the findings count them; an offset past the end is the end.
+// position is the position of byte offset off in text. Lines end at
+// "\n", "\r\n" or a lone "\r", as the protocol counts them (the findings
+// count "\n" alone; offset converts from theirs); an offset past the end
+// is the end, one between "\r" and "\n" the end of its line, one inside a
+// character the character's start.
 func (enc encoding) position(text []byte, off int) Position {
 	off = max(0, min(off, len(text)))
-	line := bytes.Count(text[:off], []byte{'\n'})
-	start := bytes.LastIndexByte(text[:off], '\n') + 1
-	return Position{Line: line, Character: enc.units(text[start:off])}
+	if off > 0 && off < len(text) && text[off-1] == '\r' && text[off] == '\n' {
+		off--
+	}
+	line, start := 0, 0
+	for {
+		i := bytes.IndexAny(text[start:off], "\r\n")
+		if i < 0 {
+			break
+		}
+		start += i + 1
+		if text[start-1] == '\r' && start < off && text[start] == '\n' {
+			start++
+		}
+		line++
+	}
+	// An offset inside a character is that character's start: the editor
+	// decodes the whole line, where a cut-off prefix would count each of
+	// its bytes.
+	end := start
+	for end < off {
+		_, size := utf8.DecodeRune(text[end:])
+		if end+size > off {
+			break
+		}
+		end += size
+	}
+	return Position{Line: line, Character: enc.units(text[start:end])}
 }
 
 // units is how many units of enc the bytes b take.

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rivumi/rivumi-lint/lint"
 )
@@ -64,4 +65,76 @@ func TestFindingRangeX4(t *testing.T) {
 	if got := utf16.findingRange(text, lint.Finding{Line: 9, Column: 1}); got != (Range{}) {
 		t.Errorf("line past the end %+v", got)
 	}
+}
+
+// lspLines are the [start, end) byte ranges of text's lines as the
+// protocol counts them (line endings "\n", "\r\n", "\r"), without the
+// line ending; a reference written apart from encoding.position.
+func lspLines(text []byte) [][2]int {
+	var out [][2]int
+	start := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			out = append(out, [2]int{start, i})
+			start = i + 1
+		case '\r':
+			out = append(out, [2]int{start, i})
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	return append(out, [2]int{start, len(text)})
+}
+
+// X4: converting a byte offset (and a finding's line and byte column) to
+// a position in either encoding never panics, never lands past the end
+// of a line, and converts back to the same offset when the offset starts
+// a character.
+func FuzzPosition(f *testing.F) {
+	f.Add([]byte("a\U0001F600\u202eb\r\nx\ry\n"), 5, 2, 3)
+	f.Add([]byte("\xff\xe2\x80\r\r\n\n"), 2, 1, 9)
+	f.Add([]byte(""), 0, 0, 0)
+	f.Fuzz(func(t *testing.T, text []byte, off, line, col int) {
+		lines := lspLines(text)
+		for _, enc := range []encoding{utf16, utf8e} {
+			p := enc.position(text, off)
+			if p.Line < 0 || p.Line >= len(lines) {
+				t.Fatalf("%s: offset %d: line %d of %d", enc, off, p.Line, len(lines))
+			}
+			l := lines[p.Line]
+			if n := enc.units(text[l[0]:l[1]]); p.Character < 0 || p.Character > n {
+				t.Fatalf("%s: offset %d: character %d past the line's %d", enc, off, p.Character, n)
+			}
+			// Back: walk the line's characters as units counts them.
+			back, units := l[0], 0
+			for units < p.Character {
+				_, size := utf8.DecodeRune(text[back:l[1]])
+				units += enc.units(text[back : back+size])
+				back += size
+			}
+			o := max(0, min(off, len(text)))
+			starts := o == l[0]
+			for i := l[0]; i < l[1] && i < o; {
+				_, size := utf8.DecodeRune(text[i:l[1]])
+				i += size
+				starts = starts || i == o
+			}
+			if starts && o <= l[1] && back != o {
+				t.Fatalf("%s: offset %d -> %+v -> offset %d", enc, o, p, back)
+			}
+			r := enc.findingRange(text, lint.Finding{Line: line, Column: col})
+			for _, q := range []Position{r.Start, r.End} {
+				if q.Line < 0 || q.Line >= len(lines) || q.Character < 0 ||
+					q.Character > enc.units(text[lines[q.Line][0]:lines[q.Line][1]]) {
+					t.Fatalf("%s: finding %d:%d: range %+v past a line's end", enc, line, col, r)
+				}
+			}
+			if before(r.End, r.Start) {
+				t.Fatalf("%s: finding %d:%d: range %+v ends before it starts", enc, line, col, r)
+			}
+		}
+	})
 }

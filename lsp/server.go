@@ -90,20 +90,29 @@ func New(in io.Reader, out, log io.Writer) *Server {
 func (s *Server) Serve() int {
 	for {
 		m, err := readMessage(s.in)
+		var bad *badMessage
 		switch {
 		case errors.Is(err, errTooLarge):
+			// The client believes the server has the text: say so where
+			// the user sees it, since diagnostics are stale from now on.
 			s.logf("skipped a message of more than %d bytes", maxMessageBytes)
+			s.showMessage(messageWarning, fmt.Sprintf("rivumi-lint: skipped a message of more than %d MiB (a document that large); "+
+				"diagnostics may be stale until the document is smaller", maxMessageBytes>>20))
+			continue
+		case errors.As(err, &bad):
+			// Answered with a null id (the id is unknown or unusable); a
+			// client's own error response is never answered, so two
+			// peers cannot echo errors at each other.
+			null := json.RawMessage("null")
+			if err := s.out.reply(&null, nil, bad.rerr); err != nil {
+				s.logf("write error response: %v", err)
+			}
 			continue
 		case errors.Is(err, io.EOF):
 			return 1
 		case err != nil:
 			s.logf("%v; stopping", err)
 			return 1
-		}
-		if m.Error != nil && m.Method == "" && m.ID == nil {
-			null := json.RawMessage("null")
-			s.out.reply(&null, nil, m.Error) // a body that is not JSON
-			continue
 		}
 		if m.Method == "" {
 			continue // a response to one of the server's own requests
@@ -130,6 +139,9 @@ func (s *Server) dispatch(m *message) {
 	switch {
 	case !s.inited && m.Method != "initialize":
 		answer(nil, &rpcError{Code: codeNotInitialized, Message: "the server is not initialized: send initialize first"})
+		return
+	case s.inited && m.Method == "initialize":
+		answer(nil, &rpcError{Code: codeInvalidRequest, Message: "initialize was already received: a session is initialized once"})
 		return
 	case s.down:
 		answer(nil, &rpcError{Code: codeInvalidRequest, Message: "the server is shut down: only exit is served"})
