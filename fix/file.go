@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -35,66 +34,24 @@ var errChanged = errors.New("it changed since the fix read it (another program i
 
 // checkDirs returns an error when a directory between root and the slash
 // path rel (exclusive) is a symbolic link or not a directory: the fix
-// never writes through a link (C1, X1).
+// never writes through a link (C1, X1). It is openDir's check.
 func checkDirs(root, rel string) error {
-	parts := strings.Split(rel, "/")
-	cur := root
-	for _, el := range parts[:len(parts)-1] {
-		cur = filepath.Join(cur, el)
-		fi, err := os.Lstat(cur)
-		if err != nil {
-			return err
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("it sits below the symbolic link %s, and fix never writes through a link", filepath.ToSlash(mustRel(root, cur)))
-		}
-		if !fi.IsDir() {
-			return fmt.Errorf("%s is not a directory", filepath.ToSlash(mustRel(root, cur)))
-		}
+	d, _, err := openDir(root, rel)
+	if err == nil {
+		d.Close()
 	}
-	return nil
+	return err
 }
 
-func mustRel(root, p string) string {
-	r, err := filepath.Rel(root, p)
-	if err != nil {
-		return p
-	}
-	return r
-}
-
-// readRegular reads the regular file at abs without following a link at
-// its last component and without blocking on a FIFO, at most limit bytes
-// (a larger file is an error).
-func readRegular(abs string, limit int64) (*snapshot, error) {
-	if fi, err := os.Lstat(abs); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("it is not a regular file (%s)", kindOf(fi.Mode()))
-	}
-	f, err := os.OpenFile(abs, os.O_RDONLY|openFlags, 0)
+// readAt is readIn of the slash path rel below root, reached through
+// openDir: no link is followed on the way or at the file.
+func readAt(root, rel string, limit int64) (*snapshot, error) {
+	d, name, err := openDir(root, rel)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("it is not a regular file (%s)", kindOf(fi.Mode()))
-	}
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("it is %d bytes, over the %d bytes fix reads (limits.max_file_bytes)", fi.Size(), limit)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, errChanged
-	}
-	return &snapshot{data: data, mode: fi.Mode(), size: fi.Size(), mtime: fi.ModTime(), sum: sha256.Sum256(data)}, nil
+	defer d.Close()
+	return readIn(d, name, limit)
 }
 
 func kindOf(m fs.FileMode) string {
@@ -166,7 +123,8 @@ func openSub(d *os.Root, el, rel string) (*os.Root, error) {
 	return next, nil
 }
 
-// readIn is readRegular of the entry name in the directory d: the entry
+// readIn reads the regular file name in the directory d, without
+// blocking on a FIFO, at most limit bytes (a larger file is an error): the entry
 // is checked with Lstat, and the descriptor opened is checked to be that
 // very file, so a link put in its place meanwhile is not followed.
 func readIn(d *os.Root, name string, limit int64) (*snapshot, error) {

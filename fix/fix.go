@@ -27,6 +27,7 @@ import (
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/project"
 	"github.com/rivumi/rivumi-lint/repo"
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 // Options are what `rivumi-lint fix` was asked.
@@ -79,7 +80,13 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 		if err != nil {
 			return out, err
 		}
-		pl.attrs = gitattr.NewChecker(pl.attrLoader, info)
+		// The worktree's .gitattributes files as the checks read them:
+		// a link or anything but a regular file is ignored (F5).
+		top, err := resolve.OpenWorktree(p.GitTop, nil)
+		if err != nil {
+			return out, err
+		}
+		pl.attrs = gitattr.NewChecker(gitattr.SourceLoader(top), info)
 	}
 	for _, f := range res.Findings {
 		pl.plan(f)
@@ -280,7 +287,7 @@ func (pl *planner) plan(f lint.Finding) {
 // now, after checking that every edit still removes only characters of
 // the RL010 set.
 func (pl *planner) planEdits(f lint.Finding) (*change, error) {
-	snap, err := readRegular(pl.abs(f.Path), pl.limit)
+	snap, err := readAt(pl.root, f.Path, pl.limit)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +328,7 @@ func (pl *planner) planTranscode(f lint.Finding) (*change, error) {
 	} else if v != "" {
 		return nil, fmt.Errorf("its attribute %s makes Git write it in that encoding, so a checkout would re-encode a UTF-8 file; change the attribute (remove it, or set working-tree-encoding=UTF-8) and re-save the file as UTF-8", v)
 	}
-	snap, err := readRegular(pl.abs(f.Path), pl.limit)
+	snap, err := readAt(pl.root, f.Path, pl.limit)
 	if err != nil {
 		return nil, err
 	}
@@ -358,23 +365,6 @@ func (pl *planner) encodingAttr(rel string) (string, error) {
 		return "", nil
 	}
 	return gitattr.Describe("working-tree-encoding", cv.Encoding), nil
-}
-
-// attrLoader reads a worktree .gitattributes (Git's path rules: a link
-// or anything but a regular file is ignored).
-func (pl *planner) attrLoader(dir string) ([]byte, bool, error) {
-	name := filepath.Join(pl.gitTop, filepath.FromSlash(dir), gitattr.FileName)
-	snap, err := readRegular(name, gitattr.MaxFileBytes)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, false, nil
-	case err != nil:
-		if fi, lerr := os.Lstat(name); lerr == nil && !fi.Mode().IsRegular() {
-			return nil, false, nil
-		}
-		return nil, false, err
-	}
-	return snap.data, true, nil
 }
 
 // planSwap turns a link to a regular file inside the root (RL001) into
@@ -422,7 +412,7 @@ func (pl *planner) planSwap(f lint.Finding) (*change, error) {
 	if err := checkDirs(pl.root, target); err != nil {
 		return nil, fmt.Errorf("its target %s: %w", target, err)
 	}
-	snap, err := readRegular(pl.abs(target), pl.limit)
+	snap, err := readAt(pl.root, target, pl.limit)
 	if err != nil {
 		return nil, fmt.Errorf("its target %s: %w", target, err)
 	}

@@ -89,11 +89,7 @@ func (pl *planner) stage(link, target string) error {
 // index changes (X1). A lock taken after this check makes git add fail,
 // and the line then says to stage by hand.
 func (pl *planner) indexFree() error {
-	out, err := repo.GitCommand(pl.gitTop, pl.gitDir, "rev-parse", "--path-format=absolute", "--git-path", "index").Output()
-	if err != nil {
-		return fmt.Errorf("git rev-parse --git-path index: %w", gitErr(err))
-	}
-	lock := strings.TrimRight(string(out), "\n") + ".lock"
+	lock := repo.IndexFile(pl.gitTop, pl.gitDir) + ".lock"
 	if _, err := os.Lstat(lock); err == nil {
 		return fmt.Errorf("the index is locked (%s exists), so the swap could not be staged; nothing was changed: wait for the other git command to finish, or remove the file if no git is running, and run fix again", lock)
 	} else if !errors.Is(err, fs.ErrNotExist) {
