@@ -1,10 +1,7 @@
 package gitignore
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -23,15 +20,12 @@ type Sparse struct {
 	lists map[string]*List // by directory ("" for the top)
 }
 
-// ReadSparse collects the skip-worktree .gitignore entries of the index
-// Git reads for the worktree top (GIT_INDEX_FILE when set, as for Git)
-// and parses their blobs. An index of version 2 cannot mark an entry
-// skip-worktree (the flag needs version 3's extended flags), so for the
-// common index only its 8-byte header is read; nil then.
-func ReadSparse(top, gitDir string) (*Sparse, error) {
-	if v, err := indexVersion(repo.IndexFile(top, gitDir)); err != nil || v < 3 {
-		// A missing or unreadable index is the index reader's to report
-		// (the walk reads it too); here it holds no skip-worktree entry.
+// ReadSparse reads the skip-worktree .gitignore entries an index scan
+// found (repo.IndexScan.SkipIgnores) from their blobs; nil when there are
+// none, which is every checkout that is not sparse: then nothing more than
+// the scan is read.
+func ReadSparse(top, gitDir string, ents []repo.IndexEntry) (*Sparse, error) {
+	if len(ents) == 0 {
 		return nil, nil
 	}
 	r, err := repo.OpenAt(top, gitDir)
@@ -39,16 +33,9 @@ func ReadSparse(top, gitDir string) (*Sparse, error) {
 		return nil, fmt.Errorf("read skip-worktree .gitignore files: %w", err)
 	}
 	defer r.Close()
-	x, err := r.Index()
-	if err != nil {
-		return nil, fmt.Errorf("read skip-worktree .gitignore files: %w", err)
-	}
 	s := &Sparse{lists: map[string]*List{}}
-	for _, e := range x.Entries() {
-		if !e.SkipWorktree || e.Stage != 0 || path.Base(e.Path) != ".gitignore" {
-			continue
-		}
-		data, kind, size, err := x.Read(e.Path, MaxFileBytes)
+	for _, e := range ents {
+		data, kind, size, err := r.ReadEntry(e, MaxFileBytes)
 		if err != nil || kind != resolve.Regular {
 			continue // a link or an unreadable blob: Git reads no pattern either
 		}
@@ -66,23 +53,6 @@ func ReadSparse(top, gitDir string) (*Sparse, error) {
 		return nil, nil
 	}
 	return s, nil
-}
-
-// indexVersion reads the version field of the index file's header.
-func indexVersion(name string) (uint32, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	var h [8]byte
-	if _, err := io.ReadFull(f, h[:]); err != nil {
-		return 0, err
-	}
-	if string(h[:4]) != "DIRC" {
-		return 0, errors.New("not an index")
-	}
-	return binary.BigEndian.Uint32(h[4:]), nil
 }
 
 // Has reports whether the index supplies a .gitignore for dir: the walk

@@ -5,12 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rivumi/rivumi-lint/repo"
 	"github.com/rivumi/rivumi-lint/repo/gittest"
 )
 
 // F4: a skip-worktree .gitignore missing from the worktree is read from
-// its index blob, as Git's add_patterns does; a version 2 index (no
-// skip-worktree possible) gives nil without reading more than its header;
+// its index blob, as Git's add_patterns does; a checkout that is not
+// sparse gives nil without reading more than the index scan;
 // a .gitignore present in the worktree wins over the index's. Each answer
 // is compared with git check-ignore.
 func TestSparseGitignoreFromIndex(t *testing.T) {
@@ -19,14 +20,14 @@ func TestSparseGitignoreFromIndex(t *testing.T) {
 	r.Write(".gitignore", "build/\n", "sub/.gitignore", "secret/\n", "AGENTS.md", "x\n", "sub/AGENTS.md", "y\n")
 	r.Commit("c")
 	gitDir := filepath.Join(r.Dir, ".git")
-	if s, err := ReadSparse(r.Dir, gitDir); err != nil || s != nil {
+	if s, err := readSparse(t, r.Dir, gitDir); err != nil || s != nil {
 		t.Fatalf("full checkout: ReadSparse = %v, %v; want nil, nil", s, err)
 	}
 	r.Git("sparse-checkout", "set", "--no-cone", "/*", "!/.gitignore")
 	if _, err := os.Lstat(filepath.Join(r.Dir, ".gitignore")); !os.IsNotExist(err) {
 		t.Fatalf(".gitignore still in the worktree: %v", err)
 	}
-	s, err := ReadSparse(r.Dir, gitDir)
+	s, err := readSparse(t, r.Dir, gitDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,4 +58,14 @@ func TestSparseGitignoreFromIndex(t *testing.T) {
 	if nilSparse.Has("") {
 		t.Error("nil Sparse has a file")
 	}
+}
+
+// readSparse is ReadSparse of what the worktree's index scan finds.
+func readSparse(t *testing.T, top, gitDir string) (*Sparse, error) {
+	t.Helper()
+	scan, err := repo.ScanIndex(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ReadSparse(top, gitDir, scan.SkipIgnores)
 }

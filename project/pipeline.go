@@ -335,7 +335,7 @@ func (r *Run) worktreeDirs() ([]string, error) {
 // which keeps each listing for the resolution that follows.
 func (r *Run) walker() *scope.Walker {
 	p := r.p
-	return &scope.Walker{Top: p.GitTop, GitDir: p.GitDir, Prefix: p.Prefix, Tracked: p.tracked,
+	return &scope.Walker{Top: p.GitTop, GitDir: p.GitDir, Prefix: p.Prefix, Tracked: p.tracked, SkipIgnores: p.skipIgnores,
 		Skip: r.Config.Ignored, List: p.wt.ListKeep, Workers: runtime.GOMAXPROCS(0)}
 }
 

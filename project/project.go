@@ -52,6 +52,8 @@ type Project struct {
 	repo       *repo.Repo
 	allDirs    []string
 	tracked    func(dir string) bool // a tracked path lies below dir (relative to GitTop)
+	// skipIgnores are the index's skip-worktree .gitignore entries (F4).
+	skipIgnores []repo.IndexEntry
 	// trackedDirs is about how many directories hold tracked paths: what
 	// a whole-worktree walk reserves room for.
 	trackedDirs int
@@ -195,6 +197,7 @@ func (p *Project) useScan(scan *repo.IndexScan, withTracked, first bool) map[str
 		dirs := scan.Tracked
 		p.tracked = func(d string) bool { return links[d] || dirs.Has(d) }
 		p.trackedDirs = dirs.Len()
+		p.skipIgnores = scan.SkipIgnores
 		p.scanned = true
 	}
 	return underPrefix(scan.Kinds, p.Prefix)

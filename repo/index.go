@@ -498,6 +498,13 @@ func (x *Index) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error)
 	return x.repo.readBlobEntry(e.Mode, e.Hash, p, limit, x.fatal)
 }
 
+// ReadEntry reads the blob of the index entry e as Read does (at most
+// limit+1 bytes; a missing or corrupt object is fatal, F6): for entries
+// an IndexScan kept (SkipIgnores).
+func (r *Repo) ReadEntry(e IndexEntry, limit int64) ([]byte, resolve.Kind, int64, error) {
+	return r.readBlobEntry(e.Mode, e.Hash, e.Path, limit, resolve.Fatal)
+}
+
 // LinkTarget implements resolve.Source: the text of the staged symlink blob.
 func (x *Index) LinkTarget(p string) (string, error) {
 	i := x.find(p)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -90,12 +91,16 @@ type IndexScan struct {
 	// when an ignore pattern matches it: Git ignores only untracked files.
 	// Nil (no directory) when the scan was asked without it (ScanIndexOf).
 	Tracked *TrackedDirs
+	// SkipIgnores are the stage-0 entries named .gitignore that the index
+	// marks skip-worktree (a sparse checkout leaves them out): Git reads
+	// such a file from its blob when the worktree lacks it (F4).
+	SkipIgnores []IndexEntry
 	// Note says the git binary read the index, when it did.
 	Note string
 }
 
-// ScanIndex reads the worktree's index (never $GIT_INDEX_FILE: the
-// worktree check describes the checkout) in one streaming pass: the 100,000
+// ScanIndex reads the index Git reads for the worktree (ScanIndexOf) in
+// one streaming pass: the 100,000
 // entries of a large monorepo cost a few milliseconds and no allocation
 // each. A split index or a sparse index (sparse directory entries) is read
 // in full instead, through Repo.Index's reader; only an index with a
@@ -140,6 +145,11 @@ func (s *IndexScan) add(o *IndexScan) {
 	}
 	if s.Tracked != nil && o.Tracked != nil {
 		s.Tracked.add(o.Tracked)
+	}
+	for _, e := range o.SkipIgnores {
+		if !slices.ContainsFunc(s.SkipIgnores, func(x IndexEntry) bool { return x.Path == e.Path }) {
+			s.SkipIgnores = append(s.SkipIgnores, e)
+		}
 	}
 	if s.Note == "" {
 		s.Note = o.Note
@@ -195,6 +205,9 @@ func scanIndexFile(root, gitDir, name string, tracked bool) (*IndexScan, error) 
 		if s.Tracked != nil {
 			s.Tracked.see([]byte(e.Path))
 		}
+		if e.SkipWorktree && e.Stage == 0 && isIgnoreFile([]byte(e.Path)) {
+			s.SkipIgnores = append(s.SkipIgnores, e)
+		}
 	}
 	if via != "" {
 		why := "a layout this tool cannot decode"
@@ -204,6 +217,11 @@ func scanIndexFile(root, gitDir, name string, tracked bool) (*IndexScan, error) 
 		s.Note = fmt.Sprintf("could not read the index (%s); used the git binary instead", why)
 	}
 	return s, nil
+}
+
+// isIgnoreFile reports whether the index path p names a .gitignore.
+func isIgnoreFile(p []byte) bool {
+	return bytes.Equal(p, []byte(".gitignore")) || bytes.HasSuffix(p, []byte("/.gitignore"))
 }
 
 func newIndexScan(tracked bool) *IndexScan {
@@ -385,6 +403,9 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 		}
 		if s.Tracked != nil {
 			s.Tracked.see(name)
+		}
+		if v.ext&extSkipWorktree != 0 && v.flags>>12&3 == 0 && isIgnoreFile(name) {
+			s.SkipIgnores = append(s.SkipIgnores, IndexEntry{Path: string(name), Mode: CanonMode(v.mode), Hash: HashOf(v.id), SkipWorktree: true})
 		}
 		return nil
 	})

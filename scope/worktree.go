@@ -14,6 +14,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/gitignore"
 	"github.com/rivumi/rivumi-lint/internal/par"
+	"github.com/rivumi/rivumi-lint/repo"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -39,6 +40,9 @@ type Walker struct {
 	// Tracked holds the directories (relative to Top) that have tracked
 	// paths below them; nil when there is no index.
 	Tracked func(dir string) bool
+	// SkipIgnores are the index's skip-worktree .gitignore entries (a
+	// sparse checkout), which Git reads when the worktree lacks them (F4).
+	SkipIgnores []repo.IndexEntry
 	// Skip, when not nil, prunes directories (the config's ignore globs),
 	// given relative to the project root.
 	Skip func(dir string) bool
@@ -67,7 +71,7 @@ func (w *Walker) rules() (*gitignore.Rules, error) {
 		}
 		w.outer, w.err = gitignore.Standard(w.Top, w.GitDir)
 		if w.err == nil {
-			w.sparse, w.err = gitignore.ReadSparse(w.Top, w.GitDir)
+			w.sparse, w.err = gitignore.ReadSparse(w.Top, w.GitDir, w.SkipIgnores)
 		}
 		if w.err != nil {
 			w.err = fmt.Errorf("read Git's ignore rules for %s: %w", w.Top, w.err)
