@@ -24,6 +24,7 @@ import (
 	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/content"
 	"github.com/rivumi/rivumi-lint/gitattr"
+	"github.com/rivumi/rivumi-lint/internal/shell"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/project"
 	"github.com/rivumi/rivumi-lint/repo"
@@ -121,7 +122,7 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 			if c.kind != kindSwap || !c.tracked {
 				break
 			}
-			add := "git add -- " + shellQuote(c.path) + " " + shellQuote(c.to)
+			add := "git add -- " + shell.Quote(report(c.path)) + " " + shell.Quote(report(c.to))
 			switch {
 			case c.staged:
 				fmt.Fprintf(stdout, "  staged: %s (both were as committed, so the index gains the swap and nothing else)\n", add)
@@ -400,8 +401,14 @@ func (pl *planner) planSwap(f lint.Finding) (*change, error) {
 	if target == "." || target == "" || target == f.Path {
 		return nil, fmt.Errorf("its target %s is not a file", link)
 	}
-	if first, _, _ := strings.Cut(target, "/"); first == ".git" {
-		return nil, fmt.Errorf("its target %s is inside the Git directory", target)
+	if slices.Contains(strings.Split(target, "/"), ".git") {
+		return nil, fmt.Errorf("its target %s is inside a Git directory", target)
+	}
+	if inner := repo.Inner(pl.root, resolve.ParentDir(target)); inner != "" {
+		// X1: another repository inside the root is outside it; its tracked
+		// file must not become a link out of it.
+		return nil, fmt.Errorf("its target %s lies in %s, another Git repository (a submodule or a nested repository), which fix never writes into; "+
+			"replace the link with a regular file holding the text (a copy) by hand", target, inner)
 	}
 	if slices.Contains(pl.cfg.Candidates(), path.Base(target)) {
 		return nil, fmt.Errorf("its target %s is an instruction file itself, which Rivumi would skip as a link; replace the link with a regular file holding the text (a copy) by hand", target)
@@ -596,12 +603,4 @@ func (pl *planner) apply(c *change) error {
 		return d.Rename(name, exact)
 	}
 	return nil
-}
-
-// shellQuote quotes a path for a command line a user copies.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(report(s), "'", `'\''`) + "'"
 }
