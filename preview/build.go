@@ -191,7 +191,10 @@ func gather(o Options) (*inputs, error) {
 	if home == "" {
 		home = HomeDir(os.Getenv)
 	}
-	popt := project.Options{Root: o.Root, Config: o.Config}
+	popt := project.Options{Root: o.Root, Config: o.Config, Enter: true, Command: "preview"}
+	if o.Dir != "" {
+		popt.Targets = []string{o.Dir}
+	}
 	switch {
 	case o.NoUser && o.UserInstructions != "":
 		return nil, errors.New("--no-user and --user-instructions exclude each other")

@@ -20,9 +20,11 @@ import (
 // again with the index's kinds.
 func TestF1IndexScanBesideListing(t *testing.T) {
 	plain := gittest.New(t)
-	plain.Write("AGENTS.md", "root\n", "a/AGENTS.md", "a\n", "a/x.go", "x\n", "a/b/y.txt", "y\n", "c/z.go", "z\n", "c/d/AGENTS.md", "d\n")
+	plain.Write("AGENTS.md", "root\n", "a/AGENTS.md", "a\n", "a/x.go", "x\n", "a/b/y.txt", "y\n", "c/z.go", "z\n", "c/d/AGENTS.md", "d\n",
+		"gone/x.go", "g\n", "a/gone.go", "g\n")
 	plain.Git("add", "-A")
 	plain.Commit("c")
+	plain.Remove("gone/x.go", "a/gone.go") // deleted PATHs Git records (F9)
 
 	linked := gittest.New(t)
 	linked.Write("AGENTS.md", "root\n", "a/x.go", "x\n", "b/y.go", "y\n", "c/z.go", "z\n")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -274,8 +275,10 @@ func (r *Run) worktreeScope() ([]string, error) {
 		}
 		plan.Run(runtime.GOMAXPROCS(0), nil)
 		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, plan.Kinds, below)
-		if len(missing) > 0 {
-			p.Notes = append(p.Notes, missingNote(missing))
+		if err == nil && len(missing) > 0 {
+			if err = p.checkMissing(missing); err == nil {
+				p.Notes = append(p.Notes, missingNote(missing))
+			}
 		}
 		if err == nil {
 			// The chains of these directories need every directory from the
@@ -585,6 +588,42 @@ func loadConfig(root, explicit string) (*config.Config, error) {
 		return nil, fmt.Errorf("%s is a symbolic link; replace it with a regular file (rivumi-lint does not follow links)", path)
 	}
 	return config.Load(path)
+}
+
+// checkMissing accepts PATHs that do not exist only where Git has a
+// record of them, in the index or in HEAD: deleted files, as `git diff
+// --name-only | xargs rivumi-lint check` passes them (F9). Any other is a
+// typo, and checking around it would pass silently: exit 2, naming it.
+func (p *Project) checkMissing(missing []string) error {
+	known := make([]bool, len(missing))
+	if p.GitDir != "" {
+		r, err := p.repository(DiffOptions{})
+		if err != nil {
+			return err
+		}
+		full := make([]string, len(missing))
+		for i, m := range missing {
+			full[i] = path.Join(p.Prefix, m)
+		}
+		if known, err = r.Recorded(full); err != nil {
+			return fmt.Errorf("look up PATHs that do not exist in the index and HEAD: %w", err)
+		}
+	}
+	var typos []string
+	for i, m := range missing {
+		if !known[i] {
+			typos = append(typos, m)
+		}
+	}
+	if len(typos) == 0 {
+		return nil
+	}
+	where := "Git has no record of it (not in the index, not in HEAD)"
+	if p.GitDir == "" {
+		where = "the root is not in a Git repository, so it cannot have been deleted in a change"
+	}
+	return fmt.Errorf("PATH %s does not exist under %s and %s: check the spelling (a file deleted by earlier commits is checked with --base REV)",
+		quoteList(typos, 5), p.Root, where)
 }
 
 // missingNote says which PATHs do not exist (F9): deleted in the change,

@@ -28,6 +28,26 @@ type Options struct {
 	// root: the worktree source reads them instead of the disk's bytes
 	// (the language server, X4; project/overlay.go).
 	Overlay map[string][]byte
+	// Targets are the paths the run is about, as given on the command
+	// line (check's and fix's PATHs, preview's DIR). With no Root, a
+	// repository inside the worktree that holds them all — a submodule
+	// or a nested repository — is the project root, as `cd` there would
+	// make it (R1, inner.go).
+	Targets []string
+	// Enter makes a target that is itself the top of another repository
+	// that repository (preview DIR); otherwise it is an entry of the
+	// repository around it, as pre-commit passes a changed gitlink.
+	Enter bool
+	// Stay refuses targets in another repository instead of moving the
+	// root there (fix never writes into another repository, X1).
+	Stay bool
+	// Command is the subcommand, for the commands messages suggest.
+	Command string
+	// StdinPath names the file StdinText stands for (check
+	// --stdin-filename): the worktree source reads the text in its place.
+	// The file must exist, as an editor's buffer's does.
+	StdinPath string
+	StdinText []byte
 }
 
 // Project is an opened project: where it is (R1, F2), found once for
@@ -124,6 +144,14 @@ func Open(o Options) (*Project, error) {
 	}
 	if p.GitTop == "" && p.noWorktree == nil {
 		p.GitTop = p.Root
+	}
+	if err := p.enterInner(o); err != nil {
+		return nil, err
+	}
+	if o.StdinPath != "" {
+		if err := p.useStdin(o); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/outfile"
@@ -20,7 +21,7 @@ checks the whole worktree, or inside GitHub Actions the event's change.
 --staged checks the index against HEAD; --base REV [--head REV] a change.
 `
 
-func cmdCheck(args []string, stdout, stderr io.Writer) int {
+func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var (
 		format   = fs.String("format", "text", "output `FORMAT`: "+strings.Join(report.Names(), ", "))
@@ -35,6 +36,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		head     = fs.String("head", "", "the revision `REV` --base compares with (default HEAD)")
 		memFile  = fs.String("memory", "", "also report corrupt lines (RL013) of the explicit memory `FILE`")
 		sarifCat = fs.String("sarif-category", "", "code scanning `CATEGORY` of a sarif report (run.automationDetails), so that uploads of two categories keep apart")
+		stdinAs  = fs.String("stdin-filename", "", "check standard input as the text of `PATH` (an editor's unsaved buffer); PATHs then are none or -")
 		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
 	paths, code, done := parseFlags(fs, "check", args, stdout, stderr, checkHelp)
@@ -52,15 +54,27 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if err := checkSARIFCategory(*sarifCat, *format); err != nil {
 		return fail(stderr, err)
 	}
+	var text []byte
+	if paths, err = stdinPaths(paths, *stdinAs); err != nil {
+		return fail(stderr, err)
+	}
 	diff, err := diffScope(paths, *staged, *base, *head, os.Getenv)
 	if err != nil {
 		return fail(stderr, err)
+	}
+	if *stdinAs != "" {
+		if text, err = io.ReadAll(io.LimitReader(stdin, maxStdin+1)); err != nil {
+			return fail(stderr, fmt.Errorf("read standard input: %w", err))
+		}
+		if len(text) > maxStdin {
+			return fail(stderr, fmt.Errorf("standard input is over %d bytes (256 MiB), which is no instruction file", maxStdin))
+		}
 	}
 	trace.Mark("start") // process start, flags
 	if diff.Source != "" {
 		printNotes(stderr, []string{diff.Describe()})
 	}
-	res, notes, err := project.Check(project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user},
+	res, notes, err := project.Check(project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text},
 		project.Scope{Diff: diff, Paths: paths, Memory: *memFile})
 	printNotes(stderr, notes)
 	if err != nil {
@@ -88,6 +102,27 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	trace.Mark("report")
 	return exitFor(res, threshold)
+}
+
+// maxStdin bounds what check --stdin-filename reads: far above any
+// max_file_bytes, so the size rule (C3) still judges the text.
+const maxStdin = 256 << 20
+
+// stdinPaths checks the PATHs against --stdin-filename: "-" means standard
+// input, which needs the name of the file it stands for; with that name
+// the one PATH checked is it.
+func stdinPaths(paths []string, name string) ([]string, error) {
+	dash := slices.Contains(paths, "-")
+	switch {
+	case name == "" && dash:
+		return nil, &usageError{"PATH - means standard input, which check reads only with --stdin-filename PATH, the file the text stands for " +
+			"(rivumi-lint check --stdin-filename AGENTS.md - < text); a file named - is ./-"}
+	case name == "":
+		return paths, nil
+	case len(paths) > 1 || len(paths) == 1 && !dash:
+		return nil, &usageError{"--stdin-filename checks standard input as one file: give no other PATH (or only -)"}
+	}
+	return []string{name}, nil
 }
 
 // diffScope decides the diff-mode scope (§6): --staged, --base [--head],

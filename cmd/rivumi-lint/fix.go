@@ -35,7 +35,7 @@ func cmdFix(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	out, err := fix.Run(fix.Options{Project: project.Options{Root: *root, Config: *cfgPath}, Paths: paths, DryRun: *dryRun}, stdout, stderr)
+	out, err := fix.Run(fix.Options{Project: project.Options{Root: *root, Config: *cfgPath, Targets: paths, Stay: true, Command: "fix"}, Paths: paths, DryRun: *dryRun}, stdout, stderr)
 	printNotes(stderr, out.Notes)
 	switch {
 	case err != nil:

@@ -179,9 +179,9 @@ func cmdHookStaged(args []string, stdout, stderr io.Writer) int {
 	from, to := os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF")
 	if from != "" && to != "" {
 		printNotes(stderr, []string{fmt.Sprintf("pre-commit --from-ref/--to-ref: checking the change from %s to %s", from, to)})
-		return cmdCheck(append([]string{"--base", from, "--head", to}, args...), stdout, stderr)
+		return cmdCheck(append([]string{"--base", from, "--head", to}, args...), stdin, stdout, stderr)
 	}
-	return cmdCheck(append([]string{"--staged"}, args...), stdout, stderr)
+	return cmdCheck(append([]string{"--staged"}, args...), stdin, stdout, stderr)
 }
 
 // cmdHookPrePush checks each range a push sends (githooks(5) pre-push:

@@ -816,11 +816,11 @@ func TestHostile(t *testing.T) {
 			t.Errorf("R9: no drift reported")
 		}
 		c.previewAll(0, names[1])
-		// A PATH that does not exist is taken as deleted (F9): exit 0, and
-		// the note naming it is one line, quoted (run checks that no line
-		// is a workflow command).
+		// A PATH that does not exist and that Git has no record of is a
+		// typo (F9): exit 2, and the message naming it is one line, quoted
+		// (run checks that no line is a workflow command).
 		res := c.run("check", "gone\n::error::forged/AGENTS.md")
-		if res.code != 0 || strings.Count(res.stderr, "\n") != 1 || !strings.Contains(res.stderr, `"gone\n::error::forged/AGENTS.md"`) {
+		if res.code != 2 || strings.Count(res.stderr, "\n") != 1 || !strings.Contains(res.stderr, `"gone\n::error::forged/AGENTS.md"`) {
 			t.Errorf("F9, §10: a missing PATH with a newline: exit %d, stderr %q", res.code, res.stderr)
 		}
 		c.exit2(`no such`, "preview", "gone\n::warning::forged")

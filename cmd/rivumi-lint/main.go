@@ -44,7 +44,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	switch args[0] {
 	case "check":
-		return cmdCheck(args[1:], stdout, stderr)
+		return cmdCheck(args[1:], stdin, stdout, stderr)
 	case "fix":
 		return cmdFix(args[1:], stdout, stderr)
 	case "preview":
