@@ -301,3 +301,30 @@ func TestPreCommitStagedHookFromRefToRef(t *testing.T) {
 		t.Fatalf("the push went through: origin main is %s", got)
 	}
 }
+
+// TestPreCommitFilesInSubmodule is R1 through the real client: a file
+// inside a submodule passed to the hooks from the superproject is checked
+// in the submodule, where its directory's chain lives. Failed before: the
+// hooks passed with "0 directories".
+func TestPreCommitFilesInSubmodule(t *testing.T) {
+	needIntegration(t, "the pre-commit client")
+	bin := rivumiLint(t)
+	cfg := reposConfig(t)
+	src := newRepo(t, map[string]string{"docs/AGENTS.md": badUTF8})
+	sup := newRepo(t, map[string]string{"AGENTS.md": "# root rules\n"})
+	git(t, sup, "-c", "protocol.file.allow=always", "submodule", "add", "-q", src, "sub")
+	git(t, sup, "commit", "-q", "-m", "add sub")
+	environ := preCommitEnv(t, filepath.Dir(bin))
+	for _, hook := range []string{"rivumi-lint", "rivumi-lint-system"} {
+		r := preCommitRun(t, sup, cfg, environ, hook, "--files", "sub/docs/AGENTS.md")
+		if r.code != 1 || !strings.Contains(r.stdout, "Failed") || !strings.Contains(r.stdout, "docs/AGENTS.md:2:3: error:") ||
+			!strings.Contains(r.stdout, "lies in the submodule sub") {
+			t.Errorf("%s --files sub/docs/AGENTS.md: want Failed with RL004 from the submodule's chain\n%s", hook, r)
+		}
+	}
+	// A file of the superproject beside it: exit 2 naming both commands.
+	r := preCommitRun(t, sup, cfg, environ, "rivumi-lint-system", "--files", "AGENTS.md", "sub/docs/AGENTS.md")
+	if r.code != 1 || !strings.Contains(r.stdout, "cd sub && rivumi-lint check docs/AGENTS.md") {
+		t.Errorf("--files across two repositories: want the hook to fail naming the command for the submodule\n%s", r)
+	}
+}
