@@ -210,7 +210,7 @@ func readGitFile(p string, fi os.FileInfo) (string, error) {
 // or names a reference or an object, and objects and refs directories (in
 // the common directory of a linked worktree).
 func isGitDirectory(d string) bool {
-	common := commonDirOf(d)
+	common := CommonDir(d)
 	for _, sub := range []string{"objects", "refs"} {
 		if fi, err := os.Stat(filepath.Join(common, sub)); err != nil || !fi.IsDir() {
 			return false
@@ -239,26 +239,12 @@ func isGitDirectory(d string) bool {
 	return ok
 }
 
-// commonDirOf is the common directory of Git directory gd: where its
-// commondir file points (a linked worktree), else gd.
-func commonDirOf(gd string) string {
-	b, err := os.ReadFile(filepath.Join(gd, "commondir"))
-	if err != nil {
-		return gd
-	}
-	c := strings.TrimSpace(string(b))
-	if !filepath.IsAbs(c) {
-		c = filepath.Join(gd, c)
-	}
-	return filepath.Clean(c)
-}
-
 // coreWorktree reads core.bare and core.worktree of Git directory gd from
 // the common config, and from config.worktree with
 // extensions.worktreeConfig. An unreadable config gives neither; opening
 // the repository reports it.
 func coreWorktree(gd string) (bare bool, worktree string) {
-	common := commonDirOf(gd)
+	common := CommonDir(gd)
 	cfg, err := readGitConfig(filepath.Join(common, "config"))
 	if err != nil {
 		return false, ""

@@ -98,15 +98,8 @@ func OpenAt(top, gitDir string) (*Repo, error) {
 	if bare {
 		root = gitDir
 	}
-	r := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir, Bare: bare, Format: "sha1", hashSize: 20, trees: map[Hash]*treeObj{},
+	r := &Repo{Root: root, GitDir: gitDir, CommonDir: CommonDir(gitDir), Bare: bare, Format: "sha1", hashSize: 20, trees: map[Hash]*treeObj{},
 		blobs: map[blobKey]blobRead{}}
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitDir, c)
-		}
-		r.CommonDir = filepath.Clean(c)
-	}
 	if fi, err := os.Stat(r.CommonDir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("the Git directory %s of %s is missing (a linked worktree whose main repository was moved or deleted?); run `git worktree repair` in the main worktree", r.CommonDir, root)
 	}

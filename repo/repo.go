@@ -351,15 +351,7 @@ func (t *TrackedDirs) Has(dir string) bool {
 // indexHashSize is the object id size of the repository whose Git
 // directory is gitDir: 32 with extensions.objectFormat = sha256, else 20.
 func indexHashSize(gitDir string) int {
-	common := gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitDir, c)
-		}
-		common = c
-	}
-	cfg, err := readGitConfig(filepath.Join(common, "config"))
+	cfg, err := readGitConfig(filepath.Join(CommonDir(gitDir), "config"))
 	if err != nil {
 		return 20
 	}
