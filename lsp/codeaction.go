@@ -27,8 +27,13 @@ func (s *Server) codeAction(params json.RawMessage) (any, error) {
 		if f.Fix == nil {
 			continue
 		}
-		diag := s.diagnostic(d, f)
-		if !overlaps(p.Range, diag.Range) {
+		var diags []Diagnostic
+		for _, diag := range s.findingDiagnostics(d, f) {
+			if overlaps(p.Range, diag.Range) {
+				diags = append(diags, diag)
+			}
+		}
+		if len(diags) == 0 {
 			continue
 		}
 		edit, ok := s.workspaceEdit(d, f.Fix)
@@ -36,7 +41,7 @@ func (s *Server) codeAction(params json.RawMessage) (any, error) {
 			continue
 		}
 		actions = append(actions, CodeAction{Title: f.Fix.Description, Kind: "quickfix",
-			Diagnostics: []Diagnostic{diag}, IsPreferred: true, Edit: edit})
+			Diagnostics: diags, IsPreferred: true, Edit: edit})
 	}
 	return actions, nil
 }

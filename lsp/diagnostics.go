@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
+	"unicode/utf8"
 
 	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/lint"
@@ -105,12 +107,15 @@ func (s *Server) uriFor(root, rel, fallback string) string {
 func (s *Server) diagnostics(d *document) []Diagnostic {
 	out := make([]Diagnostic, 0, len(d.findings))
 	for _, f := range d.findings {
-		out = append(out, s.diagnostic(d, f))
+		out = append(out, s.findingDiagnostics(d, f)...)
 	}
 	return out
 }
 
-func (s *Server) diagnostic(d *document, f lint.Finding) Diagnostic {
+// findingDiagnostics are one finding's diagnostics: one at its position,
+// and for RL010 one more at each further character its fix deletes (the
+// finding gives only the first; the editor should mark every one).
+func (s *Server) findingDiagnostics(d *document, f lint.Finding) []Diagnostic {
 	sev := severityInformation
 	switch f.Severity {
 	case lint.Error:
@@ -118,7 +123,43 @@ func (s *Server) diagnostic(d *document, f lint.Finding) Diagnostic {
 	case lint.Warning:
 		sev = severityWarning
 	}
-	return Diagnostic{Range: s.enc.findingRange(d.text, f), Severity: sev, Code: f.Rule, Source: "rivumi-lint", Message: f.Message}
+	first := Diagnostic{Range: s.enc.findingRange(d.text, f), Severity: sev, Code: f.Rule, Source: "rivumi-lint", Message: f.Message}
+	out := []Diagnostic{first}
+	if f.Rule != "RL010" || f.Fix == nil {
+		return out
+	}
+	hidden := hiddenIn(d, f.Fix)
+	for i, h := range hidden {
+		r := s.enc.charRange(d.text, h.off)
+		if r == first.Range {
+			continue
+		}
+		out = append(out, Diagnostic{Range: r, Severity: sev, Code: f.Rule, Source: "rivumi-lint",
+			Message: fmt.Sprintf("Rivumi will pass this character a reviewer cannot see (%U, %d of %d in this file) to the model. Fix: delete it", h.r, i+1, len(hidden))})
+	}
+	return out
+}
+
+type hiddenChar struct {
+	off int
+	r   rune
+}
+
+// hiddenIn are the characters RL010's fix deletes from d: every character
+// of each of its edits (adjacent ones share an edit).
+func hiddenIn(d *document, fix *lint.Fix) []hiddenChar {
+	var out []hiddenChar
+	for _, e := range fix.Edits {
+		if e.Path != d.rel || e.Start.Offset < 0 || e.End.Offset > len(d.text) {
+			continue
+		}
+		for o := e.Start.Offset; o < e.End.Offset; {
+			r, size := utf8.DecodeRune(d.text[o:])
+			out = append(out, hiddenChar{o, r})
+			o += size
+		}
+	}
+	return out
 }
 
 func (s *Server) publish(uri string, version *int, diags []Diagnostic) {
