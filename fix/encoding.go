@@ -125,3 +125,7 @@ func fromWindows1252(b []byte) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// ToUTF8 is the decoding fix makes (toUTF8), for the language server: it
+// tells whether an editor's text is the decoded disk bytes (X4, C4).
+func ToUTF8(b []byte) (text []byte, from string, err error) { return toUTF8(b) }

@@ -27,8 +27,13 @@ func (s *Server) codeAction(params json.RawMessage) (any, error) {
 		if f.Fix == nil {
 			continue
 		}
-		diag := s.diagnostic(d, f)
-		if !overlaps(p.Range, diag.Range) {
+		var diags []Diagnostic
+		for _, diag := range s.findingDiagnostics(d, f) {
+			if overlaps(p.Range, diag.Range) {
+				diags = append(diags, diag)
+			}
+		}
+		if len(diags) == 0 {
 			continue
 		}
 		edit, ok := s.workspaceEdit(d, f.Fix)
@@ -36,7 +41,7 @@ func (s *Server) codeAction(params json.RawMessage) (any, error) {
 			continue
 		}
 		actions = append(actions, CodeAction{Title: f.Fix.Description, Kind: "quickfix",
-			Diagnostics: []Diagnostic{diag}, IsPreferred: true, Edit: edit})
+			Diagnostics: diags, IsPreferred: true, Edit: edit})
 	}
 	return actions, nil
 }
@@ -75,7 +80,19 @@ func (s *Server) workspaceEdit(d *document, fix *lint.Fix) (WorkspaceEdit, bool)
 		if target == nil {
 			return WorkspaceEdit{}, false
 		}
-		edits, ok := s.enc.textEdits(target.text, byPath[p])
+		// The offsets are in the bytes the check read (the disk's, with a
+		// byte-order mark the text lacks).
+		mapped := make([]lint.Edit, 0, len(byPath[p]))
+		for _, e := range byPath[p] {
+			start, ok1 := target.textOffset(e.Start.Offset)
+			end, ok2 := target.textOffset(e.End.Offset)
+			if !ok1 || !ok2 {
+				return WorkspaceEdit{}, false
+			}
+			e.Start.Offset, e.End.Offset = start, end
+			mapped = append(mapped, e)
+		}
+		edits, ok := s.enc.textEdits(target.text, mapped)
 		if !ok {
 			return WorkspaceEdit{}, false
 		}

@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
+	"unicode/utf8"
 
 	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/lint"
@@ -14,14 +16,15 @@ import (
 // the scope (a file is checked from its directory, and an instruction
 // file brings every directory below it whose chain it reaches, R7), as
 // `rivumi-lint check PATH...` would check them once saved.
-func (s *Server) run(root string, docs []*document) (*lint.Result, *project.Run, error) {
-	overlay := make(map[string][]byte, len(docs))
+// The disk views it judged are each document's, in docs' order.
+func (s *Server) run(root string, docs []*document) (*lint.Result, []*diskView, error) {
+	ov, views := overlay(root, docs)
 	paths := make([]string, 0, len(docs))
 	for _, d := range docs {
-		overlay[d.rel] = d.text
 		paths = append(paths, filepath.Join(root, filepath.FromSlash(d.rel)))
 	}
-	return s.runScope(root, overlay, project.Scope{Paths: paths, Memory: s.opts.Memory})
+	res, _, err := s.runScope(root, ov, project.Scope{Paths: paths, Memory: s.opts.Memory})
+	return res, views, err
 }
 
 // runScope runs the pipeline over scope with the overlay.
@@ -53,7 +56,7 @@ func (s *Server) lint(root string) {
 	if len(docs) == 0 {
 		return
 	}
-	res, _, err := s.run(root, docs)
+	res, views, err := s.run(root, docs)
 	cfgURI := uriOf(filepath.Join(root, project.ConfigName))
 	var cerr *config.Error
 	if errors.As(err, &cerr) {
@@ -86,8 +89,8 @@ func (s *Server) lint(root string) {
 	for _, f := range res.Findings {
 		byPath[f.Path] = append(byPath[f.Path], f)
 	}
-	for _, d := range docs {
-		d.findings = byPath[d.rel]
+	for i, d := range docs {
+		d.findings, d.disk = byPath[d.rel], views[i]
 		s.publish(d.uri, &d.version, s.diagnostics(d))
 	}
 }
@@ -105,12 +108,15 @@ func (s *Server) uriFor(root, rel, fallback string) string {
 func (s *Server) diagnostics(d *document) []Diagnostic {
 	out := make([]Diagnostic, 0, len(d.findings))
 	for _, f := range d.findings {
-		out = append(out, s.diagnostic(d, f))
+		out = append(out, s.findingDiagnostics(d, f)...)
 	}
 	return out
 }
 
-func (s *Server) diagnostic(d *document, f lint.Finding) Diagnostic {
+// findingDiagnostics are one finding's diagnostics: one at its position,
+// and for RL010 one more at each further character its fix deletes (the
+// finding gives only the first; the editor should mark every one).
+func (s *Server) findingDiagnostics(d *document, f lint.Finding) []Diagnostic {
 	sev := severityInformation
 	switch f.Severity {
 	case lint.Error:
@@ -118,7 +124,62 @@ func (s *Server) diagnostic(d *document, f lint.Finding) Diagnostic {
 	case lint.Warning:
 		sev = severityWarning
 	}
-	return Diagnostic{Range: s.enc.findingRange(d.text, f), Severity: sev, Code: f.Rule, Source: "rivumi-lint", Message: f.Message}
+	msg := f.Message
+	if d.disk != nil && f.Rule == "RL004" {
+		msg += fmt.Sprintf("; on disk the file is %s, which the editor shows decoded: saving it unchanged writes %s again", d.disk.from, d.disk.from)
+	}
+	first := Diagnostic{Range: Range{}, Severity: sev, Code: f.Rule, Source: "rivumi-lint", Message: msg}
+	if off, ok := offset(d.read(), f.Line, f.Column); ok {
+		first.Range = s.rangeAt(d, off)
+	}
+	out := []Diagnostic{first}
+	if f.Rule != "RL010" || f.Fix == nil {
+		return out
+	}
+	hidden := hiddenIn(d, f.Fix)
+	for i, h := range hidden {
+		r := s.rangeAt(d, h.off)
+		if r == first.Range {
+			continue
+		}
+		out = append(out, Diagnostic{Range: r, Severity: sev, Code: f.Rule, Source: "rivumi-lint",
+			Message: fmt.Sprintf("Rivumi will pass this character a reviewer cannot see (%U, %d of %d in this file) to the model. Fix: delete it", h.r, i+1, len(hidden))})
+	}
+	return out
+}
+
+// rangeAt is the range of the character at offset off of the bytes the
+// check read, in the document's text; the start of the file when it has
+// no place there.
+func (s *Server) rangeAt(d *document, off int) Range {
+	t, ok := d.textOffset(off)
+	if !ok {
+		return Range{}
+	}
+	return s.enc.charRange(d.text, t)
+}
+
+type hiddenChar struct {
+	off int
+	r   rune
+}
+
+// hiddenIn are the characters RL010's fix deletes from d: every character
+// of each of its edits (adjacent ones share an edit).
+func hiddenIn(d *document, fix *lint.Fix) []hiddenChar {
+	read := d.read()
+	var out []hiddenChar
+	for _, e := range fix.Edits {
+		if e.Path != d.rel || e.Start.Offset < 0 || e.End.Offset > len(read) {
+			continue
+		}
+		for o := e.Start.Offset; o < e.End.Offset; {
+			r, size := utf8.DecodeRune(read[o:])
+			out = append(out, hiddenChar{o, r})
+			o += size
+		}
+	}
+	return out
 }
 
 func (s *Server) publish(uri string, version *int, diags []Diagnostic) {

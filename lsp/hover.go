@@ -28,14 +28,11 @@ func (s *Server) hover(params json.RawMessage) (any, error) {
 	if d == nil || d.root == "" {
 		return nil, nil
 	}
-	overlay := map[string][]byte{}
-	for _, o := range s.openIn(d.root) {
-		overlay[o.rel] = o.text
-	}
+	ov, _ := overlay(d.root, s.openIn(d.root))
 	dir := dirOf(d.rel)
-	res, run, err := s.runScope(d.root, overlay, project.Scope{Dirs: []string{dir}})
+	res, run, err := s.runScope(d.root, ov, project.Scope{Dirs: []string{dir}})
 	if err != nil {
-		return nil, fmt.Errorf("resolve %s: %w", resolve.DisplayDir(dir), err)
+		return nil, err // the pipeline names the directory (resolve DIR: ...)
 	}
 	if !run.Engine.IsCandidate(path.Base(d.rel)) || len(run.Resolutions) == 0 {
 		return nil, nil // not an instruction file: nothing to show

@@ -113,6 +113,12 @@ func (enc encoding) findingRange(text []byte, f lint.Finding) Range {
 	if !ok {
 		return Range{}
 	}
+	return enc.charRange(text, off)
+}
+
+// charRange is the range of the character at byte offset off of text
+// (empty at a line end or the end).
+func (enc encoding) charRange(text []byte, off int) Range {
 	end := off
 	if off < len(text) && text[off] != '\n' {
 		_, size := utf8.DecodeRune(text[off:])

@@ -44,7 +44,9 @@ func (s *Server) rootOf(dir string) string {
 
 // projectOf is the project root and the root-relative slash path of a
 // document at path: the innermost workspace folder holding it decides
-// the project, else the document's own directory.
+// the project, else the document's own directory. A document inside
+// another repository below the folder (a submodule, a nested repository)
+// belongs to that repository, as check run from there would see it (R1).
 func (s *Server) projectOf(path string) (root, rel string) {
 	start := filepath.Dir(path)
 	best := ""
@@ -55,6 +57,9 @@ func (s *Server) projectOf(path string) (root, rel string) {
 	}
 	if best != "" {
 		start = best
+		if inner := innerRepo(best, filepath.Dir(path)); inner != "" {
+			start = inner
+		}
 	}
 	root = s.rootOf(start)
 	if root == "" {
@@ -72,6 +77,23 @@ func (s *Server) projectOf(path string) (root, rel string) {
 		}
 	}
 	return root, rel
+}
+
+// innerRepo is the innermost directory from dir up to, not including,
+// folder that holds a .git entry (a directory, or the file a submodule or
+// a linked worktree has); "" when there is none.
+func innerRepo(folder, dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if rel, ok := project.Within(folder, d); !ok || rel == "" {
+			return ""
+		}
+		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // relTo is path relative to root, also when one of them is reached

@@ -61,6 +61,9 @@ type document struct {
 	root      string // project root; "" outside a Git repository
 	rel       string // slash path relative to root
 	findings  []lint.Finding
+	// disk is set when the last run judged the disk's bytes, whose
+	// decoding the text is; the findings' positions are in those bytes.
+	disk *diskView
 }
 
 // New returns a server reading requests from in and writing to out; log
