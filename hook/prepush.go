@@ -22,6 +22,19 @@ func (p Push) Deletion() bool { return zeros(p.LocalSHA) }
 // (§11's events table).
 func (p Push) NewBranch() bool { return zeros(p.RemoteSHA) }
 
+// Kind names what the push updates, from the remote ref: "branch"
+// (refs/heads/), "tag" (refs/tags/), else "ref" (refs/notes/, Gerrit's
+// refs/for/, …).
+func (p Push) Kind() string {
+	switch {
+	case strings.HasPrefix(p.RemoteRef, "refs/heads/"):
+		return "branch"
+	case strings.HasPrefix(p.RemoteRef, "refs/tags/"):
+		return "tag"
+	}
+	return "ref"
+}
+
 func zeros(s string) bool { return strings.Trim(s, "0") == "" }
 
 // maxPushLines bounds the lines read: one per pushed ref.
@@ -77,4 +90,20 @@ func RemoteDefault(root, remote string) string {
 		}
 	}
 	return ""
+}
+
+// PeelCommit returns the commit an object of the repository at root names:
+// an annotated tag (what a pushed tag's sha is) is peeled to its commit,
+// as Git does for a revision. ok is false when the object is here but
+// names no commit (a tag of a tree or a blob); what is then its type.
+// An object that is not here is an error.
+func PeelCommit(root, id string) (commit string, ok bool, what string, err error) {
+	if out, err := runGit(root, "rev-parse", "--verify", "--quiet", "--end-of-options", id+"^{commit}"); err == nil {
+		return strings.TrimSpace(out), true, "commit", nil
+	}
+	out, err := runGit(root, "cat-file", "-t", id)
+	if err != nil {
+		return "", false, "", fmt.Errorf("object %s: %w", id, err)
+	}
+	return "", false, strings.TrimSpace(out), nil
 }

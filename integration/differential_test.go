@@ -7,7 +7,13 @@ package integration
 // `rivumi-lint check --format json` and compared with the oracle
 // (oracle_test.go), which reads the same repository through the git binary
 // alone. Every layout, CPU count and working directory must also print
-// byte-identical JSON.
+// byte-identical JSON. Some repositories hold a submodule and/or a nested
+// repository with instruction files the engine rejects (R1): the outer
+// checks must not descend into them; a PATH inside one, run at its top,
+// must match the oracle over that repository, and the same PATH given at
+// the outer top must print the same (the sub-test seed=S/inner-path; run
+// only those with -run '^TestDifferential$/^seed=/^inner-path$', leave
+// them out with -skip 'TestDifferential/seed=/inner-path').
 //
 //	RIVUMI_DIFF_SEEDS=N       seeds 1..N (default 4 with RIVUMI_LINT_INTEGRATION=1,
 //	                          else 1: the long run is CI's)
@@ -170,6 +176,9 @@ func diffSeed(t *testing.T, bin string, seed uint64) {
 		t.Logf("repositories of seed %d kept in %s", seed, root)
 	}
 	c := buildCommitted(t, g, filepath.Join(root, "committed"))
+	for _, in := range g.inner {
+		t.Logf("seed %d: a %s at %q, its PATH cases %q", seed, in.kind(), in.path, in.dirs)
+	}
 	wds := []string{""}
 	if g.subdir != "" {
 		wds = append(wds, g.subdir)
@@ -214,7 +223,7 @@ func diffSeed(t *testing.T, bin string, seed uint64) {
 		}
 		// The whole-worktree mode: which directories (F4); the disk of a
 		// sparse checkout differs, so it is compared with its own kind.
-		want, never := worktreeDirs(t, dir)
+		want, never, inner := worktreeDirs(t, dir)
 		group := "worktree"
 		if l.name == "sparse-index" {
 			group = "worktree (sparse checkout)"
@@ -227,7 +236,7 @@ func diffSeed(t *testing.T, bin string, seed uint64) {
 					f.add(fmt.Sprintf("%s: exit %d: %s", group, r.code, strings.TrimSpace(r.stderr)), label)
 					continue
 				}
-				for _, d := range compareWorktree(want, never, []byte(r.stdout)) {
+				for _, d := range compareWorktree(want, never, inner, []byte(r.stdout)) {
 					f.add(group+": "+d, label)
 				}
 				if prev, ok := firstOut[group]; !ok {
@@ -241,6 +250,54 @@ func diffSeed(t *testing.T, bin string, seed uint64) {
 	for _, what := range f.order {
 		t.Errorf("seed %d (RIVUMI_DIFF_SEED=%d): %s\n    runs: %s", seed, seed, what, summary(f.runs[what]))
 	}
+	if len(g.inner) == 0 {
+		return
+	}
+	// A PATH inside a submodule or nested repository (R1): the check run
+	// at its top is compared with the oracle here; the same PATH given at
+	// the outer top must print the same, in its own sub-test.
+	type innerCase struct {
+		in  innerRepo
+		dir string
+		out result
+	}
+	var cases []innerCase
+	for _, in := range g.inner {
+		top := filepath.Join(c.dir, filepath.FromSlash(in.path))
+		o := newOracle(treeSnapshot(t, top, "HEAD"), in.maxFileBytes)
+		for _, d := range in.dirs {
+			arg := d
+			if arg == "" {
+				arg = "."
+			}
+			r := run(t, top, env(t), nil, bin, "check", "--format", "json", "--", arg)
+			where := fmt.Sprintf("seed %d (RIVUMI_DIFF_SEED=%d): PATH %q at the top of the %s %q", seed, seed, arg, in.kind(), in.path)
+			if r.code != 0 && r.code != 1 {
+				t.Errorf("%s: exit %d: %s", where, r.code, strings.TrimSpace(r.stderr))
+				continue
+			}
+			for _, diff := range compare(expectation{dirs: []oChain{o.chain(d)}}, []byte(r.stdout)) {
+				t.Errorf("%s: %s", where, diff)
+			}
+			cases = append(cases, innerCase{in, d, r})
+		}
+	}
+	t.Run("inner-path", func(t *testing.T) {
+		for _, ic := range cases {
+			arg := ic.in.path
+			if ic.dir != "" {
+				arg += "/" + ic.dir
+			}
+			r := run(t, c.dir, env(t), nil, bin, "check", "--format", "json", "--", arg)
+			where := fmt.Sprintf("seed %d (RIVUMI_DIFF_SEED=%d): PATH %q at the outer top, inside the %s %q (R1: checked in it, as at its top)", seed, seed, arg, ic.in.kind(), ic.in.path)
+			switch {
+			case r.code != ic.out.code:
+				t.Errorf("%s: exit %d, at its top %d: %s", where, r.code, ic.out.code, firstDiff([]byte(ic.out.stdout), []byte(r.stdout)))
+			case r.stdout != ic.out.stdout:
+				t.Errorf("%s: JSON differs from that at its top: %s", where, firstDiff([]byte(ic.out.stdout), []byte(r.stdout)))
+			}
+		}
+	})
 }
 
 // firstDiff shows the first line where two outputs differ.
@@ -259,4 +316,21 @@ func firstDiff(a, b []byte) string {
 		}
 	}
 	return "same lines"
+}
+
+// TestDifferentialScriptHelp: `scripts/differential --help` prints its
+// comment block and no code (it printed `set -euo pipefail`, issue #21).
+func TestDifferentialScriptHelp(t *testing.T) {
+	r := run(t, moduleRoot(t), env(t), nil, "bash", "scripts/differential", "--help")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "Runs the differential test against git") {
+		t.Fatalf("scripts/differential --help: %s", r)
+	}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(line, "set ") || strings.HasPrefix(line, "cd ") || strings.HasPrefix(line, "#") {
+			t.Errorf("scripts/differential --help prints code or comment marks: %q", line)
+		}
+	}
+	if !strings.Contains(r.stdout, "inner-path") {
+		t.Errorf("scripts/differential --help does not say how to run the inner-path cases:\n%s", r.stdout)
+	}
 }

@@ -5,8 +5,8 @@ package integration
 // staged state, full of what the resolution contract (SPEC §2, §3) and the
 // field conditions (§11) must get right: nested candidates with every kind
 // of content, symbolic links to files and directories, gitlinks,
-// directories named like candidates, type and mode changes, odd names and
-// nested ignore files.
+// directories named like candidates, type and mode changes, odd names,
+// nested ignore files, and submodules and nested repositories (R1).
 
 import (
 	"bytes"
@@ -136,6 +136,27 @@ type genSpec struct {
 	subdir       string            // a real directory of the head, the second working directory
 	untracked    map[string][]byte // files left untracked in the worktree (F4)
 	exclude      string            // .git/info/exclude
+	inner        []innerRepo       // a submodule and/or a nested repository (R1)
+}
+
+// innerRepo is a repository inside the generated one: a submodule (a
+// second generated repository, `git submodule add`) or a nested
+// repository (its own `git init`, untracked by the outer one). R1: the
+// whole-worktree scope, --staged and --base/--head never descend into one;
+// a PATH inside it is checked in it, as running there would.
+type innerRepo struct {
+	path         string // slash path in the outer worktree
+	submodule    bool
+	tree         genTree
+	maxFileBytes int64
+	dirs         []string // the directories the PATH cases check: "" (its top) and one below
+}
+
+func (in innerRepo) kind() string {
+	if in.submodule {
+		return "submodule"
+	}
+	return "nested repository"
 }
 
 var (
@@ -225,7 +246,67 @@ func generate(seed uint64) *genSpec {
 	if len(subs) > 0 {
 		g.subdir = subs[r.IntN(len(subs))]
 	}
+	g.addInner(both)
 	return g
+}
+
+// addInner gives g a submodule and/or a nested repository, in directories
+// real at the head and when staged. They draw from a stream of their own,
+// so every other part of a seed's case is what it was before they existed.
+func (g *genSpec) addInner(both []string) {
+	r := rand.New(rand.NewPCG(g.seed, 0x1a7e))
+	for _, sub := range []bool{true, false} {
+		if r.IntN(2) == 0 || len(both) == 0 {
+			continue
+		}
+		name := "nest"
+		if sub {
+			name = "mod"
+		}
+		p := pathJoin(both[r.IntN(len(both))], name)
+		if _, ok := g.head[p]; ok || hasPrefixEntry(g.head, p) || hasPrefixEntry(g.staged, p) {
+			continue
+		}
+		if _, ok := g.staged[p]; ok {
+			continue
+		}
+		for q := range g.untracked {
+			if q == p || strings.HasPrefix(q, p+"/") {
+				delete(g.untracked, q)
+			}
+		}
+		in := innerRepo{path: p, submodule: sub, maxFileBytes: 32768, tree: genTree{}}
+		ig := &genSpec{seed: g.seed, maxFileBytes: in.maxFileBytes}
+		if r.IntN(2) == 0 {
+			// Its own config: a PATH inside it must be checked with it.
+			in.maxFileBytes = int64(40 + r.IntN(60))
+			ig.maxFileBytes = in.maxFileBytes
+			in.tree[configName] = genEntry{modeFile, fmt.Appendf(nil, "version: 1\nlimits:\n  max_file_bytes: %d\n", in.maxFileBytes)}
+		}
+		// Files the engine rejects, so a descent from the outer checks shows.
+		top := []byte("\xff\xfeA\x00G\x00") // UTF-16: C4
+		switch r.IntN(3) {
+		case 0:
+			top = bytes.Repeat([]byte("o"), int(in.maxFileBytes)+1) // C3
+		case 1:
+			top = ig.content(r)
+		}
+		in.tree.put("AGENTS.md", genEntry{modeFile, top})
+		for n := 2 + r.IntN(6); n > 0; n-- {
+			ig.addRandom(r, in.tree)
+		}
+		in.dirs = []string{""}
+		var below []string
+		for _, d := range realDirs(in.tree) {
+			if d != "" {
+				below = append(below, d)
+			}
+		}
+		if len(below) > 0 {
+			in.dirs = append(in.dirs, below[r.IntN(len(below))])
+		}
+		g.inner = append(g.inner, in)
+	}
 }
 
 func contains(list []string, s string) bool {
@@ -538,7 +619,35 @@ func buildCommitted(t *testing.T, g *genSpec, parent string) committed {
 	c.head = commitTree(t, dir, g.head, c.base, "head")
 	gitCmd(t, dir, nil, nil, "update-ref", "refs/heads/main", c.head)
 	gitCmd(t, dir, nil, nil, "reset", "-q", "--hard", "main")
+	for i, in := range g.inner {
+		at := filepath.Join(dir, filepath.FromSlash(in.path))
+		if !in.submodule {
+			initRepo(t, at, in.tree)
+			continue
+		}
+		// A submodule is a second repository, cloned in by Git itself and
+		// committed: the head gains the gitlink and .gitmodules.
+		src := filepath.Join(parent, fmt.Sprintf("inner-%d", i))
+		initRepo(t, src, in.tree)
+		gitCmd(t, dir, nil, nil, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "--", src, in.path)
+		gitCmd(t, dir, nil, nil, "commit", "-q", "-m", "submodule")
+		c.head = strings.TrimSpace(gitCmd(t, dir, nil, nil, "rev-parse", "HEAD"))
+	}
 	return c
+}
+
+// initRepo makes a repository at dir whose one commit, checked out, is m.
+func initRepo(t *testing.T, dir string, m genTree) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, dir, nil, nil, "init", "-q")
+	for _, kv := range [][2]string{{"gc.auto", "0"}, {"maintenance.auto", "false"}, {"core.autocrlf", "false"}, {"core.symlinks", "true"}} {
+		gitCmd(t, dir, nil, nil, "config", kv[0], kv[1])
+	}
+	gitCmd(t, dir, nil, nil, "update-ref", "refs/heads/main", commitTree(t, dir, m, "", "inner"))
+	gitCmd(t, dir, nil, nil, "reset", "-q", "--hard", "main")
 }
 
 // stage makes the index hold g.staged (with plumbing, which works the same

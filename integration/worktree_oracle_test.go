@@ -17,8 +17,11 @@ import (
 // worktreeDirs returns the directories the check must resolve (every real
 // directory on disk above a tracked path or an untracked path Git does not
 // ignore) and those it must not (untracked directories git check-ignore
-// says are ignored; nothing below them either).
-func worktreeDirs(t *testing.T, dir string) (want map[string]bool, never []string) {
+// says are ignored; nothing below them either), and the tops of the
+// repositories inside it (R1: submodules, gitlinks as `git ls-files -s`
+// shows them, and nested repositories, which `git ls-files -o` shows as
+// "DIR/"), which a check never descends into, nor resolves.
+func worktreeDirs(t *testing.T, dir string) (want map[string]bool, never, inner []string) {
 	t.Helper()
 	split := func(out string) []string {
 		var ps []string
@@ -30,9 +33,26 @@ func worktreeDirs(t *testing.T, dir string) (want map[string]bool, never []strin
 		return ps
 	}
 	want = map[string]bool{}
-	paths := split(gitCmd(t, dir, nil, nil, "ls-files", "-z"))
+	var paths []string
+	for _, rec := range split(gitCmd(t, dir, nil, nil, "ls-files", "-s", "-z")) {
+		meta, p, ok := strings.Cut(rec, "\t")
+		if !ok {
+			t.Fatalf("git ls-files -s: unexpected record %q", rec)
+		}
+		paths = append(paths, p)
+		if strings.HasPrefix(meta, modeGitlink+" ") {
+			inner = append(inner, p)
+		}
+	}
 	paths = append(paths, split(gitCmd(t, dir, nil, nil, "ls-files", "-z", "-o", "--exclude-standard"))...)
+	for _, p := range split(gitCmd(t, dir, nil, nil, "ls-files", "-z", "-o")) {
+		if d, ok := strings.CutSuffix(p, "/"); ok {
+			inner = append(inner, d)
+		}
+	}
 	for _, p := range paths {
+		// A nested repository is an entry of its parent directory.
+		p = strings.TrimSuffix(p, "/")
 		for d := pathParent(p); ; d = pathParent(d) {
 			if realDirOnDisk(dir, d) {
 				want[d] = true
@@ -55,7 +75,7 @@ func worktreeDirs(t *testing.T, dir string) (want map[string]bool, never []strin
 		}
 		never = split(r.stdout)
 	}
-	return want, never
+	return want, never, inner
 }
 
 // realDirOnDisk: every component of d is a directory, none a link.
@@ -76,7 +96,7 @@ func realDirOnDisk(root, d string) bool {
 
 // compareWorktree lists the differences between the directories a
 // whole-worktree check printed and want/never.
-func compareWorktree(want map[string]bool, never []string, stdout []byte) []string {
+func compareWorktree(want map[string]bool, never, inner []string, stdout []byte) []string {
 	var got jsonOut
 	if err := json.Unmarshal(stdout, &got); err != nil {
 		return []string{fmt.Sprintf("the output is not JSON: %v", err)}
@@ -92,6 +112,11 @@ func compareWorktree(want map[string]bool, never []string, stdout []byte) []stri
 		for _, n := range never {
 			if under(p, n) {
 				diffs = append(diffs, fmt.Sprintf("directory %q resolved, but git check-ignore ignores %q (F4)", displayDir(p), n))
+			}
+		}
+		for _, n := range inner {
+			if under(p, n) {
+				diffs = append(diffs, fmt.Sprintf("directory %q resolved, but %q is the top of a submodule or nested repository, never descended into (R1)", displayDir(p), n))
 			}
 		}
 	}

@@ -31,6 +31,13 @@ type DiffOptions struct {
 	// the merge base of Head with DefaultBranch (§11's events table), found
 	// when the run opens the repository; All when there is none here.
 	NewBranch bool
+	// Created names what a NewBranch push creates, for messages: "a new
+	// tag", "a new ref"; "" is "a new branch".
+	Created string
+	// LocalHead says Head is a commit of this repository that the remote
+	// may not hold (a pre-push hook's): no fetch can bring it, so a fix
+	// never names it.
+	LocalHead bool
 	// DefaultBranch is the repository's default branch (the payload's
 	// repository.default_branch), looked up as origin/<name> where a
 	// base must come from it: a new branch, or a Base that is not in the
@@ -68,13 +75,20 @@ func (o DiffOptions) Describe() string {
 	case o.Deleted:
 		return o.Source + ": the push deleted the branch; nothing to check"
 	case o.NewBranch && o.DefaultBranch == "":
-		return o.Source + ": a new branch; no default branch is known to find its merge base with"
+		return o.Source + ": " + o.created() + "; no default branch is known to find its merge base with"
 	case o.NewBranch:
-		return o.Source + ": a new branch; checking its commits since the merge base of " + o.Head + " with " + o.remote() + "/" + o.DefaultBranch
+		return o.Source + ": " + o.created() + "; checking its commits since the merge base of " + o.Head + " with " + o.remote() + "/" + o.DefaultBranch
 	case o.All:
 		return o.Source + ": checking every directory of " + o.Head
 	}
 	return o.Source + ": checking the change from " + o.Base + " to " + o.Head
+}
+
+func (o DiffOptions) created() string {
+	if o.Created == "" {
+		return "a new branch"
+	}
+	return o.Created
 }
 
 func (o DiffOptions) remote() string {
@@ -248,21 +262,28 @@ func (p *Project) eventBase(r *repo.Repo, d DiffOptions) DiffOptions {
 	if _, err := r.CommitTree(head); err != nil {
 		return d // the head's own error is clearer when the sides open
 	}
-	why := "a new branch"
+	why := d.created()
+	newRef := d.NewBranch
 	if !d.NewBranch {
 		why = fmt.Sprintf("the push's before commit %s is not in this clone (a force push rewrote it, or it was never fetched)", d.Base)
 	}
 	d.NewBranch, d.Base = false, ""
 	ref := "refs/remotes/" + d.remote() + "/" + d.DefaultBranch
 	var base repo.Hash
-	found := false
+	found, tipHere, complete := false, false, false
 	if d.DefaultBranch != "" {
 		if tip, err := r.ResolveCommit(ref, "the default branch"); err == nil {
-			base, found = mergeBase(r, head, tip, maxMergeBaseWalk)
+			tipHere = true
+			base, found, complete = mergeBase(r, head, tip, maxMergeBaseWalk)
 		}
 	}
 	switch {
-	case found && why == "a new branch":
+	case found && newRef && base == head:
+		// A tag (or branch) of a commit the default branch holds: it
+		// brings no commit of its own.
+		d.Base = base.String()
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: %s of %s, which %s already holds: no commit of its own, nothing new to check", d.Source, why, d.Head, ref))
+	case found && newRef:
 		d.Base = base.String()
 		p.Notes = append(p.Notes, fmt.Sprintf("%s: %s; comparing %s with its merge base %s with %s", d.Source, why, d.Head, d.Base, ref))
 	case found:
@@ -270,12 +291,34 @@ func (p *Project) eventBase(r *repo.Repo, d DiffOptions) DiffOptions {
 		p.Notes = append(p.Notes, fmt.Sprintf("%s%s: %s; comparing %s with its merge base %s with %s instead", WarningPrefix, d.Source, why, d.Head, d.Base, ref))
 	case d.DefaultBranch == "":
 		d.All = true
-		p.Notes = append(p.Notes, fmt.Sprintf("%s%s: %s, and no default branch is known (the payload's repository.default_branch, the remote's HEAD) to find a merge base with; checking every directory of %s", WarningPrefix, d.Source, why, d.Head))
+		known := "the payload's repository.default_branch, the remote's HEAD"
+		if d.LocalHead {
+			known = "the remote's HEAD: `git remote set-head " + d.remote() + " --auto` records it"
+		}
+		p.Notes = append(p.Notes, fmt.Sprintf("%s%s: %s, and no default branch is known (%s) to find a merge base with; checking every directory of %s", WarningPrefix, d.Source, why, known, d.Head))
+	case complete && newRef:
+		// Both histories were read to their roots: they never meet (an
+		// orphan branch, an unrelated history). All of it is new, so every
+		// directory is exactly its own change; no fetch would find more.
+		d.All = true
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: %s that shares no history with %s (an orphan history: no merge base, so all of it is new); checking every directory of %s", d.Source, why, ref, d.Head))
+	case complete:
+		d.All = true
+		p.Notes = append(p.Notes, fmt.Sprintf("%s%s: %s, and %s shares no history with %s (no merge base); checking every directory of %s instead", WarningPrefix, d.Source, why, d.Head, ref, d.Head))
 	default:
 		d.All = true
+		fetch := fmt.Sprintf("`git fetch --deepen=100 %s %s %s`", d.remote(), "+refs/heads/"+d.DefaultBranch+":"+ref, d.Head)
+		switch {
+		case d.LocalHead && tipHere:
+			// The head is local: only the clone's shallow boundary can
+			// hide the merge base.
+			fetch = "`git fetch --unshallow " + d.remote() + "`"
+		case d.LocalHead:
+			fetch = fmt.Sprintf("`git fetch %s %s`", d.remote(), "+refs/heads/"+d.DefaultBranch+":"+ref)
+		}
 		p.Notes = append(p.Notes, fmt.Sprintf("%s%s: %s, and no merge base of %s with %s is in this clone; checking every directory of %s instead. "+
-			"Fix: fetch the default branch and enough history for both to meet (the Action's fetch step does), e.g. `git fetch --deepen=100 %s %s %s`",
-			WarningPrefix, d.Source, why, d.Head, ref, d.Head, d.remote(), "+refs/heads/"+d.DefaultBranch+":"+ref, d.Head))
+			"Fix: fetch the default branch and enough history for both to meet (the Action's fetch step does), e.g. %s",
+			WarningPrefix, d.Source, why, d.Head, ref, d.Head, fetch))
 	}
 	return d
 }
@@ -292,11 +335,14 @@ func isMissing(err error) bool {
 // The first commit both walks reach is a common ancestor; in a criss-cross
 // history it may be older than Git's best merge base, which only widens
 // the change checked. A commit whose parents are not here (a shallow
-// clone's boundary) ends its line.
-func mergeBase(r *repo.Repo, a, b repo.Hash, limit int) (repo.Hash, bool) {
+// clone's boundary) ends its line. complete reports that, without a merge
+// base, both histories were read to their roots: they share none (an
+// orphan branch), rather than the boundary or the limit hiding it.
+func mergeBase(r *repo.Repo, a, b repo.Hash, limit int) (base repo.Hash, found, complete bool) {
 	if a == b {
-		return a, true
+		return a, true, true
 	}
+	complete = true
 	seen := [2]map[repo.Hash]bool{{a: true}, {b: true}}
 	front := [2][]repo.Hash{{a}, {b}}
 	read := 0
@@ -305,15 +351,16 @@ func mergeBase(r *repo.Repo, a, b repo.Hash, limit int) (repo.Hash, bool) {
 			var next []repo.Hash
 			for _, c := range front[side] {
 				if read++; read > limit {
-					return repo.Hash{}, false
+					return repo.Hash{}, false, false
 				}
 				parents, err := r.CommitParents(c)
 				if err != nil {
+					complete = false
 					continue // missing here: the shallow boundary
 				}
 				for _, par := range parents {
 					if seen[1-side][par] {
-						return par, true
+						return par, true, true
 					}
 					if !seen[side][par] {
 						seen[side][par] = true
@@ -324,5 +371,5 @@ func mergeBase(r *repo.Repo, a, b repo.Hash, limit int) (repo.Hash, bool) {
 			front[side] = next
 		}
 	}
-	return repo.Hash{}, false
+	return repo.Hash{}, false, complete && len(front[0])+len(front[1]) == 0
 }

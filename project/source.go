@@ -2,6 +2,7 @@ package project
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/lint"
@@ -94,6 +95,9 @@ func (p *Project) openSides(r *repo.Repo, d DiffOptions) (*sides, error) {
 		if d.Source != "" {
 			baseWhat, headWhat = "the base commit of the "+d.Source, "the head commit of the "+d.Source
 		}
+		if isZeroID(headRev) {
+			return nil, fmt.Errorf("%s %s is the all-zero id, Git's \"no commit\": a pre-receive or pre-push hook passes it as the new value of a ref being deleted, so there is no commit to check (a deleted branch has nothing to check)", headWhat, headRev)
+		}
 		hc, err := commit(r, d, headRev, headWhat)
 		if err != nil {
 			return nil, err
@@ -117,6 +121,9 @@ func (p *Project) openSides(r *repo.Repo, d DiffOptions) (*sides, error) {
 		}
 		s.head = r.Tree(s.headTree, s.headLabel)
 		if !d.All {
+			if isZeroID(baseRev) {
+				return nil, p.zeroBase(r, d, baseWhat, baseRev, hc)
+			}
 			bc, err := commit(r, d, baseRev, baseWhat)
 			if err != nil {
 				return nil, err
@@ -133,6 +140,83 @@ func (p *Project) openSides(r *repo.Repo, d DiffOptions) (*sides, error) {
 		}
 	}
 	return s, nil
+}
+
+// isZeroID reports whether rev is the all-zero object id (40 zeros for
+// SHA-1, 64 for SHA-256), which Git's hooks pass for "no commit": never
+// a commit to fetch.
+func isZeroID(rev string) bool {
+	return (len(rev) == 40 || len(rev) == 64) && strings.Trim(rev, "0") == ""
+}
+
+// zeroBase explains a --base that is the all-zero id: the old value of a
+// ref that did not exist (a new branch), so there is no base. The fix
+// names a base that works as pasted: the merge base of the head with the
+// default branch, where this repository knows one, else the whole
+// worktree.
+func (p *Project) zeroBase(r *repo.Repo, d DiffOptions, what, rev string, head repo.Hash) error {
+	msg := fmt.Sprintf("%s %s is the all-zero id, Git's \"no commit\" (40 zeros, 64 with SHA-256): a pre-receive or pre-push hook passes it as the old value of a ref that does not exist yet, a new branch, so there is no base commit to compare with and nothing to fetch", what, rev)
+	cmd := func(args ...string) string {
+		c := []string{"rivumi-lint", "check"}
+		if p.opts.Root != "" {
+			c = append(c, "--root", shellWord(p.opts.Root))
+		}
+		return "`" + strings.Join(append(c, args...), " ") + "`"
+	}
+	whole := cmd()
+	headArgs := []string{}
+	headName := "HEAD"
+	if d.Head != "" {
+		headArgs, headName = []string{"--head", shellWord(d.Head)}, d.Head
+	}
+	name, tip, ok := defaultBranch(r, d.remote())
+	if !ok {
+		return fmt.Errorf("%s. Fix: pass --base the commit the branch started from (no default branch is known here: no %s/HEAD, main or master), or check every directory of the worktree with %s", msg, d.remote(), whole)
+	}
+	mb, found, complete := mergeBase(r, head, tip, maxMergeBaseWalk)
+	switch {
+	case !found && !complete:
+		return fmt.Errorf("%s. Fix: pass --base the commit the branch started from (no merge base of %s with %s is in this clone's history), or check every directory of the worktree with %s", msg, headName, name, whole)
+	case !found:
+		return fmt.Errorf("%s. %s shares no history with %s (an orphan branch: all of it is new). Fix: check every directory of the worktree with %s", msg, headName, name, whole)
+	case mb == head:
+		return fmt.Errorf("%s. %s is already on %s, so the branch adds no commits of its own: nothing is new to check. To check every directory of the worktree anyway, run %s", msg, headName, name, whole)
+	}
+	return fmt.Errorf("%s. Fix: check the new branch's own commits, those since its merge base with %s: %s", msg, name, cmd(append([]string{"--base", mb.String()}, headArgs...)...))
+}
+
+// defaultBranch finds the branch a new branch most likely left: the
+// remote's default (REMOTE/HEAD, else REMOTE/main or REMOTE/master), else
+// the local main or master (a server's repository has no remote).
+func defaultBranch(r *repo.Repo, remote string) (name string, tip repo.Hash, ok bool) {
+	candidates := []string{remote + "/main", remote + "/master", "main", "master"}
+	if h, err := r.ResolveCommit("refs/remotes/"+remote+"/HEAD", "the default branch"); err == nil {
+		for _, c := range candidates[:2] {
+			if ch, err := r.ResolveCommit("refs/remotes/"+c, "the default branch"); err == nil && ch == h {
+				return c, h, true
+			}
+		}
+		return remote + "/HEAD", h, true
+	}
+	for i, c := range candidates {
+		ref := "refs/heads/" + c
+		if i < 2 {
+			ref = "refs/remotes/" + c
+		}
+		if h, err := r.ResolveCommit(ref, "the default branch"); err == nil {
+			return c, h, true
+		}
+	}
+	return "", repo.Hash{}, false
+}
+
+// shellWord quotes s for a POSIX shell when it needs it, so a suggested
+// command works as pasted.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./~^@:+=,") == "" && !strings.HasPrefix(s, "~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // label names a revision in messages: "main (abc123def456)", or the short

@@ -36,8 +36,10 @@ against HEAD (check --staged).
 
 pre-push is what the pre-push hook runs: it reads Git's lines
 "<local ref> <local sha> <remote ref> <remote sha>" and checks each pushed
-range; a new branch from its merge base with the remote's default branch;
-a deletion is skipped.
+range; a new branch or tag from its merge base with the remote's default
+branch (a tag of a commit already there checks nothing; a branch with no
+history in common, an orphan, checks every directory); a deletion is
+skipped.
 `
 
 func cmdHook(args []string, stdout, stderr io.Writer) int {
@@ -179,9 +181,35 @@ func cmdHookStaged(args []string, stdout, stderr io.Writer) int {
 	from, to := os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF")
 	if from != "" && to != "" {
 		printNotes(stderr, []string{fmt.Sprintf("pre-commit --from-ref/--to-ref: checking the change from %s to %s", from, to)})
+		// In the pre-push stage TO is the pushed sha, which for an
+		// annotated tag is the tag object: check its commit.
+		if wd, err := os.Getwd(); err == nil {
+			if top, err := repo.FindRoot(wd); err == nil {
+				from, to = peeled(top, from), peeled(top, to)
+			}
+		}
 		return cmdCheck(append([]string{"--base", from, "--head", to}, args...), stdin, stdout, stderr)
 	}
+	if remote := os.Getenv("PRE_COMMIT_REMOTE_NAME"); remote != "" {
+		// The pre-push stage without a range: pre-commit runs the hooks
+		// with --all-files when the pushed commits reach a root commit (an
+		// orphan branch). Say plainly that the index, not the push, is
+		// checked.
+		printNotes(stderr, []string{fmt.Sprintf("%spre-commit pre-push to %s without PRE_COMMIT_FROM_REF/PRE_COMMIT_TO_REF (pre-commit gives no range when the pushed commits reach a root commit, as an orphan branch's do): checking the index against HEAD, not the pushed commits; the native pre-push hook (rivumi-lint hook install --pre-push) checks every directory of such a push", project.WarningPrefix, remote)})
+	}
 	return cmdCheck(append([]string{"--staged"}, args...), stdin, stdout, stderr)
+}
+
+// peeled is rev's commit when rev names an annotated tag (or any object
+// that peels to a commit) in the repository at top, else rev as given, so
+// that check reports what is wrong with it.
+func peeled(top, rev string) string {
+	if c, ok, _, err := hook.PeelCommit(top, rev); err == nil && ok {
+		if _, full := repo.ParseHash(rev); full {
+			return c
+		}
+	}
+	return rev
 }
 
 // cmdHookPrePush checks each range a push sends (githooks(5) pre-push:
@@ -209,15 +237,33 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	def := hook.RemoteDefault(top, remote)
 	code := exitOK
 	for _, p := range pushes {
+		kind := p.Kind()
 		if p.Deletion() {
-			printNotes(stderr, []string{"pre-push: " + p.RemoteRef + " is deleted; nothing to check"})
+			printNotes(stderr, []string{"pre-push: the " + kind + " " + p.RemoteRef + " is deleted; nothing to check"})
 			continue
 		}
-		d := project.DiffOptions{Head: p.LocalSHA, DefaultBranch: def, Remote: remote, Source: "pre-push of " + p.LocalRef + " to " + remote + " " + p.RemoteRef}
+		src := "pre-push of " + p.LocalRef + " to " + remote + " " + p.RemoteRef
+		// A pushed annotated tag's sha is the tag object: its commit is
+		// what holds instruction files.
+		head, ok, what, err := hook.PeelCommit(top, p.LocalSHA)
+		if err != nil {
+			return fail(stderr, fmt.Errorf("hook pre-push: %s: %w", src, err))
+		}
+		if !ok {
+			printNotes(stderr, []string{fmt.Sprintf("%s: the %s names a %s %s, not a commit: no instruction files to check", src, kind, what, p.LocalSHA)})
+			continue
+		}
+		d := project.DiffOptions{Head: head, DefaultBranch: def, Remote: remote, LocalHead: true, Source: src}
 		if p.NewBranch() {
-			d.NewBranch = true
+			d.NewBranch, d.Created = true, "a new "+kind
 		} else {
 			d.Base = p.RemoteSHA
+			// The remote's old tag object, when this clone holds it: its
+			// commit. One it lacks stays as it is, and the check falls back
+			// to the merge base with the default branch.
+			if c, ok, _, err := hook.PeelCommit(top, p.RemoteSHA); err == nil && ok {
+				d.Base = c
+			}
 		}
 		printNotes(stderr, []string{d.Describe()})
 		res, notes, err := project.Check(project.Options{Root: top}, project.Scope{Diff: d})
