@@ -26,8 +26,10 @@ package integration
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -289,6 +291,20 @@ func diffSeed(t *testing.T, bin string, seed uint64) {
 				arg += "/" + ic.dir
 			}
 			r := run(t, c.dir, env(t), nil, bin, "check", "--format", "json", "--", arg)
+			if ic.dir == "" {
+				// The inner repository's top itself is an entry of the outer
+				// one, as a changed gitlink is (R1): its parent is checked.
+				want := path.Dir(ic.in.path)
+				var doc struct {
+					Directories []struct{ Path string } `json:"directories"`
+				}
+				err := json.Unmarshal([]byte(r.stdout), &doc)
+				if err != nil || (r.code != 0 && r.code != 1) || len(doc.Directories) != 1 || doc.Directories[0].Path != want {
+					t.Errorf("seed %d (RIVUMI_DIFF_SEED=%d): PATH %q at the outer top, the top of the %s (R1: an entry of the outer repository): "+
+						"want exactly the directory %q; exit %d, %v, %s", seed, seed, arg, ic.in.kind(), want, r.code, err, strings.TrimSpace(r.stderr))
+				}
+				continue
+			}
 			where := fmt.Sprintf("seed %d (RIVUMI_DIFF_SEED=%d): PATH %q at the outer top, inside the %s %q (R1: checked in it, as at its top)", seed, seed, arg, ic.in.kind(), ic.in.path)
 			switch {
 			case r.code != ic.out.code:
