@@ -61,7 +61,7 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 	if p.GitDir != "" && p.GitTop == "" {
 		return out, fmt.Errorf("fix writes in a worktree, and %s has none (a bare repository?): run it in a checkout", p.Root)
 	}
-	run, err := p.Start(project.Scope{Paths: o.Paths})
+	run, err := p.Start(project.Scope{Paths: o.Paths, Typed: true})
 	out.Notes = p.Notes
 	if err != nil {
 		return out, err

@@ -57,8 +57,12 @@ func (s *Server) projectOf(path string) (root, rel string) {
 	}
 	if best != "" {
 		start = best
-		if inner := innerRepo(best, filepath.Dir(path)); inner != "" {
-			start = inner
+		// R1: a submodule's checkout or a nested repository holding the
+		// document is its project.
+		if rel, ok := project.Within(best, filepath.Dir(path)); ok {
+			if inner := repo.Inner(best, rel); inner != "" {
+				start = filepath.Join(best, filepath.FromSlash(inner))
+			}
 		}
 	}
 	root = s.rootOf(start)
@@ -77,23 +81,6 @@ func (s *Server) projectOf(path string) (root, rel string) {
 		}
 	}
 	return root, rel
-}
-
-// innerRepo is the innermost directory from dir up to, not including,
-// folder that holds a .git entry (a directory, or the file a submodule or
-// a linked worktree has); "" when there is none.
-func innerRepo(folder, dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if rel, ok := project.Within(folder, d); !ok || rel == "" {
-			return ""
-		}
-		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
 }
 
 // relTo is path relative to root, also when one of them is reached

@@ -43,6 +43,10 @@ type Scope struct {
 	// Paths are the worktree mode's command-line paths; with neither Paths
 	// nor Dirs every directory of the worktree is checked.
 	Paths []string
+	// Typed says a user gave Paths (the command line): one that does not
+	// exist must be known to Git, in the index or HEAD, or the run stops
+	// (F9). An editor's never-saved document is not (the language server).
+	Typed bool
 	// Dirs are worktree directories (relative to the root) resolved as
 	// they are: one that does not exist is an error (the preview).
 	Dirs []string
@@ -276,7 +280,9 @@ func (r *Run) worktreeScope() ([]string, error) {
 		plan.Run(runtime.GOMAXPROCS(0), nil)
 		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, plan.Kinds, below)
 		if err == nil && len(missing) > 0 {
-			if err = p.checkMissing(missing); err == nil {
+			if !r.scope.Typed {
+				p.Notes = append(p.Notes, missingNote(missing))
+			} else if err = p.checkMissing(missing); err == nil {
 				p.Notes = append(p.Notes, missingNote(missing))
 			}
 		}

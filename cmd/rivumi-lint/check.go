@@ -75,7 +75,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printNotes(stderr, []string{diff.Describe()})
 	}
 	res, notes, err := project.Check(project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text},
-		project.Scope{Diff: diff, Paths: paths, Memory: *memFile})
+		project.Scope{Diff: diff, Paths: paths, Typed: true, Memory: *memFile})
 	printNotes(stderr, notes)
 	if err != nil {
 		return fail(stderr, err)
