@@ -474,7 +474,7 @@ func (e *Engine) load(f *File) error {
 
 func (e *Engine) linkRejection(f *File) (*Rejection, error) {
 	if f.Entry.Note != "" {
-		return &Rejection{Rule: "RL001", Reason: f.Entry.Note}, nil
+		return &Rejection{Rule: "RL001", Reason: "it is " + f.Entry.Note}, nil
 	}
 	r := &Rejection{Rule: "RL001", Reason: "it is a symbolic link"}
 	t, err := e.src.LinkTarget(f.Path)
@@ -488,10 +488,12 @@ func (e *Engine) linkRejection(f *File) (*Rejection, error) {
 	return r, nil
 }
 
+// notRegular is C2's rejection; note is the entry's Note (a noun phrase
+// with its article), "" for the kind's name.
 func notRegular(k Kind, note string) *Rejection {
 	what := "a " + k.String()
 	if note != "" {
-		what = "a " + note
+		what = note
 	}
 	return &Rejection{Rule: "RL002", Reason: "it is " + what + ", not a regular file"}
 }

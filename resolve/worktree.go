@@ -454,10 +454,10 @@ func (w *Worktree) overlay(p string, e *Entry) {
 			// core.symlinks=false checks a link out as a plain file.
 			return
 		}
-		e.Note = "Git records it as a symbolic link (mode 120000) although this checkout holds a " + e.Kind.String() + " (core.symlinks=false)"
+		e.Note = "a symbolic link in Git (mode 120000), although this checkout holds a " + e.Kind.String() + " (core.symlinks=false)"
 		e.Kind = Symlink
 	case Submodule:
-		e.Note = "Git records it as a submodule (mode 160000)"
+		e.Note = "a submodule (Git records it with mode 160000)"
 		e.Kind = Submodule
 	}
 }
@@ -499,17 +499,18 @@ func (w *Worktree) LinkTarget(p string) (string, error) {
 }
 
 // ModeNote names a file mode that is neither a regular file, a directory
-// nor a link: "FIFO", "socket", "character device", "block device"; "" else.
+// nor a link, as an Entry.Note: "a FIFO", "a socket", "a character device",
+// "a block device"; "" else.
 func ModeNote(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
+		return "a FIFO"
 	case m&fs.ModeSocket != 0:
-		return "socket"
+		return "a socket"
 	case m&fs.ModeCharDevice != 0:
-		return "character device"
+		return "a character device"
 	case m&fs.ModeDevice != 0:
-		return "block device"
+		return "a block device"
 	}
 	return ""
 }
