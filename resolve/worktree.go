@@ -499,18 +499,18 @@ func (w *Worktree) LinkTarget(p string) (string, error) {
 }
 
 // ModeNote names a file mode that is neither a regular file, a directory
-// nor a link, as an Entry.Note: "a FIFO", "a socket", "a character device",
-// "a block device"; "" else.
+// nor a link: "FIFO", "socket", "character device", "block device"; "" else
+// (an Entry.Note puts "a " before it).
 func ModeNote(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
+		return "FIFO"
 	case m&fs.ModeSocket != 0:
-		return "a socket"
+		return "socket"
 	case m&fs.ModeCharDevice != 0:
-		return "a character device"
+		return "character device"
 	case m&fs.ModeDevice != 0:
-		return "a block device"
+		return "block device"
 	}
 	return ""
 }
