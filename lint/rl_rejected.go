@@ -50,6 +50,12 @@ func checkRejected(id string) func(p *pass) {
 			if l.State != resolve.Rejected || l.Rej.Rule != id {
 				continue
 			}
+			if l.Rej.Conflict {
+				// The runtime would load the file, markers and all: the
+				// check is what skips it.
+				p.report(l.Path, l.Rej.Pos, 0, "This file has an unresolved merge conflict: %s; the check takes neither side, so %s. Fix: %s", l.Rej.Reason, consequence(p.res, l), rejectedFix(l))
+				continue
+			}
 			p.report(l.Path, l.Rej.Pos, 0, "Rivumi will skip this file: %s; %s. Fix: %s", l.Rej.Reason, consequence(p.res, l), rejectedFix(l))
 		}
 	}
@@ -78,6 +84,9 @@ func rejectedFix(l resolve.Layer) string {
 	case "RL004":
 		return "re-save the file as UTF-8 (not UTF-16, which some Windows editors write)"
 	case "RL012":
+		if r.Conflict {
+			return "resolve the conflict, then `git add " + shellPath(l.Path) + "`"
+		}
 		return "make the file readable by the user the agent runs as"
 	}
 	return "make it a regular, readable UTF-8 file within limits.max_file_bytes"
@@ -142,4 +151,18 @@ type CheckoutFile struct {
 	// checkout: Filter is its value, FilterSource where it is set.
 	Filtered             bool
 	Filter, FilterSource string
+}
+
+// shellPath is the root-relative path p as one word that a POSIX shell
+// reads back as p, for a command a finding suggests (run at the root): a
+// path with other characters than letters, digits and ._/- is quoted, one
+// that starts with - gets ./ so that no command takes it for an option.
+func shellPath(p string) string {
+	if strings.HasPrefix(p, "-") {
+		p = "./" + p
+	}
+	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") == "" {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }

@@ -43,6 +43,22 @@ type Rejection struct {
 	Limit  int64  // RL003: the limit
 	Pos    content.Pos
 	BOM    string // RL004: the byte-order mark the file starts with
+	// Conflict (RL012): Git's index holds the path unmerged, a merge
+	// conflict not resolved; the fix is to resolve it and `git add` it.
+	Conflict bool
+}
+
+// Unmerged is the rejection of a layer that Git's index holds in conflict
+// stages (1–3): staged, the index has no text for it; in the worktree,
+// the file holds both sides and the conflict markers, which the runtime
+// would load as instructions, so the check takes neither.
+func Unmerged(staged bool) *Rejection {
+	r := &Rejection{Rule: "RL012", Conflict: true,
+		Reason: "Git's index holds it unmerged, and until the conflict is resolved the file holds both sides and the conflict markers, which Rivumi would load as instructions"}
+	if staged {
+		r.Reason = "Git's index holds it unmerged, with no staged text"
+	}
+	return r
 }
 
 // File is the engine's knowledge of one candidate file, gathered once per run.
@@ -458,6 +474,10 @@ func (e *Engine) load(f *File) error {
 		return err
 	default:
 		f.Rej = notRegular(f.Entry.Kind, f.Entry.Note)
+		return nil
+	}
+	if w, ok := e.src.(*Worktree); ok && w.unmerged[f.Path] {
+		f.Rej = Unmerged(false)
 		return nil
 	}
 	data, kind, size, err := e.src.Read(f.Path, e.opt.MaxFileBytes)

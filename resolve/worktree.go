@@ -21,6 +21,9 @@ type Worktree struct {
 	// recorded holds the paths whose Git index entry is a symlink or a
 	// submodule: those modes win over what the checkout holds (C1, C2).
 	recorded map[string]Kind
+	// unmerged holds the paths the index holds in conflict stages
+	// (SetUnmerged): the engine rejects such a layer (RL012).
+	unmerged map[string]bool
 	// mu guards kept and reads: ListKeep and Prefetch may run on several
 	// goroutines.
 	mu sync.Mutex
@@ -342,6 +345,10 @@ func (k *KindsPlan) Run(workers int, more func() bool) {
 func (k *KindsPlan) Forget() {
 	clear(k.Kinds)
 }
+
+// SetUnmerged gives the paths (slash paths below the root) that the Git
+// index holds unmerged; no read may run beside it.
+func (w *Worktree) SetUnmerged(paths map[string]bool) { w.unmerged = paths }
 
 // Recorded reports whether the index records links or submodules below
 // the root (see OpenWorktree and Record).
