@@ -522,7 +522,9 @@ func TestActionAnnotationsOnHostileFileNames(t *testing.T) {
 			t.Fatalf("a file name forged an annotation: %+v\n%s", a, check.stdout)
 		}
 	}
-	want := "odd%0A%3A%3Aerror file=forged.md%2Cline=1%3A%3Apwned%2C 100%25/AGENTS.md"
+	// The newline is shown as \x0a (report.SafeLine), so the runner never
+	// turns it back into a line break.
+	want := `odd\x0a%3A%3Aerror file=forged.md%2Cline=1%3A%3Apwned%2C 100%25/AGENTS.md`
 	if !hasAnnotation(anns, "error", "file="+want, "line=2", "col=2") {
 		t.Fatalf("no escaped annotation for the hostile file (want file=%s):\n%s", want, check.stdout)
 	}

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -50,6 +51,12 @@ func checkRejected(id string) func(p *pass) {
 			if l.State != resolve.Rejected || l.Rej.Rule != id {
 				continue
 			}
+			if l.Rej.Conflict {
+				// The runtime would load the file, markers and all: the
+				// check is what skips it.
+				p.report(l.Path, l.Rej.Pos, 0, "This file has an unresolved merge conflict: %s; the check takes neither side, so %s. Fix: %s", l.Rej.Reason, consequence(p.res, l), rejectedFix(l))
+				continue
+			}
 			p.report(l.Path, l.Rej.Pos, 0, "Rivumi will skip this file: %s; %s. Fix: %s", l.Rej.Reason, consequence(p.res, l), rejectedFix(l))
 		}
 	}
@@ -64,13 +71,7 @@ func rejectedFix(l resolve.Layer) string {
 		if strings.HasPrefix(r.Reason, "it sits below ") {
 			return "move the file into a directory that is not a link, or replace the linked directory with the real one"
 		}
-		fix := "replace the link with a regular file holding the text"
-		// Usually AGENTS.md -> CLAUDE.md: the other tool follows links,
-		// Rivumi does not, so the link can point the other way.
-		if t := r.Target; t != "" && !path.IsAbs(t) && !strings.HasPrefix(path.Clean(t), "../") {
-			fix += "; to keep one copy, make " + path.Base(t) + " the link (" + path.Base(t) + " -> " + path.Base(l.Path) + ")"
-		}
-		return fix
+		return linkFix(l)
 	case "RL002":
 		return "remove or rename the entry so that " + path.Base(l.Path) + " is a regular file"
 	case "RL003":
@@ -78,9 +79,54 @@ func rejectedFix(l resolve.Layer) string {
 	case "RL004":
 		return "re-save the file as UTF-8 (not UTF-16, which some Windows editors write)"
 	case "RL012":
+		if r.Conflict {
+			return "resolve the conflict, then `git add " + shellPath(l.Path) + "`"
+		}
 		return "make the file readable by the user the agent runs as"
 	}
 	return "make it a regular, readable UTF-8 file within limits.max_file_bytes"
+}
+
+// linkFix is RL001's fix for a link, by what its target is (the engine's
+// LinkTargetInfo). The commands run at the root, as pasted; the swap is
+// the one `rivumi-lint fix` makes (fix.planSwap), and where fix refuses to
+// swap (the target is an instruction file itself, or in .git) the advice
+// is a copy.
+func linkFix(l resolve.Layer) string {
+	const replace = "replace the link with a regular file holding the text"
+	r, p := l.Rej, shellPath(l.Path)
+	// cp follows the link: the copy holds the target's text.
+	copyCmd := "`cp " + p + " " + shellPath(l.Path+".tmp") + " && mv " + shellPath(l.Path+".tmp") + " " + p + "`"
+	t := r.TargetIn
+	switch {
+	case r.Target == "" || l.Scope == resolve.ScopeUser:
+		return replace
+	case t == nil:
+		// Absolute, outside the root, or not looked at: a copy works
+		// wherever the target is.
+		return replace + ", for example a copy of its target: " + copyCmd
+	case t.Path == l.Path:
+		return "the link points at itself, so there is no text to keep: replace it with a regular file holding the instructions (`rm " + p + "`, then write the file)"
+	case t.Kind == resolve.Missing:
+		return "its target " + t.Path + " does not exist: replace the link with a regular file holding the instructions (`rm " + p + "`, then write the file)"
+	case t.Kind == resolve.Symlink:
+		return replace + ", for example a copy of what its target (a link too) leads to: " + copyCmd
+	case t.Kind != resolve.Regular:
+		return replace + " (its target " + t.Path + " is a " + t.Kind.String() + ")"
+	case t.Candidate:
+		return "replace the link with a copy of " + t.Path + " (an instruction file itself, which Rivumi would skip as a link, so it cannot become the link): " + copyCmd
+	case t.Path == ".git" || strings.HasPrefix(t.Path, ".git/"):
+		return "replace the link with a copy of its target, which is inside the Git directory: " + copyCmd
+	}
+	// Usually AGENTS.md -> CLAUDE.md: the other tool follows links, Rivumi
+	// does not, so the link can point the other way. Its text is relative
+	// to the target's directory.
+	back, err := filepath.Rel(filepath.FromSlash(path.Dir(t.Path)), filepath.FromSlash(l.Path))
+	if err != nil {
+		return replace
+	}
+	return replace + "; to keep one copy, make " + t.Path + " the link to it: `mv " + shellPath(t.Path) + " " + p + " && ln -s " +
+		shellPath(filepath.ToSlash(back)) + " " + shellPath(t.Path) + "` (as `rivumi-lint fix` does)"
 }
 
 // consequence says what skipping a layer costs: the runtime has no fall-back.
@@ -142,4 +188,18 @@ type CheckoutFile struct {
 	// checkout: Filter is its value, FilterSource where it is set.
 	Filtered             bool
 	Filter, FilterSource string
+}
+
+// shellPath is the root-relative path p as one word that a POSIX shell
+// reads back as p, for a command a finding suggests (run at the root): a
+// path with other characters than letters, digits and ._/- is quoted, one
+// that starts with - gets ./ so that no command takes it for an option.
+func shellPath(p string) string {
+	if strings.HasPrefix(p, "-") {
+		p = "./" + p
+	}
+	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") == "" {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }

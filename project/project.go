@@ -74,6 +74,9 @@ type Project struct {
 	tracked    func(dir string) bool // a tracked path lies below dir (relative to GitTop)
 	// skipIgnores are the index's skip-worktree .gitignore entries (F4).
 	skipIgnores []repo.IndexEntry
+	// unmerged are the paths below the root that the index holds in
+	// conflict stages (RL012 in the worktree mode).
+	unmerged map[string]bool
 	// trackedDirs is about how many directories hold tracked paths: what
 	// a whole-worktree walk reserves room for.
 	trackedDirs int
@@ -198,6 +201,7 @@ func (p *Project) openWorktree(recorded map[string]resolve.Kind) (*resolve.Workt
 	if p.opts.Overlay != nil {
 		wt.SetOverlay(p.opts.Overlay)
 	}
+	wt.SetUnmerged(p.unmerged)
 	return wt, nil
 }
 
@@ -228,6 +232,7 @@ func (p *Project) useScan(scan *repo.IndexScan, withTracked, first bool) map[str
 		p.skipIgnores = scan.SkipIgnores
 		p.scanned = true
 	}
+	p.unmerged = underPrefix(scan.Unmerged, p.Prefix)
 	return underPrefix(scan.Kinds, p.Prefix)
 }
 
@@ -279,6 +284,7 @@ func (p *Project) worktreeBeside(withTracked bool) (wt *resolve.Worktree, scanni
 		recorded := p.useScan(res.scan, withTracked, true)
 		if p.wt != nil {
 			p.wt.Record(recorded)
+			p.wt.SetUnmerged(p.unmerged)
 		}
 		return nil
 	}
@@ -313,11 +319,11 @@ func (p *Project) engineOptions(cfg *config.Config) (resolve.Options, error) {
 }
 
 // underPrefix keeps the entries below prefix, relative to it.
-func underPrefix(kinds map[string]resolve.Kind, prefix string) map[string]resolve.Kind {
-	if prefix == "" {
+func underPrefix[V any](kinds map[string]V, prefix string) map[string]V {
+	if prefix == "" || kinds == nil {
 		return kinds
 	}
-	out := map[string]resolve.Kind{}
+	out := map[string]V{}
 	for p, k := range kinds {
 		if rest, ok := strings.CutPrefix(p, prefix+"/"); ok {
 			out[rest] = k

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/repo/gittest"
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 func paths(cs []Change) []string {
@@ -296,7 +297,8 @@ func TestDiffIndexConflict(t *testing.T) {
 		t.Fatalf("changes %v", paths(cs))
 	}
 	x := mustIndex(t, r)
-	if _, _, _, err := x.Read("AGENTS.md", 100); err == nil || !strings.Contains(err.Error(), "conflict") {
-		t.Fatalf("Read of an unmerged path: %v", err)
+	var re *resolve.RejectError
+	if _, _, _, err := x.Read("AGENTS.md", 100); !errors.As(err, &re) || re.Rej.Rule != "RL012" || !re.Rej.Conflict {
+		t.Fatalf("Read of an unmerged path: %v, want RL012's conflict rejection", err)
 	}
 }

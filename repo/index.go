@@ -493,7 +493,7 @@ func (x *Index) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error)
 	e := x.ents[i]
 	if e.Stage != 0 {
 		k, _ := KindOfMode(e.Mode)
-		return nil, k, -1, errors.New("it has unresolved merge conflicts in the index; resolve them and `git add` it")
+		return nil, k, -1, &resolve.RejectError{Rej: resolve.Unmerged(true)}
 	}
 	return x.repo.readBlobEntry(e.Mode, e.Hash, p, limit, x.fatal)
 }

@@ -86,6 +86,10 @@ func IndexKinds(root string) (kinds map[string]resolve.Kind, note string, err er
 type IndexScan struct {
 	// Kinds are the paths recorded as symbolic links or submodules.
 	Kinds map[string]resolve.Kind
+	// Unmerged are the paths the index holds in conflict stages (1–3): a
+	// merge that is not finished, whose worktree file holds both sides
+	// and the conflict markers (nil when there is none).
+	Unmerged map[string]bool
 	// Tracked tells every directory that has a tracked path below it ("" is
 	// not one). A whole-worktree check descends into such a directory even
 	// when an ignore pattern matches it: Git ignores only untracked files.
@@ -142,6 +146,9 @@ func (s *IndexScan) add(o *IndexScan) {
 		if _, ok := s.Kinds[p]; !ok {
 			s.Kinds[p] = k
 		}
+	}
+	for p := range o.Unmerged {
+		s.unmerged(p)
 	}
 	if s.Tracked != nil && o.Tracked != nil {
 		s.Tracked.add(o.Tracked)
@@ -202,6 +209,9 @@ func scanIndexFile(root, gitDir, name string, tracked bool) (*IndexScan, error) 
 		case ModeGitlink:
 			s.Kinds[e.Path] = resolve.Submodule
 		}
+		if e.Stage != 0 {
+			s.unmerged(e.Path)
+		}
 		if s.Tracked != nil {
 			s.Tracked.see([]byte(e.Path))
 		}
@@ -222,6 +232,13 @@ func scanIndexFile(root, gitDir, name string, tracked bool) (*IndexScan, error) 
 // isIgnoreFile reports whether the index path p names a .gitignore.
 func isIgnoreFile(p []byte) bool {
 	return bytes.Equal(p, []byte(".gitignore")) || bytes.HasSuffix(p, []byte("/.gitignore"))
+}
+
+func (s *IndexScan) unmerged(p string) {
+	if s.Unmerged == nil {
+		s.Unmerged = map[string]bool{}
+	}
+	s.Unmerged[p] = true
 }
 
 func newIndexScan(tracked bool) *IndexScan {
@@ -392,6 +409,9 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 			s.Kinds[string(name)] = resolve.Symlink
 		case ModeGitlink:
 			s.Kinds[string(name)] = resolve.Submodule
+		}
+		if v.flags>>12&3 != 0 {
+			s.unmerged(string(name))
 		}
 		if s.Tracked != nil {
 			s.Tracked.see(name)

@@ -70,7 +70,7 @@ func KindOfMode(m uint32) (resolve.Kind, string) {
 	case ModeGitlink:
 		return resolve.Submodule, ""
 	}
-	return resolve.Special, fmt.Sprintf("Git entry of unknown mode %06o", m)
+	return resolve.Special, fmt.Sprintf("a Git entry of unknown mode %06o", m)
 }
 
 // TreeEntry is one entry of a tree object.

@@ -6,15 +6,17 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/rivumi/rivumi-lint/lint"
 )
 
-// This file holds the escapers and small helpers that the machine-facing
-// writers (sarif, github, rdjson, markdown) share. Every string taken from a
-// lint.Result is data: it goes through exactly one of these functions before
-// it reaches a format that gives characters a meaning.
+// This file holds the escapers and small helpers that the writers share.
+// Every string taken from a lint.Result is data: it goes through exactly one
+// of these functions before it reaches a format that gives characters a
+// meaning or a reader who could be misled by them (SafeLine for text and
+// log lines, messageText for messages in JSON, escapeMarkdown, escapeURIPath).
 
 // escapeMarkdown makes s safe to place anywhere inline in GitHub-flavoured
 // Markdown, table cells included (§7 markdown, §10):
@@ -77,20 +79,108 @@ func escapeMarkdown(s string) string {
 	return b.String()
 }
 
-// invisibleRune reports the characters a reader of rendered Markdown could
-// not see or that reorder the text around them (the RL010 set, plus C1
-// controls, DEL and the bidi marks).
+// invisibleRune reports the characters a reader could not see or that
+// reorder or break the text around them: C0 and C1 controls and DEL, every
+// format character (Unicode category Cf: bidi controls, zero-width
+// characters, the tag characters, the soft hyphen) and the line and
+// paragraph separators. A name holding U+202E would otherwise display
+// reversed in a terminal, a CI log or a rendered page.
 func invisibleRune(r rune) bool {
 	switch {
 	case r < 0x20, r == 0x7f, 0x80 <= r && r < 0xa0:
 		return true
-	case 0x200b <= r && r <= 0x200f, // zero-width space/joiners, LRM, RLM
-		0x202a <= r && r <= 0x202e, // bidi embeddings and overrides
-		0x2060 <= r && r <= 0x2064, // word joiner, invisible operators
-		0x2066 <= r && r <= 0x2069, // bidi isolates
-		r == 0x061c, r == 0xfeff, r == 0x2028, r == 0x2029,
-		0xe0000 <= r && r <= 0xe007f: // tag characters
+	case r < 0xad:
+		return false // the common case: printable ASCII and Latin-1
+	case r == 0x2028, r == 0x2029:
 		return true
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// isControl is a C0 or C1 control character or DEL.
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+// What escapeLine shows besides control characters, which it always shows.
+const (
+	// escFormat shows the rest of invisibleRune (format characters, line
+	// and paragraph separators) as \uXXXX.
+	escFormat = 1 << iota
+	// escRunnerV1 shows the "[" of "##[" as \x5b: the GitHub Actions runner
+	// honours its older "##[command]" syntax anywhere in a line of a step's
+	// log. The JSON formats break it with runnerSafeJSON instead, which
+	// keeps the value.
+	escRunnerV1
+)
+
+// SafeLine keeps a line of text (a finding, a message on standard error)
+// one line that cannot issue a GitHub Actions workflow command and cannot
+// hide or reorder what is around it (§7, §10): a file name may hold a
+// newline followed by "::error::…", an escape sequence or a bidi override.
+// It is the escaper of every text and log line: escapeLine with
+// everything shown.
+func SafeLine(s string) string { return escapeLine(s, escFormat|escRunnerV1) }
+
+// safe is SafeLine, for this package's writers.
+func safe(s string) string { return SafeLine(s) }
+
+// messageText is the escaping of a message in a JSON format that a person
+// reads (rdjson's diagnostics, which reviewdog posts as comments; SARIF's
+// result messages, which code scanning shows): controls and format
+// characters shown, "##[" left to runnerSafeJSON. Paths in locations stay
+// exact: they are data, and tools match them against the repository.
+func messageText(s string) string { return escapeLine(s, escFormat) }
+
+// escapeLine shows control characters and the bytes of invalid UTF-8 as
+// \xNN (a lone byte 0x9b is CSI to a terminal that reads 8-bit controls),
+// and what how asks for: format characters as \uXXXX (\UXXXXXXXX beyond
+// the BMP), the "[" of "##[" as \x5b. Text with none of them is returned
+// as it is.
+func escapeLine(s string, how int) string {
+	if !needsEscape(s, how) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case how&escFormat != 0 && invisibleRune(r) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		case how&escFormat != 0 && invisibleRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case how&escRunnerV1 != 0 && r == '[' && strings.HasSuffix(s[:i], "##"):
+			b.WriteString(`\x5b`)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// needsEscape reports whether escapeLine(s, how) would change s; most text
+// is plain, and is then not copied.
+func needsEscape(s string, how int) bool {
+	if how&escRunnerV1 != 0 && strings.Contains(s, "##[") {
+		return true
+	}
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || isControl(r) || how&escFormat != 0 && invisibleRune(r) {
+			return true
+		}
+		i += size
 	}
 	return false
 }

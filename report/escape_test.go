@@ -1,9 +1,13 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/rivumi/rivumi-lint/lint"
@@ -183,3 +187,124 @@ func TestOrderFindings(t *testing.T) {
 // isUserLevelPath is how these tests choose which fuzzed paths stand for a
 // user-level file (P2: shown as ~/…); the writers read Finding.User (F10).
 func isUserLevelPath(p string) bool { return p == "~" || strings.HasPrefix(p, "~/") }
+
+// §7 text and github, §10 (issue 21, item 8): SafeLine, the escaper of every
+// text and log line, shows control characters, invalid UTF-8 and every
+// format character (Cf) as escapes, so a directory named "\u202egnp.exe"
+// cannot display reversed and an ESC cannot reach a terminal; messageText
+// does the same for messages in JSON and leaves "##[" to runnerSafeJSON.
+func TestSafeLine(t *testing.T) {
+	for _, c := range []struct{ in, line, msg string }{
+		{"plain/AGENTS.md ünïcødé 日本 \ufffd", "plain/AGENTS.md ünïcødé 日本 \ufffd", "plain/AGENTS.md ünïcødé 日本 \ufffd"},
+		{"\u202egnp.exe/AGENTS.md", `\u202egnp.exe/AGENTS.md`, `\u202egnp.exe/AGENTS.md`},
+		{"esc\x1b[31m/AGENTS.md", `esc\x1b[31m/AGENTS.md`, `esc\x1b[31m/AGENTS.md`},
+		{"a\nb\r\tc\x7f\u0085", `a\x0ab\x0d\x09c\x7f\x85`, `a\x0ab\x0d\x09c\x7f\x85`},
+		{"zw\u200bj\u200dbom\ufeff\u2066iso\u2069shy\u00ad", `zw\u200bj\u200dbom\ufeff\u2066iso\u2069shy\u00ad`, `zw\u200bj\u200dbom\ufeff\u2066iso\u2069shy\u00ad`},
+		{"tag\U000e0041 ls\u2028ps\u2029 ann\ufff9 num\u0600", `tag\U000e0041 ls\u2028ps\u2029 ann\ufff9 num\u0600`, `tag\U000e0041 ls\u2028ps\u2029 ann\ufff9 num\u0600`},
+		{"csi\x9b31m caf\xe9", `csi\x9b31m caf\xe9`, `csi\x9b31m caf\xe9`},
+		{"a/##[add-mask]x ###[", `a/##\x5badd-mask]x ###\x5b`, "a/##[add-mask]x ###["},
+	} {
+		if got := SafeLine(c.in); got != c.line {
+			t.Errorf("SafeLine(%q) = %q, want %q", c.in, got, c.line)
+		}
+		if got := messageText(c.in); got != c.msg {
+			t.Errorf("messageText(%q) = %q, want %q", c.in, got, c.msg)
+		}
+	}
+	// Every Cf character is shown, whatever Unicode version adds.
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if unicode.Is(unicode.Cf, r) && !invisibleRune(r) {
+			t.Fatalf("U+%04X (Cf) is not escaped", r)
+		}
+	}
+}
+
+// §7 (issue 21, item 8): the text, github and markdown writers show no raw
+// U+202E or ESC of a path or message; the JSON formats keep the exact path
+// in their locations, and the messages rdjson and SARIF give a reader are
+// escaped.
+func TestWritersEscapeFormatCharacters(t *testing.T) {
+	const bidi, esc = "\u202egnp.exe/AGENTS.md", "e\x1b[2Jx/AGENTS.md"
+	r := &lint.Result{Findings: []lint.Finding{
+		{Rule: "RL008", Name: "boundary-marker", Severity: lint.Error, Path: esc, Line: 1, Column: 1, UTF16Column: 1, Message: "in " + esc},
+		{Rule: "RL008", Name: "boundary-marker", Severity: lint.Error, Path: bidi, Line: 1, Column: 1, UTF16Column: 1, Message: "in " + bidi},
+	}}
+	wants := map[string][]string{
+		"text": {`\u202egnp.exe/AGENTS.md:1:1: error: in \u202egnp.exe/AGENTS.md [RL008]`,
+			`e\x1b[2Jx/AGENTS.md:1:1: error: in e\x1b[2Jx/AGENTS.md [RL008]`},
+		"github": {`file=\u202egnp.exe/AGENTS.md,line=1,title=RL008 boundary-marker::in \u202egnp.exe/AGENTS.md`,
+			`file=e\x1b[2Jx/AGENTS.md,line=1,title=RL008 boundary-marker::in e\x1b[2Jx/AGENTS.md`},
+		"markdown": {"&lt;U+202E&gt;gnp.exe/AGENTS.md", "e&lt;U+001B&gt;\\[2Jx/AGENTS.md"},
+	}
+	for _, name := range Names() {
+		var buf bytes.Buffer
+		var err error
+		if name == "github" {
+			err = writeGitHub(&buf, r, Options{}, githubEnv(nil))
+		} else {
+			w, _ := Lookup(name)
+			err = w(&buf, r, Options{ToolVersion: "test"})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if want, ok := wants[name]; ok {
+			for _, w := range want {
+				if !strings.Contains(out, w) {
+					t.Errorf("%s lacks %q:\n%s", name, w, out)
+				}
+			}
+			if strings.ContainsAny(out, "\u202e\x1b") {
+				t.Errorf("%s shows a raw U+202E or ESC:\n%q", name, out)
+			}
+			continue
+		}
+		var msgs, paths []string
+		switch name {
+		case "json":
+			var d struct{ Findings []lint.Finding }
+			if err := json.Unmarshal(buf.Bytes(), &d); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range d.Findings {
+				msgs, paths = append(msgs, f.Message), append(paths, f.Path)
+			}
+		case "sarif":
+			d := decodeSARIF(t, buf.Bytes())
+			for _, res := range d.Runs[0].Results {
+				u, _ := url.PathUnescape(res.Locations[0].PhysicalLocation.ArtifactLocation.URI)
+				msgs, paths = append(msgs, res.Message["text"]), append(paths, u)
+			}
+		case "rdjson", "rdjsonl":
+			dec := json.NewDecoder(&buf)
+			for dec.More() {
+				var d struct {
+					Message     string
+					Location    struct{ Path string }
+					Diagnostics []struct {
+						Message  string
+						Location struct{ Path string }
+					}
+				}
+				if err := dec.Decode(&d); err != nil {
+					t.Fatal(err)
+				}
+				if name == "rdjsonl" {
+					msgs, paths = append(msgs, d.Message), append(paths, d.Location.Path)
+				}
+				for _, x := range d.Diagnostics {
+					msgs, paths = append(msgs, x.Message), append(paths, x.Location.Path)
+				}
+			}
+		}
+		// In path order, as given: esc before bidi.
+		wantPaths, wantMsgs := []string{esc, bidi}, []string{"in " + esc, "in " + bidi}
+		if name != "json" {
+			wantMsgs = []string{messageText("in " + esc), messageText("in " + bidi)}
+		}
+		if fmt.Sprint(paths) != fmt.Sprint(wantPaths) || fmt.Sprint(msgs) != fmt.Sprint(wantMsgs) {
+			t.Errorf("%s: paths %q messages %q, want %q %q", name, paths, msgs, wantPaths, wantMsgs)
+		}
+	}
+}

@@ -29,7 +29,12 @@ const (
 //     the message (%, CR, LF) and every property value (%, CR, LF, ':' and
 //     ','), so no file name or message can end the command or start
 //     another one; this writer adds no escaping of its own (that would
-//     double-escape). A user-level file (~/…) is not in the repository: its
+//     double-escape). Before that, the path and the message go through
+//     SafeLine, as in the text format: the runner unescapes what the
+//     library escaped, and GitHub would show a raw ESC or a bidi override
+//     in the log and in the annotation (a path that needed it then names
+//     no file of the checkout, and GitHub lists the annotation without a
+//     place in the diff). A user-level file (~/…) is not in the repository: its
 //     annotation has no file property and names the path in the message.
 //     When findings were left out, one plain (non-command) line says how many;
 //  2. when $GITHUB_STEP_SUMMARY is set, the Markdown summary (the markdown
@@ -85,16 +90,17 @@ func writeGitHub(w io.Writer, r *lint.Result, _ Options, getenv func(string) str
 }
 
 // annotate issues one annotation. Every value is handed to the library
-// unescaped: it escapes properties and message itself. The message goes in
-// as an argument, never as the format string.
+// without its escaping (it escapes properties and message itself), only
+// SafeLine's. The message goes in as an argument, never as the format
+// string.
 func annotate(a *githubactions.Action, f lint.Finding) {
 	props := map[string]string{"title": f.Rule + " " + f.Name}
-	msg := f.Message
+	msg := safe(f.Message)
 	switch {
 	case f.User:
-		msg = withPath(f.Path, f.Message)
+		msg = safe(withPath(f.Path, f.Message))
 	case f.Path != "":
-		props["file"] = f.Path
+		props["file"] = safe(f.Path)
 		if f.Line > 0 {
 			props["line"] = strconv.Itoa(f.Line)
 			// GitHub's workflow-command reference says only "Column

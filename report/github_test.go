@@ -174,11 +174,13 @@ func checkAnnotation(t testing.TB, c runnerCommand, f lint.Finding) {
 		t.Errorf("command %q for a %s finding", c.name, f.Severity)
 	}
 	want := map[string]string{"title": f.Rule + " " + f.Name}
-	wantMsg := f.Message
+	// SafeLine's escaping is the only one left once the runner has read
+	// the command (§10: no raw control or format character reaches the log).
+	wantMsg := safe(f.Message)
 	if f.User {
-		wantMsg = f.Path + ": " + f.Message
+		wantMsg = safe(f.Path + ": " + f.Message)
 	} else if f.Path != "" {
-		want["file"] = f.Path
+		want["file"] = safe(f.Path)
 		if f.Line > 0 {
 			want["line"] = fmt.Sprint(f.Line)
 			if f.Column > 0 {
@@ -368,7 +370,8 @@ func TestGitHubWriteErrors(t *testing.T) {
 }
 
 // §10: for any file name and message, one finding is exactly one output
-// line, an ::error command that parses back to the same file and message.
+// line, an ::error command that parses back to the file and message as
+// SafeLine shows them, with no control or format character left.
 func FuzzGitHubAnnotation(f *testing.F) {
 	f.Add("AGENTS.md", "plain")
 	f.Add("\n::error file=x::pwned", "\n::error file=x::pwned")
@@ -391,10 +394,13 @@ func FuzzGitHubAnnotation(f *testing.F) {
 		if !ok || c.name != "error" {
 			t.Fatalf("%q does not parse as ::error", lines[0])
 		}
-		wantMsg := message
-		wantFile, hasFile := file, file != ""
+		wantMsg := safe(message)
+		wantFile, hasFile := safe(file), file != ""
 		if isUserLevelPath(file) {
-			wantMsg, hasFile = file+": "+message, false
+			wantMsg, hasFile = safe(file+": "+message), false
+		}
+		if strings.ContainsFunc(c.data+c.props["file"], invisibleRune) {
+			t.Fatalf("annotation %q holds a control or format character", lines[0])
 		}
 		if got, ok := c.props["file"]; ok != hasFile || got != map[bool]string{true: wantFile}[hasFile] {
 			t.Fatalf("file = %q (%v), want %q (%v)", got, ok, wantFile, hasFile)

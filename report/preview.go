@@ -58,16 +58,17 @@ func PreviewJSON(w io.Writer, p *preview.Preview, _ Options) error {
 
 // PreviewText writes the preview for a terminal: the section list, every
 // rendered section, then the diagnostics (layers, fingerprint, skills,
-// memory, budget, findings, notes). Values and rendered text go through
-// termText and termLines: control characters other than tab and LF are
-// shown as \xNN, so file content cannot move the cursor or forge lines;
-// characters a reader cannot see as \uXXXX; "##[" and a line starting
+// memory, budget, findings, notes). Values go through SafeLine and
+// rendered text through termLines: control characters other than tab and
+// LF are shown as \xNN, so file content cannot move the cursor or forge
+// lines; in values, characters a reader cannot see (format characters:
+// bidi controls, zero-width characters) as \uXXXX; "##[" and a line starting
 // with "::" cannot issue a workflow command in a GitHub Actions log. The
 // exact bytes are what --section prints.
 func PreviewText(w io.Writer, p *preview.Preview, o Options) error {
 	bw := bufio.NewWriter(w)
 	c := previewPaint(o.Color)
-	fmt.Fprintf(bw, "%s %s\n\n", c.bold("Prompt preview of"), termText(p.Directory))
+	fmt.Fprintf(bw, "%s %s\n\n", c.bold("Prompt preview of"), safe(p.Directory))
 
 	fmt.Fprintln(bw, c.bold("Sections (P1):"))
 	for i, s := range p.Sections {
@@ -97,15 +98,15 @@ func PreviewText(w io.Writer, p *preview.Preview, o Options) error {
 	}
 	pw := 0
 	for _, l := range p.Layers {
-		pw = max(pw, utf8.RuneCountInString(termText(l.Path)))
+		pw = max(pw, utf8.RuneCountInString(safe(l.Path)))
 	}
 	for _, l := range p.Layers {
-		line := fmt.Sprintf("  %-7s  %-*s  %s", l.Scope, pw, termText(l.Path), c.state(l.State))
+		line := fmt.Sprintf("  %-7s  %-*s  %s", l.Scope, pw, safe(l.Path), c.state(l.State))
 		switch l.State {
 		case "suppressed":
-			line += " by " + termText(l.Reason)
+			line += " by " + safe(l.Reason)
 		case "shadowed":
-			line += " by " + termText(l.Reason)
+			line += " by " + safe(l.Reason)
 		case "rejected":
 			line += " (" + l.Reason + ")"
 		}
@@ -120,15 +121,15 @@ func PreviewText(w io.Writer, p *preview.Preview, o Options) error {
 		fmt.Fprintf(bw, "\n%s\n", c.bold("Skills (P4b):"))
 		nw := 0
 		for _, s := range p.Skills {
-			nw = max(nw, utf8.RuneCountInString(termText(s.Name)))
+			nw = max(nw, utf8.RuneCountInString(safe(s.Name)))
 		}
 		for _, s := range p.Skills {
-			line := fmt.Sprintf("  %-*s  %s", nw, lineStartText(termText(s.Name)), c.state(s.State))
+			line := fmt.Sprintf("  %-*s  %s", nw, lineStartText(safe(s.Name)), c.state(s.State))
 			if s.Reason != "" {
 				line += " (" + s.Reason + ")"
 			}
 			if s.Problem != "" {
-				line += ": " + termText(s.Problem)
+				line += ": " + safe(s.Problem)
 			}
 			fmt.Fprintln(bw, line)
 		}
@@ -136,9 +137,9 @@ func PreviewText(w io.Writer, p *preview.Preview, o Options) error {
 
 	fmt.Fprintf(bw, "\n%s ", c.bold("Memory (P4):"))
 	if p.Memory.Path == "" {
-		fmt.Fprintln(bw, termText(p.Memory.Note))
+		fmt.Fprintln(bw, safe(p.Memory.Note))
 	} else {
-		fmt.Fprintf(bw, "%s, project %s: %s, %d selected, %d rendered, %s\n", termText(p.Memory.Path), termText(strconv.Quote(p.Memory.Project)),
+		fmt.Fprintf(bw, "%s, project %s: %s, %d selected, %d rendered, %s\n", safe(p.Memory.Path), safe(strconv.Quote(p.Memory.Project)),
 			plural(p.Memory.Lines, "line", "lines"), p.Memory.Selected, p.Memory.Rendered,
 			plural(p.Memory.Corrupt, "corrupt line", "corrupt lines"))
 	}
@@ -161,13 +162,13 @@ func PreviewText(w io.Writer, p *preview.Preview, o Options) error {
 	if len(p.Findings) > 0 {
 		fmt.Fprintf(bw, "\n%s\n", c.bold("Findings:"))
 		for _, f := range p.Findings {
-			fmt.Fprintf(bw, "  %s: %s: %s [%s]\n", lineStart(termText(findingLocation(f))), c.sev(f.Severity, f.Severity.String()), termText(f.Message), f.Rule)
+			fmt.Fprintf(bw, "  %s: %s: %s [%s]\n", lineStart(safe(findingLocation(f))), c.sev(f.Severity, f.Severity.String()), safe(f.Message), f.Rule)
 		}
 	}
 	if len(p.Notes) > 0 {
 		fmt.Fprintf(bw, "\n%s\n", c.bold("Notes:"))
 		for _, n := range p.Notes {
-			fmt.Fprintf(bw, "  %s\n", lineStartText(termText(n)))
+			fmt.Fprintf(bw, "  %s\n", lineStartText(safe(n)))
 		}
 	}
 	s := p.Summary
@@ -249,9 +250,9 @@ func previewTextEvent(w io.Writer, e preview.Event, o Options) error {
 	c := previewPaint(o.Color)
 	var line string
 	if e.Valid {
-		line = fmt.Sprintf("[%s] %s %s\n", e.Time.Format("15:04:05"), c.wrap("32", "reload:"), termText(e.Reason))
+		line = fmt.Sprintf("[%s] %s %s\n", e.Time.Format("15:04:05"), c.wrap("32", "reload:"), safe(e.Reason))
 	} else {
-		line = fmt.Sprintf("[%s] %s %s\n", e.Time.Format("15:04:05"), c.wrap("1;31", "reload rejected:"), termText(e.Reason))
+		line = fmt.Sprintf("[%s] %s %s\n", e.Time.Format("15:04:05"), c.wrap("1;31", "reload rejected:"), safe(e.Reason))
 	}
 	_, err := io.WriteString(w, line)
 	return err

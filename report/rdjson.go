@@ -57,17 +57,19 @@ var rdjsonToolSource = rdjsonSource{Name: driverName, URL: driverURI}
 // without a column, as in SARIF, so that reviewdog's -filter-mode=added
 // keeps it when the change adds the file), severity
 // ERROR/WARNING/INFO, source and code {value: rule id, url: rule docs}.
+// The message is for a reader (reviewdog posts it as a comment): it goes
+// through messageText; the path stays exact, for reviewdog to match.
 // A user-level file (~/…) is not in the repository, so reviewdog could not
 // place it: it has no location and the path starts the message.
 func newRDJSONDiagnostic(f lint.Finding) rdjsonDiagnostic {
 	d := rdjsonDiagnostic{
-		Message:  f.Message,
+		Message:  messageText(f.Message),
 		Severity: rdjsonSeverity(f.Severity),
 		Source:   rdjsonToolSource,
 		Code:     rdjsonCode{Value: f.Rule, URL: ruleDocURL(f.Rule)},
 	}
 	if f.User {
-		d.Message = withPath(f.Path, f.Message)
+		d.Message = messageText(withPath(f.Path, f.Message))
 		return d
 	}
 	d.Location = &rdjsonLocation{Path: f.Path}

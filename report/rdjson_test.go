@@ -128,12 +128,12 @@ func TestRDJSONShape(t *testing.T) {
 			t.Errorf("diagnostic %d: source %+v", i, d.Source)
 		}
 		if f.User {
-			if d.Location != nil || d.Message != f.Path+": "+f.Message {
+			if d.Location != nil || d.Message != messageText(f.Path+": "+f.Message) {
 				t.Errorf("diagnostic %d: user-level file: location %+v, message %q", i, d.Location, d.Message)
 			}
 			continue
 		}
-		if d.Message != f.Message || d.Location == nil || d.Location.Path != f.Path {
+		if d.Message != messageText(f.Message) || d.Location == nil || d.Location.Path != f.Path {
 			t.Errorf("diagnostic %d: message %q, location %+v", i, d.Message, d.Location)
 			continue
 		}
@@ -187,9 +187,9 @@ func FuzzRDJSON(f *testing.F) {
 		var d rdDiagnostic
 		strictDecode(t, lines, &d)
 		for _, got := range []rdDiagnostic{res.Diagnostics[0], d} {
-			wantMsg := msg
+			wantMsg := messageText(msg)
 			if isUserLevelPath(path) {
-				wantMsg = path + ": " + msg
+				wantMsg = messageText(path + ": " + msg)
 				if got.Location != nil {
 					t.Fatalf("user-level path has a location: %+v", got.Location)
 				}

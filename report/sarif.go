@@ -43,6 +43,10 @@ var maxSARIFResults = 25000
 //     physical location (GitHub shows no alert for it; it still counts and
 //     shows in other viewers), a logical location with the ~/ path, and the
 //     path at the start of the message;
+//   - the message is what code scanning shows a reader: it goes through
+//     messageText (controls and format characters shown as \xNN, \uXXXX),
+//     while the location keeps the exact path (percent-encoded) and the
+//     fingerprint hashes the exact message;
 //   - partialFingerprints.primaryLocationLineHash is the hex SHA-256 of
 //     rule id, path and the message with its digits removed (counts, sizes
 //     and positions change without the problem changing), then ":N" where N
@@ -101,14 +105,14 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 		res := sarifResult{
 			RuleID:              f.Rule,
 			Level:               sarifLevel(f.Severity),
-			Message:             sarifMessage{Text: f.Message},
+			Message:             sarifMessage{Text: messageText(f.Message)},
 			PartialFingerprints: map[string]string{sarifFingerprintKey: fmt.Sprintf("%s:%d", hash, seen[hash])},
 		}
 		if i, ok := index[f.Rule]; ok {
 			res.RuleIndex = &i
 		}
 		if f.User {
-			res.Message.Text = withPath(f.Path, f.Message)
+			res.Message.Text = messageText(withPath(f.Path, f.Message))
 			res.Locations = []sarifLocation{{LogicalLocations: []sarifLogicalLocation{{
 				Name:               pathBase(f.Path),
 				FullyQualifiedName: f.Path,

@@ -209,13 +209,13 @@ func TestSARIFResults(t *testing.T) {
 			if len(loc.LogicalLocations) != 1 || loc.LogicalLocations[0].FullyQualifiedName != f.Path {
 				t.Errorf("result %d: logical location %+v, want %q", i, loc.LogicalLocations, f.Path)
 			}
-			if res.Message["text"] != f.Path+": "+f.Message {
+			if res.Message["text"] != messageText(f.Path+": "+f.Message) {
 				t.Errorf("result %d: message %q does not name %q", i, res.Message["text"], f.Path)
 			}
 			continue
 		}
-		if res.Message["text"] != f.Message {
-			t.Errorf("result %d: message %q, want %q", i, res.Message["text"], f.Message)
+		if res.Message["text"] != messageText(f.Message) {
+			t.Errorf("result %d: message %q, want %q", i, res.Message["text"], messageText(f.Message))
 		}
 		pl := loc.PhysicalLocation
 		if pl == nil || pl.Region == nil {
@@ -353,9 +353,9 @@ func FuzzSARIFRoundTrip(f *testing.F) {
 		}
 		d := decodeSARIF(t, out)
 		res := d.Runs[0].Results[0]
-		wantMsg := msg
+		wantMsg := messageText(msg)
 		if isUserLevelPath(path) {
-			wantMsg = path + ": " + msg
+			wantMsg = messageText(path + ": " + msg)
 		}
 		if res.Message["text"] != jsonRoundTrip(wantMsg) {
 			t.Fatalf("message %q, want %q", res.Message["text"], jsonRoundTrip(wantMsg))

@@ -61,33 +61,6 @@ func writeDriftText(w io.Writer, drift []lint.Drift) {
 	}
 }
 
-// safe is SafeLine, for this package's writers.
-func safe(s string) string { return SafeLine(s) }
-
-// SafeLine keeps a line of text (a finding, a message on standard error)
-// one line that cannot issue a GitHub Actions workflow command (§7, §10):
-// control characters in names and messages (a file name may hold a newline
-// followed by "::error::…", or an escape sequence) are shown as \xNN. The
-// "[" of "##[" is shown as \x5b too: the runner honours its older
-// "##[command]" syntax anywhere in a line of a step's log.
-func SafeLine(s string) string {
-	if !strings.ContainsFunc(s, isControl) && !strings.Contains(s, "##[") {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case isControl(r):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		case r == '[' && strings.HasSuffix(s[:i], "##"):
-			b.WriteString(`\x5b`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // lineStart keeps a path that begins a line from being read as a workflow
 // command: the runner takes a line whose text, after leading white space,
 // starts with "::" as one (§10). Such a path is written as "./PATH", which
@@ -99,35 +72,17 @@ func lineStart(p string) string {
 	return p
 }
 
-// termText is SafeLine for the preview's terminal text, which also shows
-// the characters a reader cannot see (bidi controls, zero-width
-// characters: invisibleRune) as \uXXXX, so a name or message cannot
-// reorder or hide what is around it.
-func termText(s string) string {
-	if !strings.ContainsFunc(s, invisibleRune) {
-		return SafeLine(s)
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if invisibleRune(r) && !isControl(r) {
-			fmt.Fprintf(&b, "\\u%04x", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return SafeLine(b.String())
-}
-
 // termLines is SafeLine for multi-line text (a rendered section): tab and
 // LF are kept, and a line that would start with "::" starts with \x3a.
-// Bidi and zero-width characters are kept: the section is the text the
-// model reads, and RL010 reports them.
+// Format characters (bidi, zero-width) are kept: the section is the text
+// the model reads, an emoji's zero-width joiners included, and RL010
+// reports the ones that hide or reorder text.
 func termLines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		parts := strings.Split(l, "\t")
 		for k, part := range parts {
-			parts[k] = SafeLine(part)
+			parts[k] = escapeLine(part, escRunnerV1)
 		}
 		lines[i] = lineStartText(strings.Join(parts, "\t"))
 	}
@@ -144,8 +99,6 @@ func lineStartText(s string) string {
 	}
 	return s
 }
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 func paint(o Options, s lint.Severity) string {
 	if !o.Color {

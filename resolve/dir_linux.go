@@ -100,13 +100,13 @@ func (w *Worktree) readDir(fd int, buf *[]byte, want *diskKinds) ([]Entry, error
 			case unix.DT_LNK:
 				e.Kind = Symlink
 			case unix.DT_FIFO:
-				e.Kind, e.Note = Special, "FIFO"
+				e.Kind, e.Note = Special, "a FIFO"
 			case unix.DT_SOCK:
-				e.Kind, e.Note = Special, "socket"
+				e.Kind, e.Note = Special, "a socket"
 			case unix.DT_CHR:
-				e.Kind, e.Note = Special, "character device"
+				e.Kind, e.Note = Special, "a character device"
 			case unix.DT_BLK:
-				e.Kind, e.Note = Special, "block device"
+				e.Kind, e.Note = Special, "a block device"
 			default:
 				var st unix.Stat_t
 				if err := unix.Fstatat(fd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {

@@ -35,7 +35,9 @@ func (w *Worktree) readDir(fd int, _ *[]byte, want *diskKinds) ([]Entry, error) 
 		}
 		e := Entry{Name: de.Name(), Size: -1, Kind: kindOfFileMode(de.Type())}
 		if e.Kind == Special {
-			e.Note = ModeNote(de.Type())
+			if n := ModeNote(de.Type()); n != "" {
+				e.Note = "a " + n
+			}
 		}
 		out = append(out, e)
 	}

@@ -39,10 +39,40 @@ type Rejection struct {
 	Rule   string
 	Reason string // what failed, in words, e.g. "symbolic link to ../x"
 	Target string // RL001: where the link points, when known
-	Size   int64  // RL003: the file's size
-	Limit  int64  // RL003: the limit
-	Pos    content.Pos
-	BOM    string // RL004: the byte-order mark the file starts with
+	// TargetIn (RL001) is what the link's target is, when it lies inside
+	// the root: nil for an absolute target, one outside the root, or one
+	// the source could not look at. The finding's fix depends on it.
+	TargetIn *LinkTargetInfo
+	Size     int64 // RL003: the file's size
+	Limit    int64 // RL003: the limit
+	Pos      content.Pos
+	BOM      string // RL004: the byte-order mark the file starts with
+	// Conflict (RL012): Git's index holds the path unmerged, a merge
+	// conflict not resolved; the fix is to resolve it and `git add` it.
+	Conflict bool
+}
+
+// LinkTargetInfo is what the engine learns of a link's target inside the
+// root with Lstat, never opening it (C1).
+type LinkTargetInfo struct {
+	Path string // the target, relative to the root ("." for the root)
+	Kind Kind   // Missing: the link dangles
+	// Candidate: its name is an instruction candidate, so it cannot become
+	// the link in its place (its own directory would skip it).
+	Candidate bool
+}
+
+// Unmerged is the rejection of a layer that Git's index holds in conflict
+// stages (1–3): staged, the index has no text for it; in the worktree,
+// the file holds both sides and the conflict markers, which the runtime
+// would load as instructions, so the check takes neither.
+func Unmerged(staged bool) *Rejection {
+	r := &Rejection{Rule: "RL012", Conflict: true,
+		Reason: "Git's index holds it unmerged, and until the conflict is resolved the file holds both sides and the conflict markers, which Rivumi would load as instructions"}
+	if staged {
+		r.Reason = "Git's index holds it unmerged, with no staged text"
+	}
+	return r
 }
 
 // File is the engine's knowledge of one candidate file, gathered once per run.
@@ -460,6 +490,10 @@ func (e *Engine) load(f *File) error {
 		f.Rej = notRegular(f.Entry.Kind, f.Entry.Note)
 		return nil
 	}
+	if w, ok := e.src.(*Worktree); ok && w.unmerged[f.Path] {
+		f.Rej = Unmerged(false)
+		return nil
+	}
 	data, kind, size, err := e.src.Read(f.Path, e.opt.MaxFileBytes)
 	if IsFatal(err) {
 		return fmt.Errorf("read %s: %w", f.Path, err)
@@ -474,7 +508,7 @@ func (e *Engine) load(f *File) error {
 
 func (e *Engine) linkRejection(f *File) (*Rejection, error) {
 	if f.Entry.Note != "" {
-		return &Rejection{Rule: "RL001", Reason: f.Entry.Note}, nil
+		return &Rejection{Rule: "RL001", Reason: "it is " + f.Entry.Note}, nil
 	}
 	r := &Rejection{Rule: "RL001", Reason: "it is a symbolic link"}
 	t, err := e.src.LinkTarget(f.Path)
@@ -484,14 +518,49 @@ func (e *Engine) linkRejection(f *File) (*Rejection, error) {
 	if t != "" {
 		r.Target = t
 		r.Reason += " to " + t
+		if r.TargetIn, err = e.linkTargetInfo(f.Path, t); err != nil {
+			return nil, err
+		}
 	}
 	return r, nil
 }
 
+// linkTargetInfo looks at the target t of the link at p when t names a
+// path inside the root; nil otherwise, or when a directory on the way is
+// a link (the path would then not be where its text says).
+func (e *Engine) linkTargetInfo(p, t string) (*LinkTargetInfo, error) {
+	if path.IsAbs(t) || strings.Contains(t, `\`) {
+		return nil, nil
+	}
+	tp := path.Join(path.Dir(p), t)
+	if tp == ".." || strings.HasPrefix(tp, "../") {
+		return nil, nil
+	}
+	info := &LinkTargetInfo{Path: tp, Kind: Dir}
+	if tp == "." {
+		return info, nil
+	}
+	ent, err := e.src.Lstat(tp)
+	switch {
+	case IsFatal(err):
+		return nil, err
+	case errors.Is(err, fs.ErrNotExist):
+		info.Kind = Missing
+	case err != nil:
+		return nil, nil
+	default:
+		info.Kind = ent.Kind
+	}
+	info.Candidate = slices.Contains(e.candidates, path.Base(tp))
+	return info, nil
+}
+
+// notRegular is C2's rejection; note is the entry's Note (a noun phrase
+// with its article), "" for the kind's name.
 func notRegular(k Kind, note string) *Rejection {
 	what := "a " + k.String()
 	if note != "" {
-		what = "a " + note
+		what = note
 	}
 	return &Rejection{Rule: "RL002", Reason: "it is " + what + ", not a regular file"}
 }

@@ -102,13 +102,13 @@ func kindOfMode(mode uint32) Kind {
 func specialNote(mode uint32) string {
 	switch mode & unix.S_IFMT {
 	case unix.S_IFIFO:
-		return "FIFO"
+		return "a FIFO"
 	case unix.S_IFSOCK:
-		return "socket"
+		return "a socket"
 	case unix.S_IFCHR:
-		return "character device"
+		return "a character device"
 	case unix.S_IFBLK:
-		return "block device"
+		return "a block device"
 	}
 	return ""
 }

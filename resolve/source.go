@@ -37,8 +37,10 @@ type Entry struct {
 	Kind Kind
 	// Size is the byte size when known (regular files); -1 when unknown.
 	Size int64
-	// Note explains the kind when it is not obvious from the entry itself, e.g.
-	// "fifo", "socket", "device", or "recorded as a symlink in the Git index".
+	// Note explains the kind when it is not obvious from the entry itself:
+	// a noun phrase with its article that completes "it is …" in a
+	// finding's sentence, e.g. "a FIFO", "a junction (…)", "a submodule
+	// (Git records it with mode 160000)".
 	Note string
 }
 

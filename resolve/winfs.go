@@ -62,20 +62,20 @@ func winKind(fi winFileInfo) (Kind, string) {
 		case fi.Tag&winTagNameSurrogate != 0:
 			return Symlink, fmt.Sprintf("a reparse point that names another object (tag %#x)", fi.Tag)
 		case fi.Tag == winTagAFUnix:
-			return Special, "socket"
+			return Special, "a socket"
 		}
 	}
 	if fi.Attrs&winAttrDevice != 0 {
-		return Special, "device"
+		return Special, "a device"
 	}
 	switch fi.FileType {
 	case 0, winFileTypeDisk:
 	case winFileTypePipe:
-		return Special, "named pipe"
+		return Special, "a named pipe"
 	case winFileTypeChar:
-		return Special, "character device"
+		return Special, "a character device"
 	default:
-		return Special, "device"
+		return Special, "a device"
 	}
 	if fi.Attrs&winAttrDirectory != 0 {
 		return Dir, ""

@@ -21,6 +21,9 @@ type Worktree struct {
 	// recorded holds the paths whose Git index entry is a symlink or a
 	// submodule: those modes win over what the checkout holds (C1, C2).
 	recorded map[string]Kind
+	// unmerged holds the paths the index holds in conflict stages
+	// (SetUnmerged): the engine rejects such a layer (RL012).
+	unmerged map[string]bool
 	// mu guards kept and reads: ListKeep and Prefetch may run on several
 	// goroutines.
 	mu sync.Mutex
@@ -343,6 +346,10 @@ func (k *KindsPlan) Forget() {
 	clear(k.Kinds)
 }
 
+// SetUnmerged gives the paths (slash paths below the root) that the Git
+// index holds unmerged; no read may run beside it.
+func (w *Worktree) SetUnmerged(paths map[string]bool) { w.unmerged = paths }
+
 // Recorded reports whether the index records links or submodules below
 // the root (see OpenWorktree and Record).
 func (w *Worktree) Recorded() bool { return len(w.recorded) > 0 }
@@ -454,10 +461,10 @@ func (w *Worktree) overlay(p string, e *Entry) {
 			// core.symlinks=false checks a link out as a plain file.
 			return
 		}
-		e.Note = "Git records it as a symbolic link (mode 120000) although this checkout holds a " + e.Kind.String() + " (core.symlinks=false)"
+		e.Note = "a symbolic link in Git (mode 120000), although this checkout holds a " + e.Kind.String() + " (core.symlinks=false)"
 		e.Kind = Symlink
 	case Submodule:
-		e.Note = "Git records it as a submodule (mode 160000)"
+		e.Note = "a submodule (Git records it with mode 160000)"
 		e.Kind = Submodule
 	}
 }
@@ -499,7 +506,8 @@ func (w *Worktree) LinkTarget(p string) (string, error) {
 }
 
 // ModeNote names a file mode that is neither a regular file, a directory
-// nor a link: "FIFO", "socket", "character device", "block device"; "" else.
+// nor a link: "FIFO", "socket", "character device", "block device"; "" else
+// (an Entry.Note puts "a " before it).
 func ModeNote(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:

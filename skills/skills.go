@@ -134,18 +134,22 @@ func (s *Skill) load(src resolve.Source, ent resolve.Entry, maxBytes int64) erro
 	switch ent.Kind {
 	case resolve.Regular:
 	case resolve.Symlink:
-		to, err := linkTo(src, s.Path, ent.Note)
+		if ent.Note != "" { // a noun phrase with its article (resolve.Entry)
+			s.reject("RL001", "it is "+ent.Note)
+			return nil
+		}
+		to, err := linkTo(src, s.Path, "")
 		if err != nil {
 			return err
 		}
 		s.reject("RL001", "it is a symbolic link"+to)
 		return nil
 	default:
-		what := ent.Kind.String()
+		what := "a " + ent.Kind.String()
 		if ent.Note != "" {
 			what = ent.Note
 		}
-		s.reject("RL002", "it is a "+what+", not a regular file")
+		s.reject("RL002", "it is "+what+", not a regular file")
 		return nil
 	}
 	data, kind, size, err := src.Read(s.Path, maxBytes)
