@@ -33,6 +33,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/internal/shell"
 	"github.com/rivumi/rivumi-lint/repo"
 )
 
@@ -133,7 +134,7 @@ func script(kind, binary string) []byte {
 		b.WriteString("# Skip once with `git commit --no-verify`.\n")
 	}
 	if filepath.IsAbs(binary) {
-		fmt.Fprintf(&b, "rivumi_lint=%s\n", shellQuote(binary))
+		fmt.Fprintf(&b, "rivumi_lint=%s\n", shell.Quote(binary))
 		b.WriteString("if [ ! -x \"$rivumi_lint\" ]; then\n  rivumi_lint=''\nfi\n")
 	} else {
 		b.WriteString("rivumi_lint=''\n")
@@ -299,12 +300,6 @@ func writeAtomic(path string, data []byte) error {
 		return fmt.Errorf("write hook: %w", werr)
 	}
 	return nil
-}
-
-// shellQuote quotes s for a POSIX shell: any byte is safe inside single
-// quotes except the single quote itself.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // gitConfigPath reads a path-typed config value; set is false when the key

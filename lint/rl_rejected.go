@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/internal/shell"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -80,7 +81,7 @@ func rejectedFix(l resolve.Layer) string {
 		return "re-save the file as UTF-8 (not UTF-16, which some Windows editors write)"
 	case "RL012":
 		if r.Conflict {
-			return "resolve the conflict, then `git add " + shellPath(l.Path) + "`"
+			return "resolve the conflict, then `git add " + shell.Path(l.Path) + "`"
 		}
 		return "make the file readable by the user the agent runs as"
 	}
@@ -94,9 +95,9 @@ func rejectedFix(l resolve.Layer) string {
 // is a copy.
 func linkFix(l resolve.Layer) string {
 	const replace = "replace the link with a regular file holding the text"
-	r, p := l.Rej, shellPath(l.Path)
+	r, p := l.Rej, shell.Path(l.Path)
 	// cp follows the link: the copy holds the target's text.
-	copyCmd := "`cp " + p + " " + shellPath(l.Path+".tmp") + " && mv " + shellPath(l.Path+".tmp") + " " + p + "`"
+	copyCmd := "`cp " + p + " " + shell.Path(l.Path+".tmp") + " && mv " + shell.Path(l.Path+".tmp") + " " + p + "`"
 	t := r.TargetIn
 	switch {
 	case r.Target == "" || l.Scope == resolve.ScopeUser:
@@ -125,8 +126,8 @@ func linkFix(l resolve.Layer) string {
 	if err != nil {
 		return replace
 	}
-	return replace + "; to keep one copy, make " + t.Path + " the link to it: `mv " + shellPath(t.Path) + " " + p + " && ln -s " +
-		shellPath(filepath.ToSlash(back)) + " " + shellPath(t.Path) + "` (as `rivumi-lint fix` does)"
+	return replace + "; to keep one copy, make " + t.Path + " the link to it: `mv " + shell.Path(t.Path) + " " + p + " && ln -s " +
+		shell.Path(filepath.ToSlash(back)) + " " + shell.Path(t.Path) + "` (as `rivumi-lint fix` does)"
 }
 
 // consequence says what skipping a layer costs: the runtime has no fall-back.
@@ -188,18 +189,4 @@ type CheckoutFile struct {
 	// checkout: Filter is its value, FilterSource where it is set.
 	Filtered             bool
 	Filter, FilterSource string
-}
-
-// shellPath is the root-relative path p as one word that a POSIX shell
-// reads back as p, for a command a finding suggests (run at the root): a
-// path with other characters than letters, digits and ._/- is quoted, one
-// that starts with - gets ./ so that no command takes it for an option.
-func shellPath(p string) string {
-	if strings.HasPrefix(p, "-") {
-		p = "./" + p
-	}
-	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") == "" {
-		return p
-	}
-	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }

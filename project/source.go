@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/internal/shell"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/repo"
 	"github.com/rivumi/rivumi-lint/resolve"
@@ -159,7 +160,7 @@ func (p *Project) zeroBase(r *repo.Repo, d DiffOptions, what, rev string, head r
 	cmd := func(args ...string) string {
 		c := []string{"rivumi-lint", "check"}
 		if p.opts.Root != "" {
-			c = append(c, "--root", shellWord(p.opts.Root))
+			c = append(c, "--root", shell.Quote(p.opts.Root))
 		}
 		return "`" + strings.Join(append(c, args...), " ") + "`"
 	}
@@ -167,7 +168,7 @@ func (p *Project) zeroBase(r *repo.Repo, d DiffOptions, what, rev string, head r
 	headArgs := []string{}
 	headName := "HEAD"
 	if d.Head != "" {
-		headArgs, headName = []string{"--head", shellWord(d.Head)}, d.Head
+		headArgs, headName = []string{"--head", shell.Quote(d.Head)}, d.Head
 	}
 	name, tip, ok := defaultBranch(r, d.remote())
 	if !ok {
@@ -208,15 +209,6 @@ func defaultBranch(r *repo.Repo, remote string) (name string, tip repo.Hash, ok 
 		}
 	}
 	return "", repo.Hash{}, false
-}
-
-// shellWord quotes s for a POSIX shell when it needs it, so a suggested
-// command works as pasted.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./~^@:+=,") == "" && !strings.HasPrefix(s, "~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // label names a revision in messages: "main (abc123def456)", or the short

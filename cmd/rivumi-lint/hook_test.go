@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/hook"
+	"github.com/rivumi/rivumi-lint/internal/shell"
 )
 
 func hookGitEnv() []string {
@@ -180,7 +181,7 @@ func TestHookStopsABadCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), "rivumi_lint='"+bin+"'") {
+	if !strings.Contains(string(b), "rivumi_lint="+shell.Quote(bin)+"\n") {
 		t.Fatalf("the hook does not run the installing binary %s:\n%s", bin, b)
 	}
 

@@ -31,3 +31,12 @@ func Args(args []string) string {
 	}
 	return b.String()
 }
+
+// Path is the relative path p as one word, with "./" before a p that
+// starts with "-", so that no command takes it for an option.
+func Path(p string) string {
+	if strings.HasPrefix(p, "-") {
+		p = "./" + p
+	}
+	return Quote(p)
+}

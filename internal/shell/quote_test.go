@@ -34,3 +34,11 @@ func TestArgsLeadWithDashDash(t *testing.T) {
 		t.Errorf("Args = %q, want %q", got, want)
 	}
 }
+
+func TestPathNeverAnOption(t *testing.T) {
+	for p, want := range map[string]string{"-x/AGENTS.md": "./-x/AGENTS.md", "a b/AGENTS.md": "'a b/AGENTS.md'", "a/AGENTS.md": "a/AGENTS.md"} {
+		if got := Path(p); got != want {
+			t.Errorf("Path(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
