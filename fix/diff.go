@@ -27,7 +27,7 @@ func (c *change) diff() []byte {
 	}
 	old := c.old.data
 	if c.from != "" {
-		d, _, _ := toUTF8(old)
+		d, _, _ := content.ToUTF8(old)
 		old = d
 	}
 	out := diff.Diff(a, visibleText(old), b, visibleText(c.new))

@@ -336,7 +336,7 @@ func (pl *planner) planTranscode(f lint.Finding) (*change, error) {
 	if content.CheckUTF8(snap.data) == nil {
 		return nil, errChanged
 	}
-	text, from, err := toUTF8(snap.data)
+	text, from, err := content.ToUTF8(snap.data)
 	if err != nil {
 		return nil, err
 	}

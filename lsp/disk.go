@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/rivumi/rivumi-lint/content"
-	"github.com/rivumi/rivumi-lint/fix"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
@@ -46,7 +45,7 @@ func judgeDisk(path string, text []byte) *diskView {
 		}
 		return nil
 	}
-	if dec, from, err := fix.ToUTF8(data); err == nil && bytes.Equal(dec, text) {
+	if dec, from, err := content.ToUTF8(data); err == nil && bytes.Equal(dec, text) {
 		_, n := content.BOM(data)
 		if n == 0 {
 			from = "Windows-1252 (Latin-1)"
@@ -83,7 +82,7 @@ func (v *diskView) decoded(off int) (int, bool) {
 	case v.from == "Latin-1 (ISO-8859-1)":
 		return len(latin1(v.data[:off])), true
 	}
-	text, _, err := fix.ToUTF8(v.data[:off])
+	text, _, err := content.ToUTF8(v.data[:off])
 	return len(text), err == nil
 }
 

@@ -1,11 +1,11 @@
-package fix
+package content
 
 import (
 	"testing"
 	"unicode/utf8"
 )
 
-// X1, C4: toUTF8 never panics; it returns valid UTF-8 or an error. A
+// X1, C4: ToUTF8 never panics; it returns valid UTF-8 or an error. A
 // Windows-1252 input is one character per byte, and a BOM-marked input
 // loses its mark.
 func FuzzToUTF8(f *testing.F) {
@@ -15,7 +15,7 @@ func FuzzToUTF8(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		text, from, err := toUTF8(b)
+		text, from, err := ToUTF8(b)
 		if err != nil {
 			return
 		}

@@ -1,21 +1,19 @@
-package fix
+package content
 
 import (
 	"encoding/binary"
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/rivumi/rivumi-lint/content"
 )
 
-// toUTF8 decodes b, which is not valid UTF-8, into UTF-8 text: UTF-16 or
+// ToUTF8 decodes b, which is not valid UTF-8, into UTF-8 text: UTF-16 or
 // UTF-32 when it starts with their byte-order mark (dropped), else
 // Windows-1252. from names the encoding. Line ends are kept as they are:
 // CR and LF decode to themselves. An error says why the bytes are not
 // safely one of those encodings; nothing is guessed.
-func toUTF8(b []byte) (text []byte, from string, err error) {
-	if name, n := content.BOM(b); n > 0 {
+func ToUTF8(b []byte) (text []byte, from string, err error) {
+	if name, n := BOM(b); n > 0 {
 		body := b[n:]
 		switch name {
 		case "UTF-16LE", "UTF-16BE":
@@ -125,7 +123,3 @@ func fromWindows1252(b []byte) ([]byte, error) {
 	}
 	return out, nil
 }
-
-// ToUTF8 is the decoding fix makes (toUTF8), for the language server: it
-// tells whether an editor's text is the decoded disk bytes (X4, C4).
-func ToUTF8(b []byte) (text []byte, from string, err error) { return toUTF8(b) }
