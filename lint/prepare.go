@@ -1,6 +1,10 @@
 package lint
 
-import "github.com/rivumi/rivumi-lint/resolve"
+import (
+	"runtime"
+
+	"github.com/rivumi/rivumi-lint/resolve"
+)
 
 // Prepared is the part of Check that needs only the chains, done while
 // they are still being resolved: for each distinct chain, its rendered
@@ -53,4 +57,74 @@ func (p *Prepared) Add(r *resolve.Resolution) {
 		}
 	}
 	p.memos[key] = c
+}
+
+// besideBatch is how many chains go to the preparing goroutine at once: a
+// channel operation per chain would cost as much as what it moves.
+const besideBatch = 64
+
+// DefaultBesideMin is the fewest chains for which PrepareBeside starts a
+// goroutine: below it, starting one costs more than it saves.
+const DefaultBesideMin = 256
+
+// Beside prepares chains (Prepared.Add) on a goroutine of its own while
+// the caller resolves the next ones: the second core is otherwise idle
+// during a whole-worktree resolution.
+type Beside struct {
+	p     *Prepared
+	feed  chan []*resolve.Resolution
+	done  chan struct{}
+	batch []*resolve.Resolution
+}
+
+// PrepareBeside starts preparing for about chains chains, when there are
+// at least min (DefaultBesideMin when min is 0) and more than one
+// processor. Otherwise it prepares nothing, Done returns nil and Check
+// prepares in its own pass: the serial twin, with the same result (F1).
+func PrepareBeside(cfg Config, checkout func(path string) *CheckoutFile, chains, min int) *Beside {
+	if min <= 0 {
+		min = DefaultBesideMin
+	}
+	b := &Beside{}
+	if chains < min || runtime.GOMAXPROCS(0) < 2 {
+		return b
+	}
+	b.p = Prepare(cfg, checkout)
+	b.feed = make(chan []*resolve.Resolution, 16)
+	b.done = make(chan struct{})
+	go func() {
+		defer close(b.done)
+		for batch := range b.feed {
+			for _, r := range batch {
+				b.p.Add(r)
+			}
+		}
+	}()
+	return b
+}
+
+// Add hands r, the next chain in the order of Inputs.Chains, over.
+func (b *Beside) Add(r *resolve.Resolution) {
+	if b.p == nil {
+		return
+	}
+	if b.batch = append(b.batch, r); len(b.batch) == besideBatch {
+		b.feed <- b.batch
+		b.batch = nil
+	}
+}
+
+// Done waits for every chain handed over and returns what was prepared
+// (nil when nothing was), for Inputs.Prepared. Call it once, after the
+// last Add.
+func (b *Beside) Done() *Prepared {
+	if b.p == nil {
+		return nil
+	}
+	if len(b.batch) > 0 {
+		b.feed <- b.batch
+	}
+	close(b.feed)
+	<-b.done
+	return b.p
 }

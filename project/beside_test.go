@@ -97,11 +97,9 @@ func TestF1RulesBesideResolution(t *testing.T) {
 	}
 	g.Git("add", "-A")
 	g.Commit("c")
-	defer func(n int) { prepareBesideMin = n }(prepareBesideMin)
-	prepareBesideMin = 1
 	run := func(procs int) string {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		res, notes, err := Check(Options{Root: g.Dir}, Scope{})
+		res, notes, err := Check(Options{Root: g.Dir, prepareBesideMin: 1}, Scope{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -443,39 +443,8 @@ func (r *Run) diffScope() ([]string, error) {
 func (r *Run) resolve(dirs []string) ([]*resolve.Resolution, error) {
 	out := make([]*resolve.Resolution, 0, len(dirs))
 	r.Engine.Reserve(len(dirs))
-	var batch []*resolve.Resolution
-	send := func(*resolve.Resolution) {}
-	if len(dirs) >= prepareBesideMin && runtime.GOMAXPROCS(0) > 1 {
-		// The rules' share of each chain (lint.Prepare) runs on the
-		// second core while the engine resolves the next ones on this
-		// one, in batches (a channel operation per chain would cost as
-		// much as what it moves). GOMAXPROCS=1 leaves it to Lint (F1).
-		p := lint.Prepare(r.Config, r.checkout)
-		feed := make(chan []*resolve.Resolution, 16)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for b := range feed {
-				for _, res := range b {
-					p.Add(res)
-				}
-			}
-		}()
-		send = func(res *resolve.Resolution) {
-			if batch = append(batch, res); len(batch) == 64 {
-				feed <- batch
-				batch = nil
-			}
-		}
-		defer func() {
-			if len(batch) > 0 {
-				feed <- batch
-			}
-			close(feed)
-			<-done
-			r.prepared = p
-		}()
-	}
+	beside := lint.PrepareBeside(r.Config, r.checkout, len(dirs), r.p.opts.prepareBesideMin)
+	defer func() { r.prepared = beside.Done() }()
 	for _, d := range dirs {
 		if d != "" && r.Config.Ignored(d) && r.scope.Dirs == nil {
 			continue
@@ -491,15 +460,10 @@ func (r *Run) resolve(dirs []string) ([]*resolve.Resolution, error) {
 			return nil, fmt.Errorf("resolve %s: %w", resolve.DisplayDir(d), err)
 		}
 		out = append(out, res)
-		send(res)
+		beside.Add(res)
 	}
 	return out, nil
 }
-
-// prepareBesideMin is the fewest directories for which resolve hands the
-// rules' share to another goroutine: below it, starting one costs more
-// than it saves. Tests lower it.
-var prepareBesideMin = 256
 
 // NoDirError is a directory the scope names (Scope.Dirs) that does not
 // exist.

@@ -48,6 +48,10 @@ type Options struct {
 	// The file must exist, as an editor's buffer's does.
 	StdinPath string
 	StdinText []byte
+
+	// prepareBesideMin, when not 0, replaces lint.DefaultBesideMin
+	// (tests make the rules run beside the resolution on small trees).
+	prepareBesideMin int
 }
 
 // Project is an opened project: where it is (R1, F2), found once for
