@@ -51,13 +51,11 @@ func TestF1IndexScanBesideListing(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			run := func(procs int) string {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-				scanGate = make(chan struct{})
-				defer func() { scanGate = nil }()
 				var abs []string
 				for _, a := range c.paths {
 					abs = append(abs, filepath.Join(c.g.Dir, a))
 				}
-				res, notes, err := Check(Options{Root: c.g.Dir}, Scope{Paths: abs})
+				res, notes, err := Check(Options{Root: c.g.Dir, scanGate: make(chan struct{})}, Scope{Paths: abs})
 				if err != nil {
 					t.Fatal(err)
 				}

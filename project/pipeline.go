@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -212,7 +211,7 @@ func (r *Run) worktreeScope() ([]string, error) {
 	var wt *resolve.Worktree
 	var scanning func() bool
 	join := func() error { return nil }
-	if len(r.scope.Paths) > 0 && r.scope.Dirs == nil && p.wt == nil && p.GitDir != "" && runtime.GOMAXPROCS(0) > 1 {
+	if len(r.scope.Paths) > 0 && r.scope.Dirs == nil && p.wt == nil && p.GitDir != "" {
 		wt, scanning, join, err = p.worktreeBeside(r.walks(cfg))
 	} else {
 		wt, err = p.worktree(r.walks(cfg))
@@ -264,7 +263,7 @@ func (r *Run) worktreeScope() ([]string, error) {
 		// lists them until the scan ends.
 		plan := wt.PlanKinds(rels)
 		if scanning != nil {
-			plan.Run(runtime.GOMAXPROCS(0)-1, scanning)
+			plan.Run(scanning)
 		}
 		if err := join(); err != nil {
 			return nil, err
@@ -277,7 +276,7 @@ func (r *Run) worktreeScope() ([]string, error) {
 				plan.Forget() // Record dropped those listings: made again below
 			}
 		}
-		plan.Run(runtime.GOMAXPROCS(0), nil)
+		plan.Run(nil)
 		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, plan.Kinds, below)
 		if err == nil && len(missing) > 0 {
 			if !r.scope.Typed {
@@ -345,7 +344,7 @@ func (r *Run) worktreeDirs() ([]string, error) {
 func (r *Run) walker() *scope.Walker {
 	p := r.p
 	return &scope.Walker{Top: p.GitTop, GitDir: p.GitDir, Prefix: p.Prefix, Tracked: p.tracked, SkipIgnores: p.skipIgnores,
-		Skip: r.Config.Ignored, List: p.wt.ListKeep, Workers: runtime.GOMAXPROCS(0)}
+		Skip: r.Config.Ignored, List: p.wt.ListKeep}
 }
 
 // diffScope opens both sides of the change and the config (F7) and lists

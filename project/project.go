@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/repo"
@@ -52,6 +51,9 @@ type Options struct {
 	// prepareBesideMin, when not 0, replaces lint.DefaultBesideMin
 	// (tests make the rules run beside the resolution on small trees).
 	prepareBesideMin int
+	// scanGate, when not nil (tests), holds the index scan beside the
+	// first listings until they are done (repo.ScanIndexBeside).
+	scanGate chan struct{}
 }
 
 // Project is an opened project: where it is (R1, F2), found once for
@@ -240,36 +242,22 @@ func (p *Project) useScan(scan *repo.IndexScan, withTracked, first bool) map[str
 	return underPrefix(scan.Kinds, p.Prefix)
 }
 
-// scanGate, when a test sets it, holds worktreeBeside's scan until join:
-// every listing that may run beside the scan then does.
-var scanGate chan struct{}
-
 // worktreeBeside is worktree on two cores: it opens the worktree without
-// the index's kinds and scans the index on another goroutine, so that the
-// first listings need not wait for it. scanning reports whether the scan
-// still runs; join waits for it, gives its kinds to the worktree
-// (resolve.Worktree.Record: listings made without them are made again
-// when they matter) and returns its error; join may be called more than
-// once and must be called before the worktree is read further. worktree
-// is its serial twin (F1): the same state once join returns. It needs a
+// the index's kinds while the index is scanned beside it
+// (repo.ScanIndexBeside), so that the first listings need not wait for
+// the scan. scanning reports whether the scan still runs; join waits for
+// it, gives its kinds to the worktree (resolve.Worktree.Record: listings
+// made without them are made again when they matter) and returns its
+// error; join may be called more than once and must be called before the
+// worktree is read further. With one processor it is worktree itself,
+// its serial twin (F1): the same state once join returns. It needs a
 // repository with a worktree that is not open yet.
 func (p *Project) worktreeBeside(withTracked bool) (wt *resolve.Worktree, scanning func() bool, join func() error, err error) {
-	type result struct {
-		scan *repo.IndexScan
-		err  error
+	pending := repo.ScanIndexBeside(p.GitTop, withTracked, p.opts.scanGate)
+	if pending == nil {
+		wt, err := p.worktree(withTracked)
+		return wt, nil, func() error { return nil }, err
 	}
-	ch := make(chan result, 1)
-	var running atomic.Bool
-	running.Store(true)
-	gate := scanGate
-	go func() {
-		if gate != nil {
-			<-gate
-		}
-		s, err := repo.ScanIndexOf(p.GitTop, withTracked)
-		running.Store(false)
-		ch <- result{s, err}
-	}()
 	var joined bool
 	var jerr error
 	join = func() error {
@@ -277,15 +265,12 @@ func (p *Project) worktreeBeside(withTracked bool) (wt *resolve.Worktree, scanni
 			return jerr
 		}
 		joined = true
-		if gate != nil {
-			close(gate)
-		}
-		res := <-ch
-		if res.err != nil {
-			jerr = indexError(p.GitTop, res.err)
+		scan, err := pending.Wait()
+		if err != nil {
+			jerr = indexError(p.GitTop, err)
 			return jerr
 		}
-		recorded := p.useScan(res.scan, withTracked, true)
+		recorded := p.useScan(scan, withTracked, true)
 		if p.wt != nil {
 			p.wt.Record(recorded)
 			p.wt.SetUnmerged(p.unmerged)
@@ -300,7 +285,7 @@ func (p *Project) worktreeBeside(withTracked bool) (wt *resolve.Worktree, scanni
 		return nil, nil, nil, err
 	}
 	p.wt = wt
-	return wt, running.Load, join, nil
+	return wt, pending.Running, join, nil
 }
 
 // engineOptions are the engine's settings from cfg, with the user layer

@@ -264,7 +264,7 @@ func (w *Worktree) Prefetch(dirs []string) {
 // listings the chains need anyway (R2).
 func (w *Worktree) PrefetchKinds(paths []string) []Kind {
 	k := w.PlanKinds(paths)
-	k.Run(runtime.GOMAXPROCS(0), nil)
+	k.Run(nil)
 	return k.Kinds
 }
 
@@ -314,9 +314,14 @@ func (w *Worktree) PlanKinds(paths []string) *KindsPlan {
 	return k
 }
 
-// Run lists the plan's directories not listed yet on workers goroutines,
-// which stop taking directories once more (nil: never) returns false.
-func (k *KindsPlan) Run(workers int, more func() bool) {
+// Run lists the plan's directories not listed yet, on a goroutine per
+// processor; beside a job still running (more not nil), on one fewer,
+// taking directories only while more returns true.
+func (k *KindsPlan) Run(more func() bool) {
+	workers := runtime.GOMAXPROCS(0)
+	if more != nil {
+		workers--
+	}
 	w := k.w
 	w.mu.Lock()
 	if w.kept == nil {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -50,8 +51,8 @@ type Walker struct {
 	// a symbolic link: the engine's worktree source, so that each directory
 	// is read once for the walk and for the resolution (ListKeep).
 	List func(dir string) ([]resolve.Entry, error)
-	// Workers > 1 walks on that many goroutines; List must then be safe
-	// for concurrent use.
+	// Workers > 1 walks on that many goroutines, 1 on this one; 0 is one
+	// per processor. List must be safe for concurrent use unless 1.
 	Workers int
 
 	once   sync.Once
@@ -170,6 +171,9 @@ type task struct {
 
 // walk lists dir and every directory below it, on Workers goroutines.
 func (w *Walker) walk(dir string, st state, nested bool, dirs *[]string) error {
+	if w.Workers == 0 {
+		w.Workers = runtime.GOMAXPROCS(0)
+	}
 	if w.Workers > 1 {
 		return w.walkParallel(task{dir, st, nested}, dirs)
 	}
