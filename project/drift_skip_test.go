@@ -38,11 +38,8 @@ func TestDriftSkipIsFullDrift(t *testing.T) {
 	}
 	twin := func(step int, mode string, d DiffOptions) {
 		t.Helper()
-		skipSameChains = true
-		fast, _, errFast := tryDiff(g.Dir, d)
-		skipSameChains = false
-		full, _, errFull := tryDiff(g.Dir, d)
-		skipSameChains = true
+		fast, _, errFast := Check(Options{Root: g.Dir}, Scope{Diff: d})
+		full, _, errFull := Check(Options{Root: g.Dir, fullDrift: true}, Scope{Diff: d})
 		if fmt.Sprint(errFast) != fmt.Sprint(errFull) {
 			t.Fatalf("step %d, %s: error %v with the skip, %v without", step, mode, errFast, errFull)
 		}

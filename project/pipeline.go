@@ -135,11 +135,6 @@ func (p *Project) Start(s Scope) (*Run, error) {
 	return r, nil
 }
 
-// skipSameChains lets the drift skip the directories whose chain inputs
-// are the same at the base (repo.ChainInputs); tests turn it off to compare
-// with resolving every base chain.
-var skipSameChains = true
-
 // Lint runs the rules over the run's chains, its skills, the memory file
 // (nil: none) and a changed config, then the drift from the base.
 func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
@@ -159,7 +154,7 @@ func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
 			return nil, err
 		}
 		var same func(string) bool
-		if skipSameChains {
+		if !r.p.opts.fullDrift {
 			if s.index != nil {
 				same = repo.NewIndexChainInputs(s.base, s.index, r.Engine.Candidates()).Same
 			} else if head, ok := s.head.(*repo.Tree); ok {

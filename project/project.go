@@ -51,6 +51,10 @@ type Options struct {
 	// prepareBesideMin, when not 0, replaces lint.DefaultBesideMin
 	// (tests make the rules run beside the resolution on small trees).
 	prepareBesideMin int
+	// fullDrift resolves every base chain, where the drift skips those
+	// whose inputs are the same at the base (repo.ChainInputs): the twin
+	// tests compare the two.
+	fullDrift bool
 	// scanGate, when not nil (tests), holds the index scan beside the
 	// first listings until they are done (repo.ScanIndexBeside).
 	scanGate chan struct{}
