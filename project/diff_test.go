@@ -13,7 +13,7 @@ import (
 	"github.com/rivumi/rivumi-lint/repo/gittest"
 )
 
-func runDiff(t *testing.T, root string, d DiffOptions) (*lint.Result, []string) {
+func runDiff(t *testing.T, root string, d repo.Range) (*lint.Result, []string) {
 	t.Helper()
 	res, notes, err := tryDiff(root, d)
 	if err != nil {
@@ -22,7 +22,7 @@ func runDiff(t *testing.T, root string, d DiffOptions) (*lint.Result, []string) 
 	return res, notes
 }
 
-func tryDiff(root string, d DiffOptions) (*lint.Result, []string, error) {
+func tryDiff(root string, d repo.Range) (*lint.Result, []string, error) {
 	return Check(Options{Root: root}, Scope{Diff: d})
 }
 
@@ -67,7 +67,7 @@ func TestStagedContentWins(t *testing.T) {
 	g.Git("add", "docs/AGENTS.md")
 	g.Write("docs/AGENTS.md", "the worktree copy is clean\n")
 	g.Write("AGENTS.md", "worktree only <rivumi:x>\n") // not staged
-	res, _ := runDiff(t, g.Dir, DiffOptions{Staged: true})
+	res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeStaged})
 	if dirs(res) != "docs" {
 		t.Fatalf("directories %q, want docs (R7)", dirs(res))
 	}
@@ -86,7 +86,7 @@ func TestStagedUnbornHead(t *testing.T) {
 	g := gittest.New(t)
 	g.Write("AGENTS.md", "first\n", "a/b/AGENTS.md", "\xff\n")
 	g.Git("add", "-A")
-	res, _ := runDiff(t, g.Dir, DiffOptions{Staged: true})
+	res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeStaged})
 	if dirs(res) != ".,a/b" {
 		t.Fatalf("directories %q", dirs(res))
 	}
@@ -110,7 +110,7 @@ func TestStagedDeletionAndRename(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.Git("mv", "docs/AGENTS.md", "guide/AGENTS.md")
-	res, _ := runDiff(t, g.Dir, DiffOptions{Staged: true})
+	res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeStaged})
 	if got := dirs(res); got != "docs,guide,svc,svc/api" {
 		t.Fatalf("directories %q", got)
 	}
@@ -137,7 +137,7 @@ func TestOverrideSilencesDirectories(t *testing.T) {
 	g.Commit("one")
 	g.Write("svc/AGENTS.override.md", "only this\n")
 	g.Commit("override")
-	res, _ := runDiff(t, g.Dir, DiffOptions{Base: "HEAD~1"})
+	res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"})
 	rl5 := findings(res, "RL005")
 	if len(rl5) != 1 || strings.Join(rl5[0].Directories, ",") != "svc,svc/a,svc/b/c" {
 		t.Fatalf("RL005 %+v, want one notice for svc, svc/a, svc/b/c", rl5)
@@ -156,13 +156,13 @@ func TestRootChangeBreaksDeepBudget(t *testing.T) {
 		"a/b/c/AGENTS.md", strings.Repeat("c", 250)+"\n",
 		"a/b/c/main.go", "package c\n", "z/AGENTS.md", "z\n")
 	g.Commit("fits")
-	res, _ := runDiff(t, g.Dir, DiffOptions{Base: "HEAD", Head: "HEAD"})
+	res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD", Head: "HEAD"})
 	if len(res.Directories) != 0 {
 		t.Fatalf("no change, directories %q", dirs(res))
 	}
 	g.Write("AGENTS.md", strings.Repeat("r", 220)+"\n")
 	g.Commit("root grows")
-	res, _ = runDiff(t, g.Dir, DiffOptions{Base: "HEAD~1"})
+	res, _ = runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"})
 	if got := dirs(res); got != ".,a/b/c,z" {
 		t.Fatalf("directories %q, want the root and every directory below with a candidate", got)
 	}
@@ -180,7 +180,7 @@ func TestSymlinkedDirectoryAdded(t *testing.T) {
 	g.Commit("one")
 	g.Symlink("guide", "docs")
 	g.Commit("link")
-	res, _ := runDiff(t, g.Dir, DiffOptions{Base: "HEAD~1"})
+	res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"})
 	if dirs(res) != ".,docs" {
 		t.Fatalf("directories %q, want the link's directory and the link", dirs(res))
 	}
@@ -201,7 +201,7 @@ func TestConfigFromBase(t *testing.T) {
 	g.Write(ConfigName, "version: 1\nrules:\n  RL007: off\n", "s/AGENTS.md", "a2\n")
 	g.Commit("config")
 	g.Write(ConfigName, "version: 1\nbogus: key\n") // the worktree copy is never read
-	res, _ := runDiff(t, g.Dir, DiffOptions{Base: "HEAD~1"})
+	res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"})
 	if len(findings(res, "RL007")) != 1 {
 		t.Errorf("RL007 %+v: the base has no config, so the defaults apply (F7)", findings(res, "RL007"))
 	}
@@ -216,19 +216,19 @@ func TestConfigFromBase(t *testing.T) {
 	g.Write("s/AGENTS.md", "a3\n")
 	g.Git("add", "s/AGENTS.md")
 	g.Git("commit", "-q", "-m", "three")
-	res, _ = runDiff(t, g.Dir, DiffOptions{Base: "HEAD~1"})
+	res, _ = runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"})
 	if len(findings(res, "RL007")) != 0 || len(findings(res, "RL014")) != 0 {
 		t.Errorf("config on the base: %+v", res.Findings)
 	}
 	// Staged: the base is HEAD's config; a broken staged config is exit 2.
 	g.Git("add", ConfigName)
-	if _, _, err := tryDiff(g.Dir, DiffOptions{Staged: true}); err == nil || !strings.Contains(err.Error(), "bogus") || !strings.Contains(err.Error(), "the index") {
+	if _, _, err := tryDiff(g.Dir, repo.Range{Kind: repo.RangeStaged}); err == nil || !strings.Contains(err.Error(), "bogus") || !strings.Contains(err.Error(), "the index") {
 		t.Fatalf("broken staged config: %v", err)
 	}
 	// A config deleted at the head: the base's still applies, and RL014.
 	g.Git("rm", "-q", "-f", ConfigName)
 	g.Commit("drop config")
-	res, _ = runDiff(t, g.Dir, DiffOptions{Base: "HEAD~1"})
+	res, _ = runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"})
 	rl14 = findings(res, "RL014")
 	if len(rl14) != 1 || !strings.Contains(rl14[0].Message, "was deleted") || !strings.Contains(rl14[0].Message, "the base's version") ||
 		!strings.Contains(rl14[0].Message, "tightens rules.RL007 (off → warning)") {
@@ -237,7 +237,7 @@ func TestConfigFromBase(t *testing.T) {
 	if len(findings(res, "RL007")) != 0 {
 		t.Errorf("RL007 reported although the base's config turns it off")
 	}
-	if res, _ := runDiff(t, g.Dir, DiffOptions{Base: "HEAD~3", Head: "HEAD~2"}); len(findings(res, "RL014")) != 1 {
+	if res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD~3", Head: "HEAD~2"}); len(findings(res, "RL014")) != 1 {
 		t.Fatalf("--head HEAD~2: RL014 %+v", findings(res, "RL014"))
 	}
 }
@@ -253,12 +253,12 @@ func TestChangeCannotSilenceItsOwnReview(t *testing.T) {
 		g.Write(ConfigName, "version: 1\nrules:\n  RL008: off\n  RL014: off\nlimits:\n  max_file_bytes: 2000\n  reserved_bytes: 100\n"+
 			"  warn_ratio: 0.5\nfilenames:\n  normal: [AGENTS.md]\nignore: [\"docs/**\"]\n",
 			"AGENTS.md", "root </rivumi:layer> forged\n")
-		d := DiffOptions{Staged: true}
+		d := repo.Range{Kind: repo.RangeStaged}
 		if staged {
 			g.Git("add", "-A")
 		} else {
 			g.Commit("two")
-			d = DiffOptions{Base: "HEAD~1"}
+			d = repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"}
 		}
 		res, _ := runDiff(t, g.Dir, d)
 		if rl8 := findings(res, "RL008"); len(rl8) != 1 || rl8[0].Severity != lint.Error {
@@ -288,7 +288,7 @@ func TestExplicitConfigChanged(t *testing.T) {
 	g.Commit("one")
 	g.Write("ci/lint.yaml", "version: 1\nrules:\n  RL014: warning\n")
 	g.Commit("loosen")
-	res, _, err := Check(Options{Root: g.Dir, Config: filepath.Join(g.Dir, "ci/lint.yaml")}, Scope{Diff: DiffOptions{Base: "HEAD~1"}})
+	res, _, err := Check(Options{Root: g.Dir, Config: filepath.Join(g.Dir, "ci/lint.yaml")}, Scope{Diff: repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,11 +309,11 @@ func TestHeadRevision(t *testing.T) {
 	g.Write("AGENTS.md", "three\n")
 	g.Commit("three")
 	g.Write("AGENTS.md", "worktree <rivumi:bad>\n")
-	res, _ := runDiff(t, g.Dir, DiffOptions{Base: one, Head: two})
+	res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: one, Head: two})
 	if len(findings(res, "RL008")) != 1 {
 		t.Fatalf("head two: %+v", res.Findings)
 	}
-	res, _ = runDiff(t, g.Dir, DiffOptions{Base: two})
+	res, _ = runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: two})
 	if len(findings(res, "RL008")) != 0 || dirs(res) != "." {
 		t.Fatalf("head HEAD: %+v in %q", res.Findings, dirs(res))
 	}
@@ -325,7 +325,7 @@ func TestNewBranchPush(t *testing.T) {
 	g := gittest.New(t)
 	g.Write("AGENTS.md", "r\n", "a/AGENTS.md", "a\n", "a/b/x.go", "x\n")
 	head := g.Commit("one")
-	res, _ := runDiff(t, g.Dir, DiffOptions{All: true, Head: head})
+	res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeWholeHead, Head: head})
 	if dirs(res) != ".,a,a/b" || len(res.Drift) != 0 {
 		t.Fatalf("directories %q drift %v", dirs(res), res.Drift)
 	}
@@ -337,11 +337,11 @@ func TestHardCases(t *testing.T) {
 	gittest.SetEnv(t)
 	t.Run("empty repository, --base", func(t *testing.T) {
 		g := gittest.New(t)
-		_, _, err := tryDiff(g.Dir, DiffOptions{Base: "HEAD"})
+		_, _, err := tryDiff(g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD"})
 		if err == nil || !strings.Contains(err.Error(), "no commits yet") || !strings.Contains(err.Error(), "--staged") {
 			t.Fatalf("err = %v", err)
 		}
-		res, _ := runDiff(t, g.Dir, DiffOptions{Staged: true})
+		res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeStaged})
 		if len(res.Directories) != 0 {
 			t.Fatalf("empty index: %q", dirs(res))
 		}
@@ -354,13 +354,13 @@ func TestHardCases(t *testing.T) {
 		src.Commit("two")
 		dst := gittest.At(t, t.TempDir())
 		dst.Git("clone", "-q", "--depth", "1", "file://"+src.Dir, ".")
-		_, _, err := tryDiff(dst.Dir, DiffOptions{Base: first})
+		_, _, err := tryDiff(dst.Dir, repo.Range{Kind: repo.RangeCommits, Base: first})
 		var mc *repo.MissingCommitError
 		if !errors.As(err, &mc) || !strings.Contains(err.Error(), "fetch-depth: 0") || !strings.Contains(err.Error(), "git fetch --depth=1 origin "+first) {
 			t.Fatalf("err = %v", err)
 		}
 		dst.Git("fetch", "-q", "--depth=1", "origin", first)
-		res, _ := runDiff(t, dst.Dir, DiffOptions{Base: first})
+		res, _ := runDiff(t, dst.Dir, repo.Range{Kind: repo.RangeCommits, Base: first})
 		if driftText(res) != "[.] modified AGENTS.md;\n" {
 			t.Fatalf("after the fetch: %q", driftText(res))
 		}
@@ -374,7 +374,7 @@ func TestHardCases(t *testing.T) {
 		src.Commit("two")
 		dst := gittest.At(t, t.TempDir())
 		dst.Git("clone", "-q", "--filter=blob:none", "file://"+src.Dir, ".")
-		_, _, err := tryDiff(dst.Dir, DiffOptions{Base: first})
+		_, _, err := tryDiff(dst.Dir, repo.Range{Kind: repo.RangeCommits, Base: first})
 		var me *repo.MissingObjectError
 		if !errors.As(err, &me) || !strings.Contains(err.Error(), "partial clone") {
 			t.Fatalf("err = %v, want the missing base blob of a partial clone", err)
@@ -389,12 +389,12 @@ func TestHardCases(t *testing.T) {
 		w := gittest.At(t, wt)
 		w.Write("x/AGENTS.md", "topic\n")
 		w.Git("add", "-A")
-		res, _ := runDiff(t, wt, DiffOptions{Staged: true})
+		res, _ := runDiff(t, wt, repo.Range{Kind: repo.RangeStaged})
 		if dirs(res) != "x" {
 			t.Fatalf("staged in the worktree: %q", dirs(res))
 		}
 		w.Commit("topic")
-		res, _ = runDiff(t, wt, DiffOptions{Base: "main"})
+		res, _ = runDiff(t, wt, repo.Range{Kind: repo.RangeCommits, Base: "main"})
 		if dirs(res) != "x" {
 			t.Fatalf("--base main in the worktree: %q", dirs(res))
 		}
@@ -406,7 +406,7 @@ func TestHardCases(t *testing.T) {
 		g.Git("sparse-checkout", "set", "in")
 		g.Write("in/AGENTS.md", "in two\n")
 		g.Git("add", "in/AGENTS.md")
-		res, notes := runDiff(t, g.Dir, DiffOptions{Staged: true})
+		res, notes := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeStaged})
 		if dirs(res) != "in" || len(notes) != 0 {
 			t.Fatalf("directories %q notes %q", dirs(res), notes)
 		}
@@ -418,7 +418,7 @@ func TestHardCases(t *testing.T) {
 		g.Git("update-index", "--split-index")
 		g.Write("AGENTS.md", "staged\n")
 		g.Git("add", "AGENTS.md")
-		res, notes := runDiff(t, g.Dir, DiffOptions{Staged: true})
+		res, notes := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeStaged})
 		// F3: read natively (shared index and split file), no fall-back note.
 		if dirs(res) != "." || len(notes) != 0 {
 			t.Fatalf("directories %q notes %q", dirs(res), notes)
@@ -430,7 +430,7 @@ func TestHardCases(t *testing.T) {
 		g.Commit("one")
 		g.Write("AGENTS.md", "two\n")
 		g.Commit("two")
-		res, notes := runDiff(t, g.Dir, DiffOptions{Base: "HEAD~1"})
+		res, notes := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"})
 		if driftText(res) != "[.] modified AGENTS.md;\n" || !strings.Contains(strings.Join(notes, "\n"), "SHA-256") {
 			t.Fatalf("drift %q notes %q", driftText(res), notes)
 		}
@@ -442,13 +442,13 @@ func TestHardCases(t *testing.T) {
 		g.Write("AGENTS.md", "two\n")
 		g.Commit("two")
 		g.Git("checkout", "-q", "--detach", "HEAD")
-		res, _ := runDiff(t, g.Dir, DiffOptions{Base: first})
+		res, _ := runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: first})
 		if driftText(res) != "[.] modified AGENTS.md;\n" {
 			t.Fatalf("drift %q", driftText(res))
 		}
 	})
 	t.Run("not a repository", func(t *testing.T) {
-		_, _, err := tryDiff(t.TempDir(), DiffOptions{Staged: true})
+		_, _, err := tryDiff(t.TempDir(), repo.Range{Kind: repo.RangeStaged})
 		if err == nil || !strings.Contains(err.Error(), "Git") {
 			t.Fatalf("err = %v", err)
 		}
@@ -465,8 +465,8 @@ func TestRepositoryUnchanged(t *testing.T) {
 	g.Git("add", "-A")
 	before, _ := os.ReadFile(filepath.Join(g.Dir, ".git/index"))
 	status := g.Git("status", "--porcelain")
-	runDiff(t, g.Dir, DiffOptions{Staged: true})
-	runDiff(t, g.Dir, DiffOptions{Base: "HEAD"})
+	runDiff(t, g.Dir, repo.Range{Kind: repo.RangeStaged})
+	runDiff(t, g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD"})
 	after, _ := os.ReadFile(filepath.Join(g.Dir, ".git/index"))
 	if string(before) != string(after) || g.Git("status", "--porcelain") != status {
 		t.Fatal("the index or status changed")
@@ -492,24 +492,24 @@ func TestGitHubScope(t *testing.T) {
 	for _, tc := range []struct {
 		name           string
 		env            map[string]string
-		want           DiffOptions
+		want           repo.Range
 		ok, wantErr    bool
 		errContains    string
 		sourceContains string
 	}{
 		{name: "not in Actions", env: map[string]string{"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": push}},
 		{name: "pull_request", env: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": pr},
-			want: DiffOptions{Base: a, Head: b}, ok: true},
+			want: repo.Range{Kind: repo.RangeCommits, Base: a, Head: b}, ok: true},
 		{name: "pull_request_target", env: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request_target", "GITHUB_EVENT_PATH": pr},
-			want: DiffOptions{Base: a, Head: b}, ok: true},
+			want: repo.Range{Kind: repo.RangeCommits, Base: a, Head: b}, ok: true},
 		{name: "push", env: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": push},
-			want: DiffOptions{Base: a, Head: b}, ok: true},
+			want: repo.Range{Kind: repo.RangeCommits, Base: a, Head: b}, ok: true},
 		{name: "push of a new branch", env: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": newBranch},
-			want: DiffOptions{NewBranch: true, Head: b}, ok: true},
+			want: repo.Range{Kind: repo.RangeNewBranch, Head: b}, ok: true},
 		{name: "push deleting a branch", env: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": deleted},
-			want: DiffOptions{Deleted: true}, ok: true},
+			want: repo.Range{Kind: repo.RangeDeleted}, ok: true},
 		{name: "other event", env: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "workflow_dispatch", "GITHUB_EVENT_PATH": push},
-			want: DiffOptions{Whole: "no change to compare"}, ok: true},
+			want: repo.Range{NoChange: "no change to compare"}, ok: true},
 		{name: "no payload path", env: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push"}, wantErr: true, errContains: "GITHUB_EVENT_PATH"},
 		{name: "corrupt payload", env: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": bad}, wantErr: true, errContains: "bad.json"},
 		{name: "push payload on a pull_request event", env: map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": push}, wantErr: true, errContains: "pull_request"},
@@ -574,7 +574,7 @@ func TestGitHubPullRequestMovedBase(t *testing.T) {
 	ev := filepath.Join(t.TempDir(), "event.json")
 	os.WriteFile(ev, []byte(`{"pull_request":{"base":{"sha":"`+baseTip+`"},"head":{"sha":"`+head+`"}}}`), 0o644)
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": ev, "GITHUB_SHA": merge}
-	scope := func() DiffOptions {
+	scope := func() repo.Range {
 		d, ok, err := GitHubScope(func(k string) string { return env[k] })
 		if err != nil || !ok {
 			t.Fatal(ok, err)
@@ -621,10 +621,10 @@ func TestCandidateDirEmptiedUnderChangedRoot(t *testing.T) {
 		g.Write("AGENTS.md", "root two\n")
 		g.Remove("x/AGENTS.md")
 		g.Git("add", "-A")
-		d := DiffOptions{Staged: true}
+		d := repo.Range{Kind: repo.RangeStaged}
 		if !staged {
 			g.Commit("two")
-			d = DiffOptions{Base: "HEAD~1"}
+			d = repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"}
 		}
 		res, _ := runDiff(t, g.Dir, d)
 		if dirs(res) != ".,x" {
@@ -646,7 +646,7 @@ func TestBrokenBaseConfig(t *testing.T) {
 	g.Commit("one")
 	g.Write("AGENTS.md", "root two\n", ConfigName, "version: 1\n")
 	g.Commit("two")
-	_, _, err := tryDiff(g.Dir, DiffOptions{Base: "HEAD~1"})
+	_, _, err := tryDiff(g.Dir, repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"})
 	if err == nil || !strings.Contains(err.Error(), "bogus") || !strings.Contains(err.Error(), "fix it on the base branch, or pass --config FILE") {
 		t.Fatalf("broken base config: %v", err)
 	}
@@ -654,7 +654,7 @@ func TestBrokenBaseConfig(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("version: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, _, err := Check(Options{Root: g.Dir, Config: cfg}, Scope{Diff: DiffOptions{Base: "HEAD~1"}})
+	res, _, err := Check(Options{Root: g.Dir, Config: cfg}, Scope{Diff: repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/rivumi/rivumi-lint/repo"
 	"github.com/rivumi/rivumi-lint/repo/gittest"
 )
 
@@ -36,7 +37,7 @@ func TestDriftSkipIsFullDrift(t *testing.T) {
 		func() { g.Write("AGENTS.md", "root changed\n", "a/b/code.go", "b5\n") },
 		func() { g.Remove("e/RIVUMI.md"); g.Write("e/f/code.go", "f4\n") },
 	}
-	twin := func(step int, mode string, d DiffOptions) {
+	twin := func(step int, mode string, d repo.Range) {
 		t.Helper()
 		fast, _, errFast := Check(Options{Root: g.Dir}, Scope{Diff: d})
 		full, _, errFull := Check(Options{Root: g.Dir, fullDrift: true}, Scope{Diff: d})
@@ -52,7 +53,7 @@ func TestDriftSkipIsFullDrift(t *testing.T) {
 		if i != 3 {
 			g.Git("add", "-A")
 		}
-		twin(i, "--staged", DiffOptions{Staged: true})
+		twin(i, "--staged", repo.Range{Kind: repo.RangeStaged})
 		if i != 3 {
 			g.Commit(fmt.Sprint("step ", i))
 		} else {
@@ -61,6 +62,6 @@ func TestDriftSkipIsFullDrift(t *testing.T) {
 				t.Fatal("a/AGENTS.md changed with its attributes: the step tests nothing")
 			}
 		}
-		twin(i, "--base/--head", DiffOptions{Base: "HEAD~1", Head: "HEAD"})
+		twin(i, "--base/--head", repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1", Head: "HEAD"})
 	}
 }

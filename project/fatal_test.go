@@ -79,12 +79,12 @@ func TestMissingObjectIsFatal(t *testing.T) {
 					g.Symlink("../t/AGENTS.md", "s/AGENTS.md")
 					g.Commit("one")
 					g.Write("AGENTS.md", "root two\n")
-					d := DiffOptions{Staged: true}
+					d := repo.Range{Kind: repo.RangeStaged}
 					if staged {
 						g.Git("add", "AGENTS.md")
 					} else {
 						g.Commit("two")
-						d = DiffOptions{Base: "HEAD~1"}
+						d = repo.Range{Kind: repo.RangeCommits, Base: "HEAD~1"}
 					}
 					if res, _, err := tryDiff(g.Dir, d); err != nil || len(res.Directories) == 0 {
 						t.Fatalf("intact repository: %v", err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rivumi/rivumi-lint/repo"
 	"github.com/rivumi/rivumi-lint/repo/gittest"
 )
 
@@ -34,7 +35,7 @@ func eventPayload(t *testing.T, name string, ids map[string]string) string {
 	return p
 }
 
-func eventScope(t *testing.T, event, payload string) DiffOptions {
+func eventScope(t *testing.T, event, payload string) repo.Range {
 	t.Helper()
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": payload}
 	d, ok, err := GitHubScope(func(k string) string { return env[k] })
@@ -81,7 +82,7 @@ func newEventRepos(t *testing.T) eventRepos {
 func TestEventNewBranchMergeBase(t *testing.T) {
 	e := newEventRepos(t)
 	d := eventScope(t, "push", eventPayload(t, "push_new_branch.json", map[string]string{"AFTER": e.feature, "DEFAULT": "main"}))
-	if !d.NewBranch || d.DefaultBranch != "main" || strings.Contains(d.Describe(), "every directory") {
+	if d.Kind != repo.RangeNewBranch || d.DefaultBranch != "main" || strings.Contains(d.Describe(), "every directory") {
 		t.Fatalf("scope %+v (%s)", d, d.Describe())
 	}
 	res, notes := runDiff(t, e.clone.Dir, d)
@@ -191,7 +192,7 @@ func TestEventWholeTree(t *testing.T) {
 // zeros) has nothing to check.
 func TestEventPushDeletesBranch(t *testing.T) {
 	d := eventScope(t, "push", eventPayload(t, "push_delete.json", map[string]string{"BEFORE": strings.Repeat("ab", 20), "DEFAULT": "main"}))
-	if !d.Deleted || !strings.Contains(d.Describe(), "nothing to check") {
+	if d.Kind != repo.RangeDeleted || !strings.Contains(d.Describe(), "nothing to check") {
 		t.Fatalf("scope %+v (%s)", d, d.Describe())
 	}
 }

@@ -38,7 +38,7 @@ import (
 type Scope struct {
 	// Diff, when enabled, checks a change: content from its head (a
 	// commit's tree or the index), drift from its base.
-	Diff DiffOptions
+	Diff repo.Range
 	// Paths are the worktree mode's command-line paths; with neither Paths
 	// nor Dirs every directory of the worktree is checked.
 	Paths []string
@@ -67,7 +67,7 @@ type Run struct {
 	// The diff modes: both sides, their configs, the changed paths, the
 	// engine settings the base is resolved with and the checkout view of
 	// the head (F5).
-	sides     *sides
+	sides     *repo.Sides
 	sideCfgs  sideConfigs
 	changes   []repo.Change
 	engineOpt resolve.Options
@@ -83,7 +83,7 @@ type Run struct {
 func Check(o Options, s Scope) (*lint.Result, []string, error) {
 	p, err := Open(o)
 	if errors.Is(err, repo.ErrNotGit) && s.Diff.Enabled() {
-		return nil, nil, fmt.Errorf("%s needs a Git repository: %w", s.Diff.describe(), err)
+		return nil, nil, fmt.Errorf("%s needs a Git repository: %w", s.Diff.What(), err)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -124,7 +124,7 @@ func (p *Project) Start(s Scope) (*Run, error) {
 	if r.Resolutions, err = r.resolve(dirs); err != nil {
 		return nil, err
 	}
-	if s.Diff.Deleted {
+	if s.Diff.Kind == repo.RangeDeleted {
 		return r, nil
 	}
 	r.Skills, r.SkillNotes, err = skills.Read(r.Engine.Source(), r.Config.Limits.MaxFileBytes)
@@ -148,17 +148,17 @@ func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
 	}
 	res := lint.Check(in, r.Config)
 	trace.Mark("render")
-	if s != nil && s.base != nil {
-		baseCO, err := checkout(r.p.repo.CommonDir, s.base)
+	if s != nil && s.Base != nil {
+		baseCO, err := checkout(r.p.repo.CommonDir, s.Base)
 		if err != nil {
 			return nil, err
 		}
 		var same func(string) bool
 		if !r.p.opts.fullDrift {
-			if s.index != nil {
-				same = repo.NewIndexChainInputs(s.base, s.index, r.Engine.Candidates()).Same
-			} else if head, ok := s.head.(*repo.Tree); ok {
-				same = repo.NewChainInputs(s.base, head, r.Engine.Candidates()).Same
+			if s.Index != nil {
+				same = repo.NewIndexChainInputs(s.Base, s.Index, r.Engine.Candidates()).Same
+			} else if head, ok := s.Head.(*repo.Tree); ok {
+				same = repo.NewChainInputs(s.Base, head, r.Engine.Candidates()).Same
 			}
 		}
 		groups, err := drift.Compare(resolve.New(baseCO, r.engineOpt), r.Resolutions, same)
@@ -351,53 +351,49 @@ func (r *Run) diffScope() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	// An event scope's base may have to come from the default branch
-	// (§11's events table).
-	d = p.eventBase(rp, d)
-	r.scope.Diff = d
-	s, err := p.openSides(rp, d)
+	// An event range's base may have to come from the default branch
+	// (§11's events table): OpenRange finds it, and says so in its notes.
+	d.Prefix, d.FixRoot = p.Prefix, p.opts.Root
+	s, err := rp.OpenRange(d)
+	if s != nil {
+		p.Notes = append(p.Notes, s.Notes...)
+	}
 	if err != nil {
 		return nil, err
 	}
+	d = s.Range
+	r.scope.Diff = d
 	r.sides = s
+	r.changes = s.Changes
 	if r.Config, r.sideCfgs, err = p.diffConfig(s); err != nil {
 		return nil, err
 	}
 	if r.engineOpt, err = p.engineOptions(r.Config); err != nil {
 		return nil, err
 	}
-	r.Engine = resolve.New(s.head, r.engineOpt)
+	r.Engine = resolve.New(s.Head, r.engineOpt)
 	p.Notes = append(p.Notes, rp.Notes()...)
 	trace.Mark("open")
-	if d.Deleted {
+	if d.Kind == repo.RangeDeleted {
 		return nil, nil
 	}
 	// F5: the head is read as its checkout holds the files (gitattr).
-	headCO, err := checkout(rp.CommonDir, s.head)
+	headCO, err := checkout(rp.CommonDir, s.Head)
 	if err != nil {
 		return nil, err
 	}
 	r.Engine = resolve.New(headCO, r.engineOpt)
 	r.checkout = checkoutFiles(headCO)
-	switch {
-	case s.index != nil:
-		r.changes, err = rp.DiffIndex(s.base.Root(), s.index)
-	case s.base != nil:
-		r.changes, err = rp.DiffTrees(s.base.Root(), s.headTree)
-	}
-	if err != nil {
-		return nil, err
-	}
 	var dirs []string
-	if d.All {
-		dirs, err = s.head.DirsBelow("")
+	if d.Kind == repo.RangeWholeHead {
+		dirs, err = s.Head.DirsBelow("")
 	} else {
 		paths := make([]string, len(r.changes))
 		for i, c := range r.changes {
 			paths[i] = c.Path
 		}
 		dirs, err = scope.Affected(r.Engine, paths, func(p string) ([]string, error) {
-			return s.head.CandidateDirsBelow(p, r.Engine.Candidates())
+			return s.Head.CandidateDirsBelow(p, r.Engine.Candidates())
 		})
 		// A new or changed link to a directory is resolved itself, as a
 		// whole-worktree check does, so the candidates behind it are
@@ -408,7 +404,7 @@ func (r *Run) diffScope() ([]string, error) {
 				continue
 			}
 			var ok bool
-			if ok, err = s.head.DirLink(c.Path); ok {
+			if ok, err = s.Head.DirLink(c.Path); ok {
 				dirs = append(dirs, c.Path)
 				links[c.Path] = true
 			}
@@ -416,7 +412,7 @@ func (r *Run) diffScope() ([]string, error) {
 		sort.Strings(dirs)
 		dirs = slices.Compact(dirs)
 		if err == nil {
-			dirs, err = dropBehindLinks(s.head, s.head.DirLink, dirs, links)
+			dirs, err = dropBehindLinks(s.Head, s.Head.DirLink, dirs, links)
 		}
 	}
 	if err != nil {
@@ -424,9 +420,9 @@ func (r *Run) diffScope() ([]string, error) {
 	}
 	// Read the layer files of the chains to resolve, head and base, on
 	// several goroutines; the engines then find them read.
-	s.head.PrefetchLayers(dirs, r.Engine.Candidates(), r.engineOpt.MaxFileBytes)
-	if s.base != nil {
-		s.base.PrefetchLayers(dirs, r.Engine.Candidates(), r.engineOpt.MaxFileBytes)
+	s.Head.PrefetchLayers(dirs, r.Engine.Candidates(), r.engineOpt.MaxFileBytes)
+	if s.Base != nil {
+		s.Base.PrefetchLayers(dirs, r.Engine.Candidates(), r.engineOpt.MaxFileBytes)
 	}
 	trace.Mark("diff")
 	return dirs, nil
@@ -561,7 +557,7 @@ func loadConfig(root, explicit string) (*config.Config, error) {
 func (p *Project) checkMissing(missing []string) error {
 	known := make([]bool, len(missing))
 	if p.GitDir != "" {
-		r, err := p.repository(DiffOptions{})
+		r, err := p.repository(repo.Range{})
 		if err != nil {
 			return err
 		}

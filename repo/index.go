@@ -57,6 +57,13 @@ func IndexFile(top, gitDir string) string {
 	return filepath.Join(gitDir, "index")
 }
 
+// IndexLockFile is the lock Git takes on the index of the worktree top
+// with Git directory gitDir while it writes it (IndexFile + ".lock"): a
+// command that is about to change the index looks for it first.
+func IndexLockFile(top, gitDir string) string {
+	return IndexFile(top, gitDir) + ".lock"
+}
+
 // Index reads the index: $GIT_INDEX_FILE when set (a pre-commit hook of
 // `git commit -a` or `git commit PATH` names the index being committed
 // there; a relative one is relative to the worktree top, F2), else the

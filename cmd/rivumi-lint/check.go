@@ -12,6 +12,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/project"
+	"github.com/rivumi/rivumi-lint/repo"
 	"github.com/rivumi/rivumi-lint/report"
 )
 
@@ -128,24 +129,24 @@ func stdinPaths(paths []string, name string) ([]string, error) {
 // diffScope decides the diff-mode scope (§6): --staged, --base [--head],
 // or, inside GitHub Actions with no explicit scope, the event's commits.
 // PATHs and the diff flags exclude each other.
-func diffScope(paths []string, staged bool, base, head string, getenv func(string) string) (project.DiffOptions, error) {
+func diffScope(paths []string, staged bool, base, head string, getenv func(string) string) (repo.Range, error) {
 	switch {
 	case staged && base != "":
-		return project.DiffOptions{}, &usageError{"--staged and --base exclude each other: --staged checks the index against HEAD, --base checks the commits from REV to --head"}
+		return repo.Range{}, &usageError{"--staged and --base exclude each other: --staged checks the index against HEAD, --base checks the commits from REV to --head"}
 	case head != "" && base == "":
-		return project.DiffOptions{}, &usageError{"--head needs --base (the revision to compare with)"}
+		return repo.Range{}, &usageError{"--head needs --base (the revision to compare with)"}
 	case (staged || base != "") && len(paths) > 0:
-		return project.DiffOptions{}, &usageError{"PATHs cannot be combined with --staged or --base: the change decides which directories are checked"}
+		return repo.Range{}, &usageError{"PATHs cannot be combined with --staged or --base: the change decides which directories are checked"}
 	case staged:
-		return project.DiffOptions{Staged: true}, nil
+		return repo.Range{Kind: repo.RangeStaged}, nil
 	case base != "":
-		return project.DiffOptions{Base: base, Head: head}, nil
+		return repo.Range{Kind: repo.RangeCommits, Base: base, Head: head}, nil
 	case len(paths) > 0:
-		return project.DiffOptions{}, nil
+		return repo.Range{}, nil
 	}
 	d, ok, err := project.GitHubScope(getenv)
 	if err != nil || !ok {
-		return project.DiffOptions{}, err
+		return repo.Range{}, err
 	}
 	return d, nil
 }

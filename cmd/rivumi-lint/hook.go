@@ -253,11 +253,11 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			printNotes(stderr, []string{fmt.Sprintf("%s: the %s names a %s %s, not a commit: no instruction files to check", src, kind, what, p.LocalSHA)})
 			continue
 		}
-		d := project.DiffOptions{Head: head, DefaultBranch: def, Remote: remote, LocalHead: true, Source: src}
+		d := repo.Range{Head: head, DefaultBranch: def, Remote: remote, LocalHead: true, Source: src}
 		if p.NewBranch() {
-			d.NewBranch, d.Created = true, "a new "+kind
+			d.Kind, d.Created = repo.RangeNewBranch, "a new "+kind
 		} else {
-			d.Base = p.RemoteSHA
+			d.Kind, d.Base = repo.RangeCommits, p.RemoteSHA
 			// The remote's old tag object, when this clone holds it: its
 			// commit. One it lacks stays as it is, and the check falls back
 			// to the merge base with the default branch.
