@@ -15,6 +15,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/preview"
+	"github.com/rivumi/rivumi-lint/preview/view"
 	"github.com/rivumi/rivumi-lint/report"
 )
 
@@ -89,8 +90,8 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 		defer stop()
 		err = preview.Watch(ctx, time.Duration(interval), out, o,
 			preview.WatchOptions{
-				Write: func(w io.Writer, p *preview.Preview) error { return f.Write(w, p, wo) },
-				Event: func(w io.Writer, e preview.Event) error { return f.Event(w, e, wo) },
+				Write: func(w io.Writer, p *view.Preview) error { return f.Write(w, p, wo) },
+				Event: func(w io.Writer, e view.Event) error { return f.Event(w, e, wo) },
 				Clear: tty && f.Name == "text"})
 		if cerr := closeOut(err == nil); err == nil && cerr != nil {
 			err = fmt.Errorf("--output: %w", cerr)
@@ -115,7 +116,7 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 		s, _ := pv.Section(*section)
 		_, err = io.WriteString(out, s.Text)
 	} else {
-		err = f.Write(out, pv, wo)
+		err = f.Write(out, &pv.Preview, wo)
 	}
 	if cerr := closeOut(err == nil); err == nil && cerr != nil {
 		err = fmt.Errorf("--output: %w", cerr)
