@@ -134,6 +134,9 @@ func (in *inputs) close() {
 }
 
 func gather(o Options) (*inputs, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
 	in := &inputs{o: o}
 	home := o.Home
 	if home == "" {
@@ -144,8 +147,6 @@ func gather(o Options) (*inputs, error) {
 		popt.Targets = []string{o.Dir}
 	}
 	switch {
-	case o.NoUser && o.UserInstructions != "":
-		return nil, errors.New("--no-user and --user-instructions exclude each other")
 	case o.UserInstructions != "":
 		popt.UserInstructions = o.UserInstructions
 	case o.NoUser:
@@ -182,8 +183,6 @@ func gather(o Options) (*inputs, error) {
 	}
 	in.res, in.skills, in.skillNotes = in.run.Resolutions[0], in.run.Skills, in.run.SkillNotes
 	switch {
-	case o.NoMemory && o.Memory != "":
-		return nil, errors.New("--no-memory and --memory exclude each other")
 	case o.Memory != "":
 		if _, err := os.Stat(o.Memory); err != nil {
 			return nil, fmt.Errorf("memory file: %w", err)

@@ -272,8 +272,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			return fail(stderr, err)
 		}
 		write, _ := report.Lookup("text")
-		color := os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
-		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: color}); err != nil {
+		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, "", false)}); err != nil {
 			return fail(stderr, fmt.Errorf("write report: %w", err))
 		}
 		if c := exitFor(res, lint.Error); c > code {
