@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rivumi/rivumi-lint/internal/trace"
@@ -18,13 +16,9 @@ import (
 	"github.com/rivumi/rivumi-lint/report"
 )
 
-// watchContext is the context of `preview --watch`: done on SIGINT or
-// SIGTERM, which end the watch with exit 0 (P6). Tests replace it.
-var watchContext = func() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-}
-
-func cmdPreview(args []string, stdout, stderr io.Writer) int {
+// watchContext is the context of --watch (env.WatchContext): its end ends
+// the watch with exit 0 (P6).
+func cmdPreview(args []string, watchContext func() (context.Context, context.CancelFunc), stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("preview", flag.ContinueOnError)
 	interval := intervalFlag(500 * time.Millisecond)
 	var (
