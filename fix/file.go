@@ -67,15 +67,19 @@ func kindOf(m fs.FileMode) string {
 	return "not regular"
 }
 
-// beforeCommit, when set (tests only), runs after the new content is in
-// its temporary file and before the fix checks that the original did not
-// change: the window another program could write in.
-var beforeCommit func(d *os.Root, name string)
-
-// beforeWrite, when set (tests only), runs after apply checked the
-// directories on a change's path and before it writes: the window in
-// which a directory could be swapped for a link.
-var beforeWrite func(abs string)
+// Hooks run in the windows in which another program could change what a
+// fix checked: tests set them to make that change (Options.Hooks); nil
+// runs nothing.
+type Hooks struct {
+	// BeforeWrite runs after apply checked the directories on a change's
+	// path and before it writes: the window in which a directory could be
+	// swapped for a link.
+	BeforeWrite func(abs string)
+	// BeforeCommit runs after the new content is in its temporary file
+	// and before the fix checks that the original did not change: the
+	// window another program could write in.
+	BeforeCommit func(d *os.Root, name string)
+}
 
 // openDir opens the directory holding the slash path rel below root, one
 // component at a time: each must be a directory, not a link, and the
@@ -174,7 +178,7 @@ func tempName(name, kind string, i int) string {
 // file or the new one, never a part. The temporary file is removed on
 // every failure. A file with other hard links gets a new inode: its other
 // names keep the old text (docs/fix.md).
-func replaceFile(d *os.Root, name string, data []byte, mode fs.FileMode, was *snapshot, limit int64) error {
+func replaceFile(d *os.Root, name string, data []byte, mode fs.FileMode, was *snapshot, limit int64, beforeCommit func(d *os.Root, name string)) error {
 	var tmp *os.File
 	var tmpName string
 	for i := 0; ; i++ {

@@ -38,6 +38,8 @@ type Options struct {
 	// worktree.
 	Paths  []string
 	DryRun bool
+	// Hooks are the tests' seams in the windows of a write (nil: none).
+	Hooks Hooks
 }
 
 // Outcome counts a run: Changes made (or, in a dry run, that would be
@@ -72,7 +74,7 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 		return out, err
 	}
 	pl := &planner{root: p.Root, gitTop: p.GitTop, gitDir: p.GitDir, prefix: p.Prefix, cfg: run.Config,
-		limit: run.Config.Limits.MaxFileBytes, touched: map[string]bool{}}
+		limit: run.Config.Limits.MaxFileBytes, touched: map[string]bool{}, hooks: o.Hooks}
 	if err := pl.scope(p, o.Paths); err != nil {
 		return out, err
 	}
@@ -182,6 +184,7 @@ type planner struct {
 	changes                      []*change
 	skips                        []skip
 	touched                      map[string]bool // paths a planned change writes
+	hooks                        Hooks
 }
 
 func (pl *planner) skip(f lint.Finding, format string, args ...any) {
@@ -542,12 +545,12 @@ func (pl *planner) apply(c *change) error {
 		return &skipError{err}
 	}
 	defer d.Close()
-	if beforeWrite != nil {
-		beforeWrite(pl.abs(c.path))
+	if pl.hooks.BeforeWrite != nil {
+		pl.hooks.BeforeWrite(pl.abs(c.path))
 	}
 	switch c.kind {
 	case kindText:
-		return replaceFile(d, name, c.new, c.old.mode, c.old, pl.limit)
+		return replaceFile(d, name, c.new, c.old.mode, c.old, pl.limit, pl.hooks.BeforeCommit)
 	case kindSwap:
 		if now, err := d.Readlink(name); err != nil || now != c.link {
 			return &skipError{errChanged}
@@ -577,7 +580,7 @@ func (pl *planner) apply(c *change) error {
 		}
 		// The link becomes the file first: should the second step fail,
 		// both hold the text and nothing is lost.
-		if err := replaceFile(d, name, c.old.data, c.old.mode, nil, pl.limit); err != nil {
+		if err := replaceFile(d, name, c.old.data, c.old.mode, nil, pl.limit, pl.hooks.BeforeCommit); err != nil {
 			return err
 		}
 		if err := replaceWithLink(td, tname, c.newLink); err != nil {

@@ -13,21 +13,20 @@ import (
 
 // X1: a file that changes between the fix's read and its write is left
 // as the other writer made it: the fix is skipped with a line saying so,
-// the skip counts, and no temporary file stays behind. beforeCommit is
+// the skip counts, and no temporary file stays behind. Hooks.BeforeCommit is
 // the window another program could write in.
 func TestChangedMeanwhileSkipped(t *testing.T) {
 	gittest.SetEnv(t)
 	r := gittest.New(t)
 	r.Write("AGENTS.md", "a\u200bb\n", "u/AGENTS.md", "\xff\xfeh\x00i\x00")
 	meanwhile := []byte("someone else's text\n")
-	beforeCommit = func(d *os.Root, name string) {
+	beforeCommit := func(d *os.Root, name string) {
 		if err := d.WriteFile(name, meanwhile, 0o644); err != nil {
 			t.Error(err)
 		}
 	}
-	defer func() { beforeCommit = nil }()
 	var stdout, stderr bytes.Buffer
-	out, err := Run(Options{Project: project.Options{Root: r.Dir}}, &stdout, &stderr)
+	out, err := Run(Options{Project: project.Options{Root: r.Dir}, Hooks: Hooks{BeforeCommit: beforeCommit}}, &stdout, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}

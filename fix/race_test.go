@@ -23,7 +23,7 @@ func TestDirSwappedForLinkNotFollowed(t *testing.T) {
 	r.Write("sub/AGENTS.md", orig)
 	sub := filepath.Join(r.Dir, "sub")
 	decoy := filepath.Join(r.Dir, "decoy")
-	beforeWrite = func(abs string) {
+	beforeWrite := func(abs string) {
 		fi, err := os.Stat(filepath.Join(sub, "AGENTS.md"))
 		if err != nil {
 			t.Fatal(err)
@@ -45,9 +45,8 @@ func TestDirSwappedForLinkNotFollowed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	defer func() { beforeWrite = nil }()
 	var stdout, stderr bytes.Buffer
-	out, err := Run(Options{Project: project.Options{Root: r.Dir}}, &stdout, &stderr)
+	out, err := Run(Options{Project: project.Options{Root: r.Dir}, Hooks: Hooks{BeforeWrite: beforeWrite}}, &stdout, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +87,7 @@ func TestReplaceFileTemp(t *testing.T) {
 		t.Fatal(err)
 	}
 	var tmpMode []os.FileMode
-	beforeCommit = func(d *os.Root, name string) {
+	beforeCommit := func(d *os.Root, name string) {
 		f, err := d.Open(".")
 		if err != nil {
 			t.Fatal(err)
@@ -105,9 +104,8 @@ func TestReplaceFileTemp(t *testing.T) {
 			}
 		}
 	}
-	defer func() { beforeCommit = nil }()
 	var stdout, stderr bytes.Buffer
-	out, err := Run(Options{Project: project.Options{Root: r.Dir}}, &stdout, &stderr)
+	out, err := Run(Options{Project: project.Options{Root: r.Dir}, Hooks: Hooks{BeforeCommit: beforeCommit}}, &stdout, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,35 +13,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rivumi/rivumi-lint/repo/gittest"
 )
 
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = testGitEnv()
+	cmd.Env = gittest.Env(t)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
-}
-
-// testGitEnv is the environment of the tests' own git commands: none of the
-// variables of a surrounding hook, a fixed identity, no user config.
-func testGitEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env,
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
 }
 
 // newRepo makes a repository with one commit.
@@ -94,7 +78,7 @@ func commit(t *testing.T, dir string, stubExit string) (bool, string) {
 	writeFile(t, filepath.Join(dir, "sub", "AGENTS.md"), "# more\n"+stubExit+"\n", 0o644)
 	git(t, dir, "add", "-A")
 	cmd := exec.Command("git", "-C", dir, "commit", "-q", "-m", "change")
-	cmd.Env = append(testGitEnv(), "STUB_LOG="+log, "STUB_EXIT="+stubExit)
+	cmd.Env = append(gittest.Env(t), "STUB_LOG="+log, "STUB_EXIT="+stubExit)
 	out, err := cmd.CombinedOutput()
 	b, _ := os.ReadFile(log)
 	var ee *exec.ExitError
@@ -155,7 +139,7 @@ func TestHookFallsBackToPath(t *testing.T) {
 	run := func(path string) (string, error) {
 		cmd := exec.Command(hookFile)
 		cmd.Dir = dir
-		cmd.Env = append(testGitEnv(), "STUB_LOG="+log, "PATH="+path)
+		cmd.Env = append(gittest.Env(t), "STUB_LOG="+log, "PATH="+path)
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/memory"
+	"github.com/rivumi/rivumi-lint/preview/view"
 	"github.com/rivumi/rivumi-lint/project"
 	"github.com/rivumi/rivumi-lint/render"
 	"github.com/rivumi/rivumi-lint/resolve"
@@ -21,7 +22,7 @@ import (
 )
 
 // Version is the version of the preview's JSON document.
-const Version = 1
+const Version = view.Version
 
 // Section names in prompt order (P1).
 const (
@@ -42,83 +43,30 @@ var SectionNames = []string{Core, Tools, Interaction, Runtime, Instructions, Ski
 
 // Section kinds.
 const (
-	KindStable  = "stable"  // text belongs to the runtime: named, not shown
-	KindDynamic = "dynamic" // rendered here (P2)
-	KindTask    = "task"    // the user's task: named, not shown
+	KindStable  = view.KindStable
+	KindDynamic = view.KindDynamic
+	KindTask    = view.KindTask
 )
 
-// Section is one section of the prompt.
-type Section struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"`
-	// Included is whether the prompt holds the section. A dynamic section
-	// with nothing to say (no active layer, no skills, no memory entry) is
-	// left out; stable sections and the task are always included.
-	Included bool `json:"included"`
-	// Bytes is the rendered size of a dynamic section; 0 otherwise.
-	Bytes int `json:"bytes"`
-	// Text is the rendered section, byte for byte (format v1); "" for a
-	// stable section, the task, or a section left out.
-	Text string `json:"text"`
-	// Note says why a section is not shown or left out.
-	Note string `json:"note"`
-}
+// The preview's plain values live in package view, which report's writers
+// read without the pipeline (issue 22).
+type (
+	Section    = view.Section
+	Budget     = view.Budget
+	BudgetItem = view.BudgetItem
+	Summary    = view.Summary
+	Memory     = view.Memory
+	Workspace  = view.Workspace
+	Event      = view.Event
+)
 
-// Budget is what the dynamic sections take of limits.max_dynamic_bytes (P3).
-// In the preview every dynamic section is known, so reserved_bytes (which
-// stands in for the sections check cannot know) is not used.
-type Budget struct {
-	Sections  []BudgetItem `json:"sections"` // every dynamic section, in order, 0 when left out
-	Total     int          `json:"total"`
-	Limit     int64        `json:"limit"`     // limits.max_dynamic_bytes
-	Remaining int64        `json:"remaining"` // limit - total; negative when over
-	Warn      int64        `json:"warn"`      // warn_ratio × limit, rounded down
-	Status    string       `json:"status"`    // ok, warning (above warn) or over (above limit)
-}
-
-// BudgetItem is one section's share.
-type BudgetItem struct {
-	Name  string `json:"name"`
-	Bytes int    `json:"bytes"`
-}
-
-// Summary counts the findings of a preview.
-type Summary struct {
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
-	Notices  int `json:"notices"`
-}
-
-// Preview is what the model would see from one directory, and why.
+// Preview is what the model would see from one directory, and why: the
+// plain value (view.Preview, what report's preview writers write) and what
+// Invalid needs besides.
 type Preview struct {
-	Version     int       `json:"version"`
-	Directory   string    `json:"directory"`   // relative to the root, "." for the root
-	Fingerprint string    `json:"fingerprint"` // R8
-	Sections    []Section `json:"sections"`
-	// Layers are every considered layer of the chain in order, with state,
-	// reason and bytes, exactly as check's JSON reports them (R5).
-	Layers    []lint.Layer   `json:"layers"`
-	Skills    []Skill        `json:"skills"`
-	Workspace Workspace      `json:"workspace"`
-	Memory    Memory         `json:"memory"`
-	Budget    Budget         `json:"budget"`
-	Findings  []lint.Finding `json:"findings"` // check's rules over this chain, plus RL013
-	Summary   Summary        `json:"summary"`
-	Notes     []string       `json:"notes"`
+	view.Preview
 
-	key        watchKey
 	rejections map[string]string // layer path → why it was rejected, in words
-}
-
-// Section returns the named section, or false when name is not one of
-// SectionNames.
-func (p *Preview) Section(name string) (Section, bool) {
-	for _, s := range p.Sections {
-		if s.Name == name {
-			return s, true
-		}
-	}
-	return Section{}, false
 }
 
 // Invalid says why a live reload must not replace the last good render
@@ -186,6 +134,9 @@ func (in *inputs) close() {
 }
 
 func gather(o Options) (*inputs, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
 	in := &inputs{o: o}
 	home := o.Home
 	if home == "" {
@@ -196,8 +147,6 @@ func gather(o Options) (*inputs, error) {
 		popt.Targets = []string{o.Dir}
 	}
 	switch {
-	case o.NoUser && o.UserInstructions != "":
-		return nil, errors.New("--no-user and --user-instructions exclude each other")
 	case o.UserInstructions != "":
 		popt.UserInstructions = o.UserInstructions
 	case o.NoUser:
@@ -234,8 +183,6 @@ func gather(o Options) (*inputs, error) {
 	}
 	in.res, in.skills, in.skillNotes = in.run.Resolutions[0], in.run.Skills, in.run.SkillNotes
 	switch {
-	case o.NoMemory && o.Memory != "":
-		return nil, errors.New("--no-memory and --memory exclude each other")
 	case o.Memory != "":
 		if _, err := os.Stat(o.Memory); err != nil {
 			return nil, fmt.Errorf("memory file: %w", err)
@@ -342,16 +289,14 @@ func (in *inputs) build() (*Preview, error) {
 	if err != nil {
 		return nil, err
 	}
-	pv := &Preview{
+	pv := &Preview{Preview: view.Preview{
 		Version:     Version,
 		Directory:   resolve.DisplayDir(in.res.Dir),
 		Fingerprint: in.res.Fingerprint,
 		Layers:      res.Directories[0].Layers,
 		Skills:      in.skills,
 		Notes:       append([]string{}, p.Notes...),
-		key:         in.key,
-		rejections:  map[string]string{},
-	}
+	}, rejections: map[string]string{}}
 	for _, l := range in.res.Layers {
 		if l.State == resolve.Rejected {
 			pv.rejections[l.Path] = l.Rej.Reason

@@ -100,7 +100,7 @@ func TestGoldenFormats(t *testing.T) {
 				t.Fatalf("no format %s", tc.format)
 			}
 			var buf bytes.Buffer
-			if err := f.Write(&buf, pv, report.Options{Color: tc.color}); err != nil {
+			if err := f.Write(&buf, &pv.Preview, report.Options{Color: tc.color}); err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, tc.golden, buf.Bytes())
@@ -138,7 +138,7 @@ func TestGoldenBare(t *testing.T) {
 	for _, format := range []string{"text", "json"} {
 		var buf bytes.Buffer
 		fm, _ := report.LookupPreview(format)
-		if err := fm.Write(&buf, pv, report.Options{}); err != nil {
+		if err := fm.Write(&buf, &pv.Preview, report.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		checkGolden(t, "bare."+map[string]string{"text": "txt", "json": "json"}[format], buf.Bytes())

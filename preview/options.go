@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,6 +34,20 @@ type Options struct {
 	// Machine holds the values of the runtime section; zero fields are taken
 	// from the machine when the preview is built.
 	Machine Machine
+}
+
+// Validate says which options exclude each other: NoUser and
+// UserInstructions, NoMemory and Memory (--no-user and --user-instructions,
+// --no-memory and --memory). The command asks before anything is read;
+// Build asks again.
+func (o Options) Validate() error {
+	if o.NoUser && o.UserInstructions != "" {
+		return errors.New("--no-user and --user-instructions exclude each other")
+	}
+	if o.NoMemory && o.Memory != "" {
+		return errors.New("--no-memory and --memory exclude each other")
+	}
+	return nil
 }
 
 // Machine is what the runtime section shows (P5). Tests and goldens inject

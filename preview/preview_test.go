@@ -60,7 +60,7 @@ func findings(pv *preview.Preview, rule string) []lint.Finding {
 func jsonOf(t *testing.T, pv *preview.Preview) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := report.PreviewJSON(&buf, pv, report.Options{}); err != nil {
+	if err := report.PreviewJSON(&buf, &pv.Preview, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -554,7 +554,7 @@ func TestBudgetOver(t *testing.T) {
 		t.Errorf("Invalid() = %q", why)
 	}
 	var buf bytes.Buffer
-	report.PreviewText(&buf, pv, report.Options{})
+	report.PreviewText(&buf, &pv.Preview, report.Options{})
 	if !strings.Contains(buf.String(), "of 300 (limits.max_dynamic_bytes), over by ") {
 		t.Errorf("text output does not say the budget is exceeded:\n%s", buf.String())
 	}
@@ -631,7 +631,7 @@ func TestControlCharacters(t *testing.T) {
 		t.Errorf("runtime section %q", got)
 	}
 	var buf bytes.Buffer
-	report.PreviewText(&buf, pv, report.Options{})
+	report.PreviewText(&buf, &pv.Preview, report.Options{})
 	if strings.Contains(buf.String(), "\x1b") || !strings.Contains(buf.String(), `line one\x1b[2Jcleared`) {
 		t.Errorf("text output passes an escape sequence through:\n%q", buf.String())
 	}

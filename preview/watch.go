@@ -6,29 +6,15 @@ import (
 	"io"
 	"strings"
 	"time"
-)
 
-// Event is one reload event of the watch loop (P6).
-type Event struct {
-	Event string    `json:"event"` // always "reload"
-	Time  time.Time `json:"time"`
-	// Valid is true when the new state was rendered, false when it is
-	// invalid and the last valid render stays.
-	Valid bool `json:"valid"`
-	// Reason says what changed (valid) or why the new state is invalid.
-	Reason string `json:"reason"`
-	// Fingerprint is the new state's R8 fingerprint; "" when the directory
-	// could not be resolved at all.
-	Fingerprint string `json:"fingerprint"`
-	// Shown is the fingerprint of the render on screen after the event.
-	Shown string `json:"shown"`
-}
+	"github.com/rivumi/rivumi-lint/preview/view"
+)
 
 // WatchOptions configure Watch.
 type WatchOptions struct {
 	// Write writes a render and Event a reload event, in one format (the
 	// writers are report's: report.LookupPreview).
-	Write func(w io.Writer, p *Preview) error
+	Write func(w io.Writer, p *view.Preview) error
 	Event func(w io.Writer, e Event) error
 	// Clear clears the terminal before each new render (text on a TTY), so
 	// the screen shows the current render and the events after it.
@@ -113,7 +99,7 @@ func Watch(ctx context.Context, interval time.Duration, w io.Writer, o Options, 
 					return err
 				}
 			}
-			if err := wo.Write(w, pv); err != nil {
+			if err := wo.Write(w, &pv.Preview); err != nil {
 				return err
 			}
 			if invalid != "" {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/preview"
 	"github.com/rivumi/rivumi-lint/preview/previewtest"
+	"github.com/rivumi/rivumi-lint/preview/view"
 	"github.com/rivumi/rivumi-lint/report"
 )
 
@@ -177,7 +178,7 @@ func TestWatchJSONAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	dec := json.NewDecoder(strings.NewReader(out.String()))
-	var first preview.Preview
+	var first view.Preview
 	var ev preview.Event
 	if err := dec.Decode(&first); err != nil {
 		t.Fatal(err)
@@ -202,7 +203,7 @@ func TestWatchJSONAndErrors(t *testing.T) {
 func watchFormat(name string) preview.WatchOptions {
 	f, _ := report.LookupPreview(name)
 	return preview.WatchOptions{
-		Write: func(w io.Writer, p *preview.Preview) error { return f.Write(w, p, report.Options{}) },
+		Write: func(w io.Writer, p *view.Preview) error { return f.Write(w, p, report.Options{}) },
 		Event: func(w io.Writer, e preview.Event) error { return f.Event(w, e, report.Options{}) },
 	}
 }

@@ -13,12 +13,6 @@ import (
 	"github.com/rivumi/rivumi-lint/repo"
 )
 
-// Workspace is what the workspace section shows (P5).
-type Workspace struct {
-	Branch string `json:"branch"` // a branch name, "(detached at 0123456789ab)" or "unknown"
-	State  string `json:"state"`  // clean, dirty or unknown
-}
-
 // workspaceOf reads the branch from HEAD and asks the git binary whether
 // the worktree is dirty. Where either cannot be known the value is
 // "unknown" and note says why: the preview never fails on it.

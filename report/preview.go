@@ -10,15 +10,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/rivumi/rivumi-lint/lint"
-	"github.com/rivumi/rivumi-lint/preview"
+	"github.com/rivumi/rivumi-lint/preview/view"
 )
 
 // PreviewFormat is one output format of the preview: a writer for a whole
 // preview and one for a watch event (P6).
 type PreviewFormat struct {
 	Name  string
-	Write func(w io.Writer, p *preview.Preview, o Options) error
-	Event func(w io.Writer, e preview.Event, o Options) error
+	Write func(w io.Writer, p *view.Preview, o Options) error
+	Event func(w io.Writer, e view.Event, o Options) error
 }
 
 var previewFormats = []PreviewFormat{
@@ -49,7 +49,7 @@ func PreviewNames() []string {
 // PreviewJSON writes the preview as one indented JSON document
 // (docs/preview.md), runner-safe as check's JSON. Field names are a public
 // interface: added, never renamed.
-func PreviewJSON(w io.Writer, p *preview.Preview, _ Options) error {
+func PreviewJSON(w io.Writer, p *view.Preview, _ Options) error {
 	enc := json.NewEncoder(runnerSafeJSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -65,7 +65,7 @@ func PreviewJSON(w io.Writer, p *preview.Preview, _ Options) error {
 // bidi controls, zero-width characters) as \uXXXX; "##[" and a line starting
 // with "::" cannot issue a workflow command in a GitHub Actions log. The
 // exact bytes are what --section prints.
-func PreviewText(w io.Writer, p *preview.Preview, o Options) error {
+func PreviewText(w io.Writer, p *view.Preview, o Options) error {
 	bw := bufio.NewWriter(w)
 	c := previewPaint(o.Color)
 	fmt.Fprintf(bw, "%s %s\n\n", c.bold("Prompt preview of"), safe(p.Directory))
@@ -74,7 +74,7 @@ func PreviewText(w io.Writer, p *preview.Preview, o Options) error {
 	for i, s := range p.Sections {
 		var what string
 		switch {
-		case s.Kind != preview.KindDynamic:
+		case s.Kind != view.KindDynamic:
 			what = s.Kind + ", " + s.Note
 		case s.Included:
 			what = plural(s.Bytes, "byte", "bytes")
@@ -85,7 +85,7 @@ func PreviewText(w io.Writer, p *preview.Preview, o Options) error {
 	}
 
 	for _, s := range p.Sections {
-		if s.Kind != preview.KindDynamic || !s.Included {
+		if s.Kind != view.KindDynamic || !s.Included {
 			continue
 		}
 		fmt.Fprintf(bw, "\n%s\n", c.bold("== "+s.Name+" ("+plural(s.Bytes, "byte", "bytes")+")"))
@@ -180,20 +180,20 @@ func PreviewText(w io.Writer, p *preview.Preview, o Options) error {
 // document. Rendered sections are fenced code blocks (the fence is longer
 // than any backtick run inside); every other value goes through
 // escapeMarkdown, as in check's markdown.
-func PreviewMarkdown(w io.Writer, p *preview.Preview, _ Options) error {
+func PreviewMarkdown(w io.Writer, p *view.Preview, _ Options) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# Prompt preview of %s\n\n", mdCode(p.Directory))
 	fmt.Fprintf(bw, "Fingerprint (R8): %s\n\n", mdCode(p.Fingerprint))
 	bw.WriteString("## Sections\n\n| # | section | kind | bytes | note |\n|---:|---|---|---:|---|\n")
 	for i, s := range p.Sections {
 		bytes := ""
-		if s.Kind == preview.KindDynamic {
+		if s.Kind == view.KindDynamic {
 			bytes = fmt.Sprint(s.Bytes)
 		}
 		fmt.Fprintf(bw, "| %d | %s | %s | %s | %s |\n", i+1, s.Name, s.Kind, bytes, escapeMarkdown(s.Note))
 	}
 	for _, s := range p.Sections {
-		if s.Kind != preview.KindDynamic || !s.Included {
+		if s.Kind != view.KindDynamic || !s.Included {
 			continue
 		}
 		fence := strings.Repeat("`", max(3, longestRun(s.Text, '`')+1))
@@ -246,7 +246,7 @@ func PreviewMarkdown(w io.Writer, p *preview.Preview, _ Options) error {
 	return bw.Flush()
 }
 
-func previewTextEvent(w io.Writer, e preview.Event, o Options) error {
+func previewTextEvent(w io.Writer, e view.Event, o Options) error {
 	c := previewPaint(o.Color)
 	var line string
 	if e.Valid {
@@ -258,7 +258,7 @@ func previewTextEvent(w io.Writer, e preview.Event, o Options) error {
 	return err
 }
 
-func previewMarkdownEvent(w io.Writer, e preview.Event, _ Options) error {
+func previewMarkdownEvent(w io.Writer, e view.Event, _ Options) error {
 	what := "reload"
 	if !e.Valid {
 		what = "reload rejected"
@@ -267,7 +267,7 @@ func previewMarkdownEvent(w io.Writer, e preview.Event, _ Options) error {
 	return err
 }
 
-func previewJSONEvent(w io.Writer, e preview.Event, _ Options) error {
+func previewJSONEvent(w io.Writer, e view.Event, _ Options) error {
 	enc := json.NewEncoder(runnerSafeJSON(w))
 	enc.SetEscapeHTML(false)
 	return enc.Encode(e)

@@ -7,24 +7,24 @@ import (
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/lint"
-	"github.com/rivumi/rivumi-lint/preview"
+	"github.com/rivumi/rivumi-lint/preview/view"
 )
 
 // hostilePreview carries, in every kind of value a preview shows, text
 // that could issue a GitHub Actions workflow command (a line starting with
 // "::", "##[" anywhere) or hide or reorder text (U+202E, U+200B).
-func hostilePreview() *preview.Preview {
+func hostilePreview() *view.Preview {
 	const bad = "::error::owned ##[group]x \u202eevil\u200b"
-	return &preview.Preview{
-		Version: preview.Version, Directory: bad, Fingerprint: "rivumi-fp-v1:00",
-		Sections: []preview.Section{
-			{Name: preview.Instructions, Kind: preview.KindDynamic, Included: true, Bytes: 1,
+	return &view.Preview{
+		Version: view.Version, Directory: bad, Fingerprint: "rivumi-fp-v1:00",
+		Sections: []view.Section{
+			{Name: "instructions", Kind: view.KindDynamic, Included: true, Bytes: 1,
 				Text: "<rivumi:section>\n::error::owned ##[group]x\n  ::warning::indented\n\t##[endgroup]\n</rivumi:section>\n"},
 		},
 		Layers:   []lint.Layer{{Path: bad, Scope: "project", State: "shadowed", Reason: bad, Bytes: 3}},
-		Skills:   []preview.Skill{{Name: bad, State: "rejected", Reason: "RL004", Problem: bad}},
-		Memory:   preview.Memory{Path: "  " + bad, Project: bad},
-		Budget:   preview.Budget{Status: "ok"},
+		Skills:   []view.Skill{{Name: bad, State: "rejected", Reason: "RL004", Problem: bad}},
+		Memory:   view.Memory{Path: "  " + bad, Project: bad},
+		Budget:   view.Budget{Status: "ok"},
 		Findings: []lint.Finding{{Rule: "RL010", Severity: lint.Error, Path: bad, Message: bad}},
 		Notes:    []string{bad},
 	}
@@ -58,7 +58,7 @@ func TestPreviewWritersDefuseHostileText(t *testing.T) {
 			t.Errorf("%s: output holds a bidi or zero-width character:\n%s", name, out)
 		}
 		if name == "json" {
-			var back preview.Preview
+			var back view.Preview
 			if err := json.Unmarshal(b.Bytes(), &back); err != nil || back.Directory != pv.Directory || back.Sections[0].Text != pv.Sections[0].Text {
 				t.Errorf("json does not decode to the same values: %v", err)
 			}

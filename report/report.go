@@ -16,6 +16,10 @@ type Options struct {
 	// SARIFCategory is SARIF's run.automationDetails category
 	// (--sarif-category): code scanning keeps one analysis per category.
 	SARIFCategory string
+	// SARIFResultLimit caps a SARIF run's results below MaxSARIFResults,
+	// GitHub's limit; 0 (and anything above it): MaxSARIFResults. Tests
+	// lower it; the command never sets it.
+	SARIFResultLimit int
 }
 
 // MaxListedDirectories caps the directory lists of the JSON and SARIF

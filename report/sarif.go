@@ -25,9 +25,9 @@ const (
 	sarifFingerprintKey = "primaryLocationLineHash"
 )
 
-// maxSARIFResults is GitHub code scanning's hard limit of results per run: a
-// log with more is rejected whole. A variable only so that a test can lower it.
-var maxSARIFResults = 25000
+// MaxSARIFResults is GitHub code scanning's hard limit of results per run: a
+// log with more is rejected whole. Options.SARIFResultLimit lowers it.
+const MaxSARIFResults = 25000
 
 // SARIF writes r as one SARIF 2.1.0 log with one run (§7 sarif), in a form
 // GitHub code scanning accepts:
@@ -86,14 +86,18 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 
 	findings := orderFindings(r)
 	var invocations []sarifInvocation
-	if n := len(findings) - maxSARIFResults; n > 0 {
-		findings = findings[:maxSARIFResults]
+	maxResults := MaxSARIFResults
+	if o.SARIFResultLimit > 0 && o.SARIFResultLimit < maxResults {
+		maxResults = o.SARIFResultLimit
+	}
+	if n := len(findings) - maxResults; n > 0 {
+		findings = findings[:maxResults]
 		invocations = []sarifInvocation{{
 			ExecutionSuccessful: true,
 			ToolExecutionNotifications: []sarifNotification{{
 				Level: "warning",
 				Message: sarifMessage{Text: fmt.Sprintf("%s left out: GitHub code scanning accepts at most %d results per run; the most severe are kept.",
-					plural(n, "result", "results"), maxSARIFResults)},
+					plural(n, "result", "results"), maxResults)},
 			}},
 		}}
 	}

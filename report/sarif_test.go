@@ -390,20 +390,24 @@ func jsonRoundTrip(s string) string {
 // §7 sarif: GitHub rejects a run with more than 25,000 results: the most
 // severe 25,000 are kept and a notification says how many were left out.
 func TestSARIFResultLimit(t *testing.T) {
-	if maxSARIFResults != 25000 {
-		t.Fatalf("maxSARIFResults = %d, want GitHub's 25000", maxSARIFResults)
+	t.Parallel()
+	if MaxSARIFResults != 25000 {
+		t.Fatalf("MaxSARIFResults = %d, want GitHub's 25000", MaxSARIFResults)
 	}
 	if bytes.Contains(writeSARIF(t, fixtureResult()), []byte(`"invocations"`)) {
 		t.Error("invocations written although nothing was left out")
 	}
-	defer func(n int) { maxSARIFResults = n }(maxSARIFResults)
-	maxSARIFResults = 3
-	fs := make([]lint.Finding, 0, maxSARIFResults+2)
-	for i := 0; i < maxSARIFResults+1; i++ {
+	const maxResults = 3
+	fs := make([]lint.Finding, 0, maxResults+2)
+	for i := 0; i < maxResults+1; i++ {
 		fs = append(fs, lint.Finding{Rule: "RL007", Name: "shadowed", Severity: lint.Warning, Path: fmt.Sprintf("d%05d/AGENTS.md", i), Message: "m"})
 	}
 	fs = append(fs, lint.Finding{Rule: "RL001", Name: "symlink", Severity: lint.Error, Path: "zzz/AGENTS.md", Message: "m"})
-	out := writeSARIF(t, &lint.Result{Findings: fs})
+	var buf bytes.Buffer
+	if err := SARIF(&buf, &lint.Result{Findings: fs}, Options{ToolVersion: "1.2.3", SARIFResultLimit: maxResults}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.Bytes()
 	validateSARIF(t, out)
 	var d struct {
 		Runs []struct {
@@ -422,8 +426,8 @@ func TestSARIFResultLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := d.Runs[0]
-	if len(run.Results) != maxSARIFResults || run.Results[0].RuleID != "RL001" {
-		t.Errorf("%d results, first %s; want %d, the error first", len(run.Results), run.Results[0].RuleID, maxSARIFResults)
+	if len(run.Results) != maxResults || run.Results[0].RuleID != "RL001" {
+		t.Errorf("%d results, first %s; want %d, the error first", len(run.Results), run.Results[0].RuleID, maxResults)
 	}
 	if len(run.Invocations) != 1 || !run.Invocations[0].ExecutionSuccessful ||
 		!strings.HasPrefix(run.Invocations[0].ToolExecutionNotifications[0].Message["text"], "2 results left out: ") {

@@ -27,6 +27,7 @@ import (
 	"github.com/rivumi/rivumi-lint/config"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/repo"
+	"github.com/rivumi/rivumi-lint/repo/gittest"
 	"github.com/rivumi/rivumi-lint/report"
 	"github.com/rivumi/rivumi-lint/resolve"
 )
@@ -689,12 +690,12 @@ func TestIndexRecordedSymlink(t *testing.T) {
 		"AGENTS.md":     "->docs/rules.md",
 		"sub/AGENTS.md": "plain\n",
 	})
-	home := t.TempDir()
+	env := append(gittest.Env(t), "HOME="+t.TempDir()) // no global ignore file either
 	git := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd := exec.Command("git", args...)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(home, "none"))
+		cmd.Env = env
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/lint"
 	"github.com/rivumi/rivumi-lint/project"
@@ -81,25 +80,16 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	var out io.Writer = stdout
-	color := false
-	var file *outfile.File
-	if *output != "" {
-		if file, err = outfile.Create(*output); err != nil {
-			return fail(stderr, fmt.Errorf("--output: %w", err))
-		}
-		defer file.Abort()
-		out = file
-	} else {
-		color = !*noColor && os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
+	out, err := openOutput(*output, stdout)
+	if err != nil {
+		return fail(stderr, err)
 	}
-	if err := write(out, res, report.Options{ToolVersion: version(), Color: color, AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
+	defer out.abort()
+	if err := write(out, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, *output, *noColor), AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
 		return fail(stderr, fmt.Errorf("write report: %w", err))
 	}
-	if file != nil {
-		if err := file.Commit(); err != nil {
-			return fail(stderr, fmt.Errorf("--output: %w", err))
-		}
+	if err := out.commit(); err != nil {
+		return fail(stderr, err)
 	}
 	trace.Mark("report")
 	return exitFor(res, threshold)

@@ -34,7 +34,7 @@ func TestColumnsAfterMultiByte(t *testing.T) {
 		"all/AGENTS.md", "x\né日😀\u200bx\n")
 	check := func(format string) []byte {
 		var stdout, stderr bytes.Buffer
-		if code := run([]string{"check", "--root", r.Dir, "--format", format}, &stdout, &stderr); code != exitFindings {
+		if code := run([]string{"check", "--root", r.Dir, "--format", format}, env{Stdout: &stdout, Stderr: &stderr}); code != exitFindings {
 			t.Fatalf("check --format %s: exit %d, stderr %s", format, code, stderr.String())
 		}
 		return stdout.Bytes()

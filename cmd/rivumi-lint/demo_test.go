@@ -18,7 +18,7 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("testdata/demo/symlink/AGENTS.md must be a symbolic link (check out with core.symlinks=true): %v", err)
 	}
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"check", "--root", "../../testdata/demo", "--format", "json"}, &stdout, &stderr)
+	code := run([]string{"check", "--root", "../../testdata/demo", "--format", "json"}, env{Stdout: &stdout, Stderr: &stderr})
 	if code != exitFindings {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr.String())
 	}
@@ -76,7 +76,7 @@ func TestDemo(t *testing.T) {
 // --fail-on notice (§6).
 func TestClean(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"check", "--root", "../../testdata/clean", "--format", "json", "--fail-on", "notice"}, &stdout, &stderr)
+	code := run([]string{"check", "--root", "../../testdata/clean", "--format", "json", "--fail-on", "notice"}, env{Stdout: &stdout, Stderr: &stderr})
 	if code != exitOK {
 		t.Fatalf("exit %d, want 0; stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}

@@ -11,7 +11,7 @@ import (
 // chain must be clean (R1-R5, P3), and the root must be resolved.
 func TestDogfood(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"check", "--root", "../..", "--format", "json", "--fail-on", "notice"}, &stdout, &stderr)
+	code := run([]string{"check", "--root", "../..", "--format", "json", "--fail-on", "notice"}, env{Stdout: &stdout, Stderr: &stderr})
 	if code != exitOK {
 		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}

@@ -248,13 +248,12 @@ func TestFailClosedTruncatedIndex(t *testing.T) {
 // run turns a panic anywhere below it into exit 2 with a one-line message
 // (a panic value may quote a file name: no forged lines, §10).
 func TestPanicIsExit2(t *testing.T) {
-	saved := watchContext
-	t.Cleanup(func() { watchContext = saved })
-	watchContext = func() (context.Context, context.CancelFunc) {
-		panic("injected failure in x\n::error::forged/AGENTS.md")
-	}
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"preview", "--watch", "--root", t.TempDir()}, &stdout, &stderr)
+	code := run([]string{"preview", "--watch", "--root", t.TempDir()}, env{Stdout: &stdout, Stderr: &stderr,
+		WatchContext: func() (context.Context, context.CancelFunc) {
+			panic("injected failure in x\n::error::forged/AGENTS.md")
+		}})
 	if code != exitError {
 		t.Fatalf("exit %d after a panic, want 2; stderr %q", code, stderr.String())
 	}

@@ -26,7 +26,7 @@ func TestFixThenCheckDemo(t *testing.T) {
 	r.Git("commit", "-q", "-m", "demo")
 
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"fix", "--root", dir}, &stdout, &stderr); code != exitFindings {
+	if code := run([]string{"fix", "--root", dir}, env{Stdout: &stdout, Stderr: &stderr}); code != exitFindings {
 		t.Fatalf("fix: exit %d, want 1 (some fixes are refused); stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
 	fixed := map[string]bool{}
@@ -46,7 +46,7 @@ func TestFixThenCheckDemo(t *testing.T) {
 
 	stdout.Reset()
 	stderr.Reset()
-	run([]string{"check", "--root", dir, "--format", "json"}, &stdout, &stderr)
+	run([]string{"check", "--root", dir, "--format", "json"}, env{Stdout: &stdout, Stderr: &stderr})
 	var doc struct {
 		Findings []struct{ Rule, Path string } `json:"findings"`
 	}

@@ -11,7 +11,7 @@ import (
 // carries its fix in the message itself, not only in docs/rules.md.
 func TestEveryFindingSaysHowToFix(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"check", "--root", "../../testdata/demo", "--format", "json"}, &stdout, &stderr); code != exitFindings {
+	if code := run([]string{"check", "--root", "../../testdata/demo", "--format", "json"}, env{Stdout: &stdout, Stderr: &stderr}); code != exitFindings {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr.String())
 	}
 	var doc struct {

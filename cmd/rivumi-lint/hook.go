@@ -42,13 +42,13 @@ history in common, an orphan, checks every directory); a deletion is
 skipped.
 `
 
-func cmdHook(args []string, stdout, stderr io.Writer) int {
+func cmdHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "staged":
-			return cmdHookStaged(args[1:], stdout, stderr)
+			return cmdHookStaged(args[1:], stdin, stdout, stderr)
 		case "pre-push":
-			return cmdHookPrePush(args[1:], hookStdin, stdout, stderr)
+			return cmdHookPrePush(args[1:], stdin, stdout, stderr)
 		}
 	}
 	if len(args) == 0 || (args[0] != "install" && args[0] != "uninstall") {
@@ -169,15 +169,12 @@ func hookBinary() string {
 	return exe
 }
 
-// hookStdin is what `hook pre-push` reads Git's lines from.
-var hookStdin io.Reader = os.Stdin
-
 // cmdHookStaged is the rivumi-lint-staged hook of the pre-commit framework
 // (§11's events table, the pre-commit rows): pre-commit exports
 // PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF in the pre-push stage and for
 // `pre-commit run --from-ref A --to-ref B`; then that range is checked,
 // else what is staged.
-func cmdHookStaged(args []string, stdout, stderr io.Writer) int {
+func cmdHookStaged(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	from, to := os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF")
 	if from != "" && to != "" {
 		printNotes(stderr, []string{fmt.Sprintf("pre-commit --from-ref/--to-ref: checking the change from %s to %s", from, to)})
@@ -272,8 +269,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			return fail(stderr, err)
 		}
 		write, _ := report.Lookup("text")
-		color := os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
-		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: color}); err != nil {
+		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, "", false)}); err != nil {
 			return fail(stderr, fmt.Errorf("write report: %w", err))
 		}
 		if c := exitFor(res, lint.Error); c > code {

@@ -17,28 +17,13 @@ import (
 
 	"github.com/rivumi/rivumi-lint/hook"
 	"github.com/rivumi/rivumi-lint/internal/shell"
+	"github.com/rivumi/rivumi-lint/repo/gittest"
 )
-
-func hookGitEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env,
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-}
 
 func hookGit(t *testing.T, dir string, args ...string) (string, error) {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = hookGitEnv()
+	cmd.Env = gittest.Env(t)
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
@@ -60,7 +45,7 @@ func hookRepo(t *testing.T) string {
 
 func runCLI(args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	code := run(args, &stdout, &stderr)
+	code := run(args, env{Stdout: &stdout, Stderr: &stderr})
 	return code, stdout.String(), stderr.String()
 }
 
@@ -173,7 +158,7 @@ func TestHookStopsABadCommit(t *testing.T) {
 	dir := hookRepo(t)
 	cmd := exec.Command(bin, "hook", "install")
 	cmd.Dir = dir // no --root: the worktree around the working directory
-	cmd.Env = hookGitEnv()
+	cmd.Env = gittest.Env(t)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("hook install: %v\n%s", err, out)
 	}
@@ -200,7 +185,7 @@ func TestHookStopsABadCommit(t *testing.T) {
 		t.Fatalf("commit of a good AGENTS.md: %v\n%s", err, out)
 	}
 	cmd = exec.Command(bin, "hook", "uninstall", "--root", dir)
-	cmd.Env = hookGitEnv()
+	cmd.Env = gittest.Env(t)
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "removed") {
 		t.Fatalf("hook uninstall: %v\n%s", err, out)
 	}

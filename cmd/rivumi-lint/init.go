@@ -18,9 +18,6 @@ import (
 // configName is the config file init writes at the root (§8).
 const configName = ".rivumi-lint.yaml"
 
-// initVersion is the version the snippets pin; a test may replace it.
-var initVersion = version
-
 var (
 	// releaseRe is a release tag: vX.Y.Z with an optional pre-release
 	// (v1.2.0-rc.1), no build metadata.
@@ -42,7 +39,8 @@ func releaseTag(v string) string {
 // root with every key at its default, never over an existing entry
 // without --force and never through a link, then prints the pre-commit
 // and Action snippets for this version.
-func cmdInit(args []string, stdout, stderr io.Writer) int {
+// version is the version the snippets pin (env.Version).
+func cmdInit(args []string, version func() string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
 	force := fs.Bool("force", false, "replace an existing "+configName+" (never a symbolic link)")
 	root := fs.String("root", "", "project root `DIR` (default: the Git worktree around the working directory)")
@@ -62,7 +60,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, fmt.Errorf("%s has no worktree to write %s in: run init in a checkout, or pass --root DIR", p.Root, configName))
 	}
 	target := filepath.Join(p.Root, configName)
-	tag := releaseTag(initVersion())
+	tag := releaseTag(version())
 	ref := tag
 	if ref == "" {
 		ref = "main"
@@ -71,7 +69,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	fmt.Fprintf(stdout, "Wrote %s: every key at its default, each with a comment (docs/config.md).\n", target)
-	printSnippets(stdout, tag)
+	printSnippets(stdout, version(), tag)
 	return exitOK
 }
 
@@ -139,16 +137,16 @@ func writeConfig(target string, data []byte, force bool) error {
 	return nil
 }
 
-// printSnippets prints the pre-commit entry and the Action step for tag;
-// a development build pins no version of its own, so it says which to
-// pin instead.
-func printSnippets(w io.Writer, tag string) {
+// printSnippets prints the pre-commit entry and the Action step for tag,
+// the release tag of version v; a development build pins no version of its
+// own, so it says which to pin instead.
+func printSnippets(w io.Writer, v, tag string) {
 	pin := tag
 	if tag == "" {
 		pin = "vX.Y.Z"
 		fmt.Fprintf(w, "\nThis is a development build (%s), not a release: where the snippets say vX.Y.Z, pin a\n"+
 			"release tag from https://github.com/rivumi/rivumi-lint/releases (`pre-commit autoupdate` pins the\n"+
-			"latest one for pre-commit), and point the first line of %s at that tag too.\n", initVersion(), configName)
+			"latest one for pre-commit), and point the first line of %s at that tag too.\n", v, configName)
 	}
 	fmt.Fprintf(w, "\npre-commit (.pre-commit-config.yaml):\n\n"+
 		"repos:\n"+

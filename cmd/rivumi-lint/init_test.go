@@ -15,14 +15,6 @@ import (
 	"github.com/rivumi/rivumi-lint/config"
 )
 
-// RIVUMI_LINT_TEST_VERSION stands in for the release stamp in the
-// testscripts (init_release.txtar); only this test binary reads it.
-func init() {
-	if v := os.Getenv("RIVUMI_LINT_TEST_VERSION"); v != "" {
-		initVersion = func() string { return v }
-	}
-}
-
 // X2: the file init writes loads (config.Load) as exactly the defaults and
 // validates against the committed schema (X3).
 func TestInitFileX2(t *testing.T) {
@@ -31,7 +23,7 @@ func TestInitFileX2(t *testing.T) {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"init", "--root", dir}, &stdout, &stderr); code != exitOK {
+	if code := run([]string{"init", "--root", dir}, env{Stdout: &stdout, Stderr: &stderr}); code != exitOK {
 		t.Fatalf("init: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 	path := filepath.Join(dir, configName)

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"io"
-	"os"
 
 	"github.com/rivumi/rivumi-lint/lsp"
 )
@@ -35,6 +34,3 @@ func cmdLsp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return lsp.New(stdin, stdout, stderr).Serve()
 }
-
-// stdin is the process's standard input, a variable for tests.
-var stdin io.Reader = os.Stdin

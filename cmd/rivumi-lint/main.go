@@ -5,12 +5,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/report"
@@ -24,13 +28,47 @@ const (
 
 func main() {
 	stop := trace.Profile() // RIVUMI_LINT_CPUPROFILE, RIVUMI_LINT_MEMPROFILE
-	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	code := run(os.Args[1:], processEnv())
 	stop()
 	trace.Done() // RIVUMI_LINT_TRACE: total time and peak RSS
 	os.Exit(code)
 }
 
-func run(args []string, stdout, stderr io.Writer) (code int) {
+// env is what one run of the command reads and writes besides its
+// arguments. main passes the process's (processEnv); a test sets the fields
+// it needs, so in-process runs share no package variable and may run in
+// parallel.
+type env struct {
+	Stdin          io.Reader // check --stdin-filename, lsp, hook pre-push; nil: empty
+	Stdout, Stderr io.Writer
+	// Version is the version init's snippets pin; nil: version.
+	Version func() string
+	// WatchContext is the context of `preview --watch`, whose end ends the
+	// watch with exit 0 (P6); nil: signalContext.
+	WatchContext func() (context.Context, context.CancelFunc)
+}
+
+// processEnv is the process's standard streams, version and signals.
+func processEnv() env {
+	return env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+}
+
+// signalContext is done on SIGINT or SIGTERM.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+func run(args []string, e env) (code int) {
+	stdin, stdout, stderr := e.Stdin, e.Stdout, e.Stderr
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	if e.Version == nil {
+		e.Version = version
+	}
+	if e.WatchContext == nil {
+		e.WatchContext = signalContext
+	}
 	defer func() {
 		// Never exit 0 on an internal error (§6).
 		if r := recover(); r != nil {
@@ -48,15 +86,15 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case "fix":
 		return cmdFix(args[1:], stdout, stderr)
 	case "preview":
-		return cmdPreview(args[1:], stdout, stderr)
+		return cmdPreview(args[1:], e.WatchContext, stdout, stderr)
 	case "hook":
-		return cmdHook(args[1:], stdout, stderr)
+		return cmdHook(args[1:], stdin, stdout, stderr)
 	case "rules":
 		return cmdRules(args[1:], stdout, stderr)
 	case "lsp":
 		return cmdLsp(args[1:], stdin, stdout, stderr)
 	case "init":
-		return cmdInit(args[1:], stdout, stderr)
+		return cmdInit(args[1:], e.Version, stdout, stderr)
 	case "schema":
 		return cmdSchema(args[1:], stdout, stderr)
 	case "version", "--version":

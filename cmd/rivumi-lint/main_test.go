@@ -63,9 +63,20 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// scriptEnv is the environment of the testscripts' rivumi-lint: the
+// process's, with RIVUMI_LINT_TEST_VERSION standing in for the release
+// stamp (init_release.txtar); only this test binary reads it.
+func scriptEnv() env {
+	e := processEnv()
+	if v := os.Getenv("RIVUMI_LINT_TEST_VERSION"); v != "" {
+		e.Version = func() string { return v }
+	}
+	return e
+}
+
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"rivumi-lint": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"rivumi-lint": func() { os.Exit(run(os.Args[1:], scriptEnv())) },
 		"want-exit":   wantExitMain,
 		"nodac":       nodacMain,
 		"rss-probe":   rssProbeMain, // hostile_test.go
@@ -581,7 +592,7 @@ func TestColorOnTTY(t *testing.T) {
 			master, slave := openPTY(t)
 			var stderr bytes.Buffer
 			args := append([]string{"check", "--root", dir}, tc.args...)
-			code := run(args, slave, &stderr)
+			code := run(args, env{Stdout: slave, Stderr: &stderr})
 			if code != exitFindings {
 				t.Fatalf("exit %d, want 1 (RL010 on AGENTS.md); stderr: %s", code, stderr.String())
 			}

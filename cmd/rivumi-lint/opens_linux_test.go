@@ -52,7 +52,7 @@ func TestReadEachFileOnce(t *testing.T) {
 			names[int32(wd)] = w
 		}
 		var stdout, stderr bytes.Buffer
-		if code := run(args, &stdout, &stderr); code != exitOK {
+		if code := run(args, env{Stdout: &stdout, Stderr: &stderr}); code != exitOK {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
 		}
 		opens := map[string]int{}

@@ -6,25 +6,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/trace"
 	"github.com/rivumi/rivumi-lint/preview"
+	"github.com/rivumi/rivumi-lint/preview/view"
 	"github.com/rivumi/rivumi-lint/report"
 )
 
-// watchContext is the context of `preview --watch`: done on SIGINT or
-// SIGTERM, which end the watch with exit 0 (P6). Tests replace it.
-var watchContext = func() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-}
-
-func cmdPreview(args []string, stdout, stderr io.Writer) int {
+// watchContext is the context of --watch (env.WatchContext): its end ends
+// the watch with exit 0 (P6).
+func cmdPreview(args []string, watchContext func() (context.Context, context.CancelFunc), stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("preview", flag.ContinueOnError)
 	interval := intervalFlag(500 * time.Millisecond)
 	var (
@@ -62,38 +56,37 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, &usageError{"--section and --watch exclude each other"})
 		}
 	}
-	if *noUser && *user != "" {
-		return fail(stderr, &usageError{"--no-user and --user-instructions exclude each other"})
-	}
-	if *noMem && *mem != "" {
-		return fail(stderr, &usageError{"--no-memory and --memory exclude each other"})
+	o := preview.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, NoUser: *noUser,
+		Memory: *mem, NoMemory: *noMem, Project: *projectKey}
+	if err := o.Validate(); err != nil {
+		return fail(stderr, &usageError{err.Error()})
 	}
 	machine, err := preview.MachineFromEnv(os.Getenv)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	o := preview.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, NoUser: *noUser,
-		Memory: *mem, NoMemory: *noMem, Project: *projectKey, Machine: machine}
+	o.Machine = machine
 	if len(pos) == 1 {
 		o.Dir = pos[0]
 	}
-	tty := *output == "" && isTerminal(stdout)
-	wo := report.Options{Color: tty && !*noColor && os.Getenv("NO_COLOR") == ""}
+	tty := toTerminal(stdout, *output)
+	wo := report.Options{Color: colorOutput(stdout, *output, *noColor)}
 
 	if *watch {
-		out, closeOut, err := openOutput(*output, stdout)
+		out, err := openOutput(*output, stdout)
 		if err != nil {
 			return fail(stderr, err)
 		}
+		defer out.abort()
 		ctx, stop := watchContext()
 		defer stop()
 		err = preview.Watch(ctx, time.Duration(interval), out, o,
 			preview.WatchOptions{
-				Write: func(w io.Writer, p *preview.Preview) error { return f.Write(w, p, wo) },
-				Event: func(w io.Writer, e preview.Event) error { return f.Event(w, e, wo) },
+				Write: func(w io.Writer, p *view.Preview) error { return f.Write(w, p, wo) },
+				Event: func(w io.Writer, e view.Event) error { return f.Event(w, e, wo) },
 				Clear: tty && f.Name == "text"})
-		if cerr := closeOut(err == nil); err == nil && cerr != nil {
-			err = fmt.Errorf("--output: %w", cerr)
+		if err == nil {
+			err = out.commit()
 		}
 		if err != nil {
 			return fail(stderr, err)
@@ -106,22 +99,23 @@ func cmdPreview(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	out, closeOut, err := openOutput(*output, stdout)
+	out, err := openOutput(*output, stdout)
 	if err != nil {
 		return fail(stderr, err)
 	}
+	defer out.abort()
 	if *section != "" {
 		// Exactly the section's bytes; a section left out prints nothing.
 		s, _ := pv.Section(*section)
 		_, err = io.WriteString(out, s.Text)
 	} else {
-		err = f.Write(out, pv, wo)
-	}
-	if cerr := closeOut(err == nil); err == nil && cerr != nil {
-		err = fmt.Errorf("--output: %w", cerr)
+		err = f.Write(out, &pv.Preview, wo)
 	}
 	if err != nil {
 		return fail(stderr, fmt.Errorf("write preview: %w", err))
+	}
+	if err := out.commit(); err != nil {
+		return fail(stderr, err)
 	}
 	trace.Mark("report")
 	return exitOK
@@ -145,26 +139,6 @@ func checkSection(name string) error {
 		}
 	}
 	return &usageError{fmt.Sprintf("unknown --section %q (want one of %s)", name, strings.Join(dynamicSections(), ", "))}
-}
-
-// openOutput returns the writer of --output FILE, or stdout, and the
-// function that finishes it: with ok it puts the complete file in place
-// (F8), without it leaves the target as it was.
-func openOutput(name string, stdout io.Writer) (io.Writer, func(ok bool) error, error) {
-	if name == "" {
-		return stdout, func(bool) error { return nil }, nil
-	}
-	f, err := outfile.Create(name)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--output: %w", err)
-	}
-	return f, func(ok bool) error {
-		if !ok {
-			f.Abort()
-			return nil
-		}
-		return f.Commit()
-	}, nil
 }
 
 // intervalFlag is --interval: a Go duration, or a number of milliseconds.

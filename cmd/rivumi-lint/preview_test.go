@@ -29,7 +29,7 @@ func previewEnv(t *testing.T) {
 func runPreview(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(append([]string{"preview"}, args...), &out, &errb)
+	code = run(append([]string{"preview"}, args...), env{Stdout: &out, Stderr: &errb})
 	return code, out.String(), errb.String()
 }
 
@@ -232,7 +232,7 @@ func TestPreviewColor(t *testing.T) {
 			var errb bytes.Buffer
 			done := make(chan string)
 			go func() { done <- drainPTY(master) }()
-			code := run(append([]string{"preview", "--root", f.Root, f.Root}, tc.args...), slave, &errb)
+			code := run(append([]string{"preview", "--root", f.Root, f.Root}, tc.args...), env{Stdout: slave, Stderr: &errb})
 			slave.Close()
 			out := <-done
 			if code != exitOK {
@@ -268,10 +268,8 @@ func drainPTY(m *os.File) string {
 func TestPreviewWatchSIGINT(t *testing.T) {
 	f := previewtest.Load(t, "../../testdata/preview/chain.txtar")
 	previewEnv(t)
-	orig := watchContext
-	t.Cleanup(func() { watchContext = orig })
-	watchContext = func() (context.Context, context.CancelFunc) {
-		ctx, stop := orig()
+	watch := func() (context.Context, context.CancelFunc) {
+		ctx, stop := signalContext()
 		if err := interruptSelf(); err != nil {
 			t.Error(err)
 		}
@@ -280,7 +278,7 @@ func TestPreviewWatchSIGINT(t *testing.T) {
 	done := make(chan int, 1)
 	var out, errb bytes.Buffer
 	go func() {
-		done <- run([]string{"preview", "--watch", "--interval", "20ms", "--root", f.Root, filepath.Join(f.Root, "docs", "api")}, &out, &errb)
+		done <- run([]string{"preview", "--watch", "--interval", "20ms", "--root", f.Root, filepath.Join(f.Root, "docs", "api")}, env{Stdout: &out, Stderr: &errb, WatchContext: watch})
 	}()
 	select {
 	case code := <-done:
