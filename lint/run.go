@@ -355,10 +355,14 @@ func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer
 		switch {
 		case l.Accepted():
 			n = int64(len(l.Content))
-		case l.Rej != nil && l.Rej.Rule == "RL003":
+		case l.Rej != nil && l.Rej.Cause == resolve.CauseOversized:
 			n = l.Rej.Size
 		}
-		d.Layers = append(d.Layers, Layer{Path: l.Path, Scope: l.Scope, State: string(l.State), Reason: l.Reason(), Bytes: n})
+		reason := l.Reason()
+		if l.State == resolve.Rejected {
+			reason = RejectionRule(l.Rej.Cause)
+		}
+		d.Layers = append(d.Layers, Layer{Path: l.Path, Scope: l.Scope, State: string(l.State), Reason: reason, Bytes: n})
 	}
 	return d
 }
