@@ -53,3 +53,18 @@ func TestRejectionRules(t *testing.T) {
 		}
 	}
 }
+
+// X1: a rejection's finding says which repair fix makes, by cause.
+func TestRejectedRepair(t *testing.T) {
+	want := map[resolve.Cause]RepairKind{
+		resolve.CauseSymlink:          RepairSwap,
+		resolve.CauseBehindLink:       RepairSwap, // fix refuses to write through the linked directory, and says so
+		resolve.CauseNotUTF8:          RepairTranscode,
+		resolve.CauseCheckoutEncoding: RepairTranscode, // fix refuses while the attribute is set, and says so
+	}
+	for _, c := range resolve.Causes() {
+		if got := rejectedRepair(c); got != want[c] {
+			t.Errorf("cause %v: repair %v, want %v", c, got, want[c])
+		}
+	}
+}

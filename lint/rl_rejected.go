@@ -67,9 +67,26 @@ func checkRejected(id string) func(p *pass) {
 				msg = "This file has an unresolved merge conflict: %s; the check takes neither side, so %s. Fix: %s"
 			}
 			p.emit(Finding{Path: l.Path, Line: l.Rej.Pos.Line, Column: l.Rej.Pos.Column, UTF16Column: l.Rej.Pos.UTF16Column,
-				Message: fmt.Sprintf(msg, l.Rej.Reason, consequence(p.res, l), rejectedFix(l))})
+				Message: fmt.Sprintf(msg, l.Rej.Reason, consequence(p.res, l), rejectedFix(l)),
+				Repair:  Repair{Kind: rejectedRepair(l.Rej.Cause)}})
 		}
 	}
+}
+
+// rejectedRepair is what `rivumi-lint fix` does about a rejection of cause
+// c. A link is swapped with its target, and a file not UTF-8 re-encoded;
+// fix looks at the disk first and says why it does not where it cannot (a
+// file behind a linked directory, whose directory fix never writes
+// through; a working-tree-encoding attribute, which a checkout applies to
+// the new bytes too).
+func rejectedRepair(c resolve.Cause) RepairKind {
+	switch c {
+	case resolve.CauseSymlink, resolve.CauseBehindLink:
+		return RepairSwap
+	case resolve.CauseNotUTF8, resolve.CauseCheckoutEncoding:
+		return RepairTranscode
+	}
+	return RepairNone
 }
 
 // rejectedFix says, in the finding itself, how to make the runtime load

@@ -215,6 +215,10 @@ func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
 		}
 		if f.Fix != nil {
 			f.Fix = fixAt(f.Fix, f.Path, f.User)
+			if f.Fix == nil && f.Repair.Kind == RepairDeleteHidden {
+				// The edits were the repair: none is left to apply.
+				f.Repair = Repair{}
+			}
 		}
 		if chain && cfg.Ignored(f.Path) {
 			return
