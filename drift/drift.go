@@ -166,7 +166,7 @@ func layerChanges(b, h resolve.Layer) [][2]string {
 	switch {
 	case b.State == h.State:
 		switch {
-		case h.State == resolve.Rejected && b.Rej.Rule != h.Rej.Rule:
+		case h.State == resolve.Rejected && lint.RejectionRule(b.Rej.Cause) != lint.RejectionRule(h.Rej.Cause):
 			out = append(out, [2]string{Rejected, rejection(h) + ", " + was})
 		case h.State == resolve.Suppressed && b.By != h.By:
 			out = append(out, [2]string{Suppressed, "by " + h.By + ", " + was})
@@ -212,7 +212,7 @@ func rejection(l resolve.Layer) string {
 	if l.Rej == nil {
 		return ""
 	}
-	return l.Rej.Rule + ": " + l.Rej.Reason
+	return lint.RejectionRule(l.Rej.Cause) + ": " + l.Rej.Reason
 }
 
 // orderKey sorts the user layer first, then project layers shallow to deep,

@@ -2,10 +2,12 @@
 // repair is safe (X1): it runs the same pipeline as check, plans one
 // change per fixable finding, and then prints the plan as a diff
 // (--dry-run) or writes it, each file through a temporary file and a
-// rename. Text edits come from the findings (lint.Finding.Fix, RL010);
-// the fixes that are not text edits — transcoding (RL004), swapping a
-// link with its target (RL001), renaming a near miss (RL011) — are
-// planned here from the finding and the file as it is on disk.
+// rename. What a finding's repair is, the finding says
+// (lint.Finding.Repair, never its rule id): text edits come with it
+// (lint.Finding.Fix, RL010); the repairs that are not text edits —
+// transcoding (RL004), swapping a link with its target (RL001), renaming
+// a near miss (RL011) — are planned here from the finding and the file as
+// it is on disk.
 package fix
 
 import (
@@ -146,9 +148,9 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 type kind int
 
 const (
-	kindText   kind = iota // new bytes for an instruction file (RL010, RL004)
-	kindSwap               // link and target change places (RL001)
-	kindRename             // a near miss gets its exact name (RL011)
+	kindText   kind = iota // new bytes for an instruction file (lint.RepairDeleteHidden, lint.RepairTranscode)
+	kindSwap               // link and target change places (lint.RepairSwap)
+	kindRename             // a near miss gets its exact name (lint.RepairRename)
 )
 
 // change is one planned fix of one finding.
@@ -239,12 +241,15 @@ func (pl *planner) scope(p *project.Project, args []string) error {
 	return nil
 }
 
-// plan turns one finding into a change or a skip; findings of rules that
-// fix never repairs are left alone.
+// plan turns one finding into a change or a skip, by the repair the
+// finding carries; findings without one are left alone.
 func (pl *planner) plan(f lint.Finding) {
-	switch {
-	case f.Rule == "RL010" && f.Fix != nil:
-	case f.Rule == "RL004", f.Rule == "RL001", f.Rule == "RL011":
+	switch f.Repair.Kind {
+	case lint.RepairDeleteHidden:
+		if f.Fix == nil {
+			return
+		}
+	case lint.RepairTranscode, lint.RepairSwap, lint.RepairRename:
 	default:
 		return
 	}
@@ -266,14 +271,14 @@ func (pl *planner) plan(f lint.Finding) {
 	}
 	var c *change
 	var err error
-	switch f.Rule {
-	case "RL010":
+	switch f.Repair.Kind {
+	case lint.RepairDeleteHidden:
 		c, err = pl.planEdits(f)
-	case "RL004":
+	case lint.RepairTranscode:
 		c, err = pl.planTranscode(f)
-	case "RL001":
+	case lint.RepairSwap:
 		c, err = pl.planSwap(f)
-	case "RL011":
+	case lint.RepairRename:
 		c, err = pl.planRename(f)
 	}
 	if err != nil {
@@ -287,9 +292,9 @@ func (pl *planner) plan(f lint.Finding) {
 	pl.changes = append(pl.changes, c)
 }
 
-// planEdits applies the finding's own Fix (RL010) to the file as it is
-// now, after checking that every edit still removes only characters of
-// the RL010 set.
+// planEdits applies the finding's own Fix (RepairDeleteHidden) to the
+// file as it is now, after checking that every edit still removes only
+// characters of the RL010 set.
 func (pl *planner) planEdits(f lint.Finding) (*change, error) {
 	snap, err := readAt(pl.root, f.Path, pl.limit)
 	if err != nil {
@@ -324,7 +329,7 @@ func hiddenOnly(b []byte) bool {
 	return n == utf8.RuneCount(b)
 }
 
-// planTranscode re-encodes a file that is not UTF-8 (RL004) as UTF-8,
+// planTranscode re-encodes a file that is not UTF-8 (RepairTranscode) as UTF-8,
 // unless a working-tree-encoding attribute makes Git write it so (F5).
 func (pl *planner) planTranscode(f lint.Finding) (*change, error) {
 	if v, err := pl.encodingAttr(f.Path); err != nil {
@@ -371,7 +376,7 @@ func (pl *planner) encodingAttr(rel string) (string, error) {
 	return gitattr.Describe("working-tree-encoding", cv.Encoding), nil
 }
 
-// planSwap turns a link to a regular file inside the root (RL001) into
+// planSwap turns a link to a regular file inside the root (RepairSwap) into
 // that file, and the target into a relative link to it: one copy of the
 // text remains, and tools that follow links still read it.
 func (pl *planner) planSwap(f lint.Finding) (*change, error) {
@@ -440,17 +445,12 @@ func (pl *planner) planSwap(f lint.Finding) (*change, error) {
 	return c, nil
 }
 
-// planRename gives a near miss in another case (RL011) its exact name.
+// planRename gives a near miss in another case (RepairRename) its exact
+// name, the finding's Repair.Name.
 func (pl *planner) planRename(f lint.Finding) (*change, error) {
 	base := path.Base(f.Path)
-	exact := ""
-	for _, n := range pl.cfg.Candidates() {
-		if strings.EqualFold(n, base) && n != base {
-			exact = n
-			break
-		}
-	}
-	if exact == "" {
+	exact := f.Repair.Name
+	if exact == "" || exact == base || !strings.EqualFold(exact, base) || !slices.Contains(pl.cfg.Candidates(), exact) {
 		return nil, errors.New("its name is not an instruction file name in another case, so it may be another document; rename it by hand if it is meant to be one")
 	}
 	abs := pl.abs(f.Path)

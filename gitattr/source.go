@@ -64,9 +64,12 @@ func ReadInfo(commonDir string) (*File, error) {
 // a file the runtime rejects, which Read returns as a *resolve.RejectError:
 //
 //   - working-tree-encoding other than UTF-8: the checkout is not UTF-8
-//     (C4, RL004), unless the file is empty or pure ASCII in an encoding
-//     that keeps ASCII as it is;
-//   - eol=crlf that makes the checkout larger than the limit (C3, RL003).
+//     (C4, resolve.CauseCheckoutEncoding), unless the file is empty or
+//     pure ASCII in an encoding that keeps ASCII as it is; set but not to
+//     a name (true or false), Git cannot check the file out
+//     (resolve.CauseCheckoutFails);
+//   - eol=crlf that makes the checkout larger than the limit (C3,
+//     resolve.CauseOversized).
 //
 // A filter, and CRLF line ends within the limit, do not reject the file:
 // Record tells the caller, which reports them.
@@ -113,7 +116,7 @@ func (s *Source) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error
 	}
 	n, crlf := cv.CRLFBytes(data)
 	if crlf && n > limit {
-		return nil, kind, size, &resolve.RejectError{Rej: &resolve.Rejection{Rule: "RL003", Size: n, Limit: limit,
+		return nil, kind, size, &resolve.RejectError{Rej: &resolve.Rejection{Cause: resolve.CauseOversized, Size: n, Limit: limit,
 			Reason: fmt.Sprintf("a checkout of it is %d bytes, over the limit of %d (limits.max_file_bytes): Git ends its lines in CRLF (%s), which adds %d bytes to the %d committed; shorten it, or remove the attribute",
 				n, limit, Describe("eol", cv.CRLF), n-int64(len(data)), len(data))}}
 	}
@@ -125,10 +128,10 @@ func (s *Source) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error
 
 func encodingRejection(v *Value) *resolve.Rejection {
 	if v.State != String {
-		return &resolve.Rejection{Rule: "RL012", Reason: fmt.Sprintf(
+		return &resolve.Rejection{Cause: resolve.CauseCheckoutFails, Reason: fmt.Sprintf(
 			"Git cannot check it out: %s, and Git stops with \"true/false are no valid working-tree-encodings\"; remove the attribute, or give it a value such as UTF-8", Describe("working-tree-encoding", v))}
 	}
-	return &resolve.Rejection{Rule: "RL004", Reason: fmt.Sprintf(
+	return &resolve.Rejection{Cause: resolve.CauseCheckoutEncoding, Reason: fmt.Sprintf(
 		"Git checks it out encoded as %s, not UTF-8 (%s); remove the attribute for this file (or set working-tree-encoding=UTF-8) so that checkouts keep it in UTF-8",
 		v.Text, Describe("working-tree-encoding", v))}
 }

@@ -30,6 +30,10 @@ type Finding struct {
 	// Fix, when set, is a text edit that removes the cause (X1); nil when
 	// the fix is not a text edit or none is safe.
 	Fix *Fix `json:"fix,omitempty"`
+	// Repair is how `rivumi-lint fix` removes the cause (X1), as the rule
+	// that found it says: fix plans from it, never from the rule id. Not
+	// part of the JSON form.
+	Repair Repair `json:"-"`
 	// fromUser marks a finding about the user-level file made on its
 	// repository path, for Run to merge into the project layer's (F10).
 	fromUser bool
@@ -49,6 +53,38 @@ type Fix struct {
 	// Edits never overlap and are ordered by Start.Offset.
 	Edits []Edit `json:"edits"`
 }
+
+// Repair is a finding's repair for `rivumi-lint fix` (X1): its kind and
+// what the kind needs. fix checks the file as it is on disk before it
+// plans the change, and skips, saying why, where the repair is unsafe.
+type Repair struct {
+	Kind RepairKind
+	// Name (RepairRename) is the exact instruction file name the file is
+	// renamed to: set for a candidate name in another case, "" for a name
+	// an edit away from one, where a rename would be a guess that fix
+	// leaves to the user.
+	Name string
+}
+
+// RepairKind is what `rivumi-lint fix` does about a finding.
+type RepairKind int
+
+const (
+	// RepairNone: fix leaves the finding alone.
+	RepairNone RepairKind = iota
+	// RepairDeleteHidden: apply Finding.Fix, whose edits delete characters
+	// a reviewer cannot see (RL010's set); fix re-checks that each edit
+	// still deletes only such characters.
+	RepairDeleteHidden
+	// RepairTranscode: re-encode a file that is not UTF-8 as UTF-8, unless
+	// a working-tree-encoding attribute makes Git write it otherwise.
+	RepairTranscode
+	// RepairSwap: the file is a symbolic link to a regular file inside the
+	// root; the link and its target change places.
+	RepairSwap
+	// RepairRename: give the file its exact name, Repair.Name.
+	RepairRename
+)
 
 // Edit replaces the bytes [Start.Offset, End.Offset) of the file at Path
 // (as Finding.Path) with Text. The positions refer to the file's bytes as

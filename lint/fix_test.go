@@ -65,3 +65,40 @@ func TestOtherFindingsCarryNoFix(t *testing.T) {
 		}
 	}
 }
+
+// X1: each fixable finding carries its repair as data (Finding.Repair), so
+// fix never decides from the rule id: RL010 its edits, RL004 a
+// transcoding, RL011 a rename to the exact name in another case (and none
+// named for a name one edit away), RL001 a swap; other findings none.
+func TestFindingsCarryRepair(t *testing.T) {
+	r := runTree(t, config.Default(), map[string]string{
+		"h/AGENTS.md": "a\u200bb\n",
+		"l/AGENTS.md": "caf\xe9\n",
+		"c/Agents.md": "case\n",
+		"e/AGENT.md":  "edit\n",
+		"m/AGENTS.md": "<rivumi:x>\n",
+	}, "h", "l", "c", "e", "m")
+	want := map[string]Repair{
+		"h/AGENTS.md": {Kind: RepairDeleteHidden},
+		"l/AGENTS.md": {Kind: RepairTranscode},
+		"c/Agents.md": {Kind: RepairRename, Name: "AGENTS.md"},
+		"e/AGENT.md":  {Kind: RepairRename},
+		"m/AGENTS.md": {},
+	}
+	for _, f := range r.Findings {
+		w, ok := want[f.Path]
+		if !ok {
+			continue
+		}
+		delete(want, f.Path)
+		if f.Repair != w {
+			t.Errorf("%s [%s]: repair %+v, want %+v", f.Path, f.Rule, f.Repair, w)
+		}
+		if (f.Repair.Kind == RepairDeleteHidden) != (f.Fix != nil) {
+			t.Errorf("%s [%s]: repair %+v with Fix %v", f.Path, f.Rule, f.Repair, f.Fix)
+		}
+	}
+	for p := range want {
+		t.Errorf("no finding for %s: %s", p, rulesOf(r))
+	}
+}

@@ -21,10 +21,13 @@ func checkNearMiss(p *pass) {
 		for _, nm := range d.NearMisses {
 			name := nm.Path[strings.LastIndexByte(nm.Path, '/')+1:]
 			if strings.EqualFold(name, nm.Like) {
-				p.report(nm.Path, noPos, 0, "%s. Fix: rename it to exactly %s, or to a name not close to an instruction file name if it is not one", caseMessage(d, name, nm.Like), nm.Like)
+				p.emit(Finding{Path: nm.Path, Repair: Repair{Kind: RepairRename, Name: nm.Like},
+					Message: fmt.Sprintf("%s. Fix: rename it to exactly %s, or to a name not close to an instruction file name if it is not one", caseMessage(d, name, nm.Like), nm.Like)})
 				continue
 			}
-			p.report(nm.Path, noPos, 0, "Rivumi will not load this file: its name is close to %s but not it. Fix: rename it to %s, or to a name not close to an instruction file name if it is not one", nm.Like, nm.Like)
+			// One edit away: the rename is the user's to make (Name "").
+			p.emit(Finding{Path: nm.Path, Repair: Repair{Kind: RepairRename},
+				Message: fmt.Sprintf("Rivumi will not load this file: its name is close to %s but not it. Fix: rename it to %s, or to a name not close to an instruction file name if it is not one", nm.Like, nm.Like)})
 		}
 	}
 }

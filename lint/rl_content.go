@@ -57,9 +57,13 @@ func checkHidden(p *pass) {
 		if f.hidden == 0 {
 			continue
 		}
-		p.emit(Finding{Path: l.Path, Line: f.firstHide.Line, Column: f.firstHide.Column, UTF16Column: f.firstHide.UTF16Column,
+		fd := Finding{Path: l.Path, Line: f.firstHide.Line, Column: f.firstHide.Column, UTF16Column: f.firstHide.UTF16Column,
 			Message: fmt.Sprintf("Rivumi will pass %d character(s) a reviewer cannot see to the model; the first is %s. Fix: delete them (an editor that shows invisible characters, or a search for the code point, finds them)", f.hidden, f.firstHide.Name),
-			Fix:     hiddenFix(l.Path, l.Content)})
+			Fix:     hiddenFix(l.Path, l.Content)}
+		if fd.Fix != nil {
+			fd.Repair.Kind = RepairDeleteHidden
+		}
+		p.emit(fd)
 	}
 }
 

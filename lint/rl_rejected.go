@@ -11,78 +11,102 @@ import (
 	"github.com/rivumi/rivumi-lint/resolve"
 )
 
-// The engine rejects a layer for one of these rules (C1–C5); each rule
-// reports the rejections made for its id. RL012 also reports a layer file
-// that a checkout converts through a filter (F5).
+// The engine rejects a layer for a cause (C1–C5, F5); each of these rules
+// reports the causes of its rejects, the one mapping of causes to rule ids
+// (RejectionRule). RL012 also reports a layer file that a checkout
+// converts through a filter (F5).
 
 func init() {
 	register(Rule{ID: "RL001", Name: "symlink", Default: Error,
 		Category: "loading", Precision: "very-high", SecuritySeverity: "5.5",
 		Summary: "An instruction file is a symbolic link, sits in a symlinked directory, or is recorded by Git as a symlink.",
 		Doc:     "Rivumi never follows symbolic links when it loads instruction files (C1): a layer that is a link, that sits below a symlinked directory, or that Git records with mode 120000 (even where the checkout holds a plain file because core.symlinks=false) is skipped without a word, and since the runtime does not fall back to the next candidate the directory contributes no instructions at all. The finding says where the link points; the linter never opens the target. Fix: replace the link with a regular file holding the text.",
+		rejects: []resolve.Cause{resolve.CauseSymlink, resolve.CauseBehindLink},
 		run:     checkRejected("RL001")})
 	register(Rule{ID: "RL002", Name: "not-regular", Default: Error,
 		Category: "loading", Precision: "very-high",
 		Summary: "An instruction candidate is a directory, FIFO, socket, device or submodule.",
 		Doc:     "Only regular files are loaded (C2). The first candidate name that has any directory entry is the directory's layer, whatever its type, so a directory or FIFO named AGENTS.md makes Rivumi skip the directory's instructions entirely. Fix: rename or remove the entry so that the instruction file is a regular file.",
+		rejects: []resolve.Cause{resolve.CauseNotRegular},
 		run:     checkRejected("RL002")})
 	register(Rule{ID: "RL003", Name: "oversized", Default: Error,
 		Category: "loading", Precision: "very-high",
 		Summary: "An instruction file is larger than limits.max_file_bytes.",
 		Doc:     "Files larger than max_file_bytes (default 32768 bytes) are rejected whole (C3): Rivumi loads none of the text, not a truncated part. Fix: shorten the file or move detail into deeper directories' files; raise limits.max_file_bytes only if the runtime is configured the same way.",
+		rejects: []resolve.Cause{resolve.CauseOversized},
 		run:     checkRejected("RL003")})
 	register(Rule{ID: "RL004", Name: "invalid-utf8", Default: Error,
 		Category: "loading", Precision: "very-high",
 		Summary: "An instruction file is not valid UTF-8.",
 		Doc:     "Instruction files must be UTF-8 (C4); any invalid byte rejects the whole file. The finding gives the line, column (in bytes) and byte offset of the first invalid byte, and names a UTF-16 or UTF-32 byte-order mark when the file starts with one. Fix: re-save the file as UTF-8 (without converting it to UTF-16, which many Windows editors do by default).",
+		rejects: []resolve.Cause{resolve.CauseNotUTF8, resolve.CauseCheckoutEncoding},
 		run:     checkRejected("RL004")})
 	register(Rule{ID: "RL012", Name: "unreadable", Default: Error,
 		Category: "loading", Precision: "very-high",
 		Summary: "An instruction file could not be read.",
 		Doc:     "An I/O error while opening or reading a chosen layer (permissions, a vanished file) rejects the layer (C5); the run goes on. The finding carries the error text. Fix: make the file readable by the user the agent runs as. In diff and staged modes it also reports a layer file that a filter attribute (filter=lfs, Git LFS) converts on checkout: the runtime then reads bytes this check could not read; the layer is not rejected (F5, docs/behaviour.md). Fix: unset the filter for instruction files (AGENTS.md -filter).",
+		rejects: []resolve.Cause{resolve.CauseUnreadable, resolve.CauseVanished, resolve.CauseCheckoutFails, resolve.CauseConflict},
 		run: func(p *pass) {
 			checkRejected("RL012")(p)
 			checkFiltered(p)
 		}})
 }
 
+// checkRejected reports the rejected layers whose cause the rule id
+// reports.
 func checkRejected(id string) func(p *pass) {
 	return func(p *pass) {
 		for _, l := range p.res.Layers {
-			if l.State != resolve.Rejected || l.Rej.Rule != id {
+			if l.State != resolve.Rejected || RejectionRule(l.Rej.Cause) != id {
 				continue
 			}
-			if l.Rej.Conflict {
+			msg := "Rivumi will skip this file: %s; %s. Fix: %s"
+			if l.Rej.Cause == resolve.CauseConflict {
 				// The runtime would load the file, markers and all: the
 				// check is what skips it.
-				p.report(l.Path, l.Rej.Pos, 0, "This file has an unresolved merge conflict: %s; the check takes neither side, so %s. Fix: %s", l.Rej.Reason, consequence(p.res, l), rejectedFix(l))
-				continue
+				msg = "This file has an unresolved merge conflict: %s; the check takes neither side, so %s. Fix: %s"
 			}
-			p.report(l.Path, l.Rej.Pos, 0, "Rivumi will skip this file: %s; %s. Fix: %s", l.Rej.Reason, consequence(p.res, l), rejectedFix(l))
+			p.emit(Finding{Path: l.Path, Line: l.Rej.Pos.Line, Column: l.Rej.Pos.Column, UTF16Column: l.Rej.Pos.UTF16Column,
+				Message: fmt.Sprintf(msg, l.Rej.Reason, consequence(p.res, l), rejectedFix(l)),
+				Repair:  Repair{Kind: rejectedRepair(l.Rej.Cause)}})
 		}
 	}
+}
+
+// rejectedRepair is what `rivumi-lint fix` does about a rejection of cause
+// c. A link is swapped with its target, and a file not UTF-8 re-encoded;
+// fix looks at the disk first and says why it does not where it cannot (a
+// file behind a linked directory, whose directory fix never writes
+// through; a working-tree-encoding attribute, which a checkout applies to
+// the new bytes too).
+func rejectedRepair(c resolve.Cause) RepairKind {
+	switch c {
+	case resolve.CauseSymlink, resolve.CauseBehindLink:
+		return RepairSwap
+	case resolve.CauseNotUTF8, resolve.CauseCheckoutEncoding:
+		return RepairTranscode
+	}
+	return RepairNone
 }
 
 // rejectedFix says, in the finding itself, how to make the runtime load
 // the layer again.
 func rejectedFix(l resolve.Layer) string {
 	r := l.Rej
-	switch r.Rule {
-	case "RL001":
-		if strings.HasPrefix(r.Reason, "it sits below ") {
-			return "move the file into a directory that is not a link, or replace the linked directory with the real one"
-		}
+	switch r.Cause {
+	case resolve.CauseBehindLink:
+		return "move the file into a directory that is not a link, or replace the linked directory with the real one"
+	case resolve.CauseSymlink:
 		return linkFix(l)
-	case "RL002":
+	case resolve.CauseNotRegular:
 		return "remove or rename the entry so that " + path.Base(l.Path) + " is a regular file"
-	case "RL003":
+	case resolve.CauseOversized:
 		return fmt.Sprintf("shorten the file to at most %d bytes, or move detail into deeper directories' files", r.Limit)
-	case "RL004":
+	case resolve.CauseNotUTF8, resolve.CauseCheckoutEncoding:
 		return "re-save the file as UTF-8 (not UTF-16, which some Windows editors write)"
-	case "RL012":
-		if r.Conflict {
-			return "resolve the conflict, then `git add " + shell.Path(l.Path) + "`"
-		}
+	case resolve.CauseConflict:
+		return "resolve the conflict, then `git add " + shell.Path(l.Path) + "`"
+	case resolve.CauseUnreadable, resolve.CauseVanished, resolve.CauseCheckoutFails:
 		return "make the file readable by the user the agent runs as"
 	}
 	return "make it a regular, readable UTF-8 file within limits.max_file_bytes"

@@ -14,6 +14,8 @@ package lint
 import (
 	"slices"
 	"strings"
+
+	"github.com/rivumi/rivumi-lint/resolve"
 )
 
 // Rule is one check, modelled on go/analysis's Analyzer: a value with its
@@ -43,7 +45,10 @@ type Rule struct {
 	SecuritySeverity string `json:"security_severity,omitempty"`
 	// Input is what the rule reads; Run calls run once per value of it.
 	Input Input `json:"-"`
-	run   func(p *pass)
+	// rejects are the engine's rejection causes the rule reports (C1–C5,
+	// F5): the one place where a cause becomes a rule id (RejectionRule).
+	rejects []resolve.Cause
+	run     func(p *pass)
 }
 
 // Input is what a rule reads (Inputs holds every kind).
@@ -65,6 +70,10 @@ const (
 // table is every rule in id order; register fills it.
 var table []Rule
 
+// causeRule is the id of the rule that reports each rejection cause,
+// from the table's rejects.
+var causeRule = map[resolve.Cause]string{}
+
 // register adds a rule to the table, keeping id order whatever the order
 // of the rule files.
 func register(r Rule) {
@@ -72,8 +81,20 @@ func register(r Rule) {
 	if found {
 		panic("lint: rule " + r.ID + " registered twice")
 	}
+	for _, c := range r.rejects {
+		if id, ok := causeRule[c]; ok {
+			panic("lint: rejection cause " + c.String() + " reported by " + id + " and " + r.ID)
+		}
+		causeRule[c] = r.ID
+	}
 	table = slices.Insert(table, i, r)
 }
+
+// RejectionRule is the id of the rule that reports a rejection of cause c
+// (§5: RL001–RL004, RL012); "" when no rule does, which the table's test
+// rules out for every cause of resolve.Causes. Outputs, drift and the
+// language server name a rejection by it; the engine names only causes.
+func RejectionRule(c resolve.Cause) string { return causeRule[c] }
 
 // Rules returns the rule table in id order.
 func Rules() []Rule { return table }

@@ -215,6 +215,10 @@ func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
 		}
 		if f.Fix != nil {
 			f.Fix = fixAt(f.Fix, f.Path, f.User)
+			if f.Fix == nil && f.Repair.Kind == RepairDeleteHidden {
+				// The edits were the repair: none is left to apply.
+				f.Repair = Repair{}
+			}
 		}
 		if chain && cfg.Ignored(f.Path) {
 			return
@@ -355,10 +359,14 @@ func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer
 		switch {
 		case l.Accepted():
 			n = int64(len(l.Content))
-		case l.Rej != nil && l.Rej.Rule == "RL003":
+		case l.Rej != nil && l.Rej.Cause == resolve.CauseOversized:
 			n = l.Rej.Size
 		}
-		d.Layers = append(d.Layers, Layer{Path: l.Path, Scope: l.Scope, State: string(l.State), Reason: l.Reason(), Bytes: n})
+		reason := l.Reason()
+		if l.State == resolve.Rejected {
+			reason = RejectionRule(l.Rej.Cause)
+		}
+		d.Layers = append(d.Layers, Layer{Path: l.Path, Scope: l.Scope, State: string(l.State), Reason: reason, Bytes: n})
 	}
 	return d
 }

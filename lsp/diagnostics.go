@@ -125,7 +125,7 @@ func (s *Server) findingDiagnostics(d *document, f lint.Finding) []Diagnostic {
 		sev = severityWarning
 	}
 	msg := f.Message
-	if d.disk != nil && f.Rule == "RL004" {
+	if d.disk != nil && f.Repair.Kind == lint.RepairTranscode {
 		msg += fmt.Sprintf("; on disk the file is %s, which the editor shows decoded: saving it unchanged writes %s again", d.disk.from, d.disk.from)
 	}
 	first := Diagnostic{Range: Range{}, Severity: sev, Code: f.Rule, Source: "rivumi-lint", Message: msg}
@@ -133,7 +133,7 @@ func (s *Server) findingDiagnostics(d *document, f lint.Finding) []Diagnostic {
 		first.Range = s.rangeAt(d, off)
 	}
 	out := []Diagnostic{first}
-	if f.Rule != "RL010" || f.Fix == nil {
+	if f.Repair.Kind != lint.RepairDeleteHidden || f.Fix == nil {
 		return out
 	}
 	hidden := hiddenIn(d, f.Fix)

@@ -77,7 +77,7 @@ func layerState(l resolve.Layer) string {
 	case resolve.Shadowed:
 		return "shadowed by " + code(l.By)
 	case resolve.Rejected:
-		return "rejected: " + l.Rej.Rule + ", " + escapeMarkdown(l.Rej.Reason)
+		return "rejected: " + lint.RejectionRule(l.Rej.Cause) + ", " + escapeMarkdown(l.Rej.Reason)
 	}
 	return string(l.State)
 }

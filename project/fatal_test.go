@@ -126,7 +126,7 @@ func TestFatalErrorNotRL012(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || len(r.Layers) != 1 || r.Layers[0].Rej == nil || r.Layers[0].Rej.Rule != "RL012" {
+		if err != nil || len(r.Layers) != 1 || r.Layers[0].Rej == nil || r.Layers[0].Rej.Cause != resolve.CauseUnreadable {
 			t.Errorf("Chain = %+v, %v; want an RL012 layer (C5)", r, err)
 		}
 	}

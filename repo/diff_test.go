@@ -298,7 +298,7 @@ func TestDiffIndexConflict(t *testing.T) {
 	}
 	x := mustIndex(t, r)
 	var re *resolve.RejectError
-	if _, _, _, err := x.Read("AGENTS.md", 100); !errors.As(err, &re) || re.Rej.Rule != "RL012" || !re.Rej.Conflict {
+	if _, _, _, err := x.Read("AGENTS.md", 100); !errors.As(err, &re) || re.Rej.Cause != resolve.CauseConflict {
 		t.Fatalf("Read of an unmerged path: %v, want RL012's conflict rejection", err)
 	}
 }

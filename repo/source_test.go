@@ -122,7 +122,7 @@ func TestSourcesAgree(t *testing.T) {
 		}
 		for _, l := range want.Layers {
 			if l.State == resolve.Rejected {
-				seen[l.Rej.Rule] = true
+				seen[l.Reason()] = true
 			} else {
 				seen[string(l.State)] = true
 			}
@@ -165,7 +165,7 @@ func TestSymlinkUnderCoreSymlinksFalse(t *testing.T) {
 			t.Fatal(err)
 		}
 		l := res.Layers[0]
-		if l.State != resolve.Rejected || l.Rej.Rule != "RL001" || l.Rej.Target != "real.md" {
+		if l.State != resolve.Rejected || l.Rej.Cause != resolve.CauseSymlink || l.Rej.Target != "real.md" {
 			t.Errorf("%s: layer %s %s %+v, want RL001 with target real.md", src.Name(), l.Path, l.State, l.Rej)
 		}
 	}

@@ -33,23 +33,21 @@ const (
 	ScopeProject = "project"
 )
 
-// Rejection says why a chosen file is skipped (C1–C5). Rule is the rule id
-// of the failed constraint; the other fields are set where they apply.
+// Rejection says why a chosen file is skipped (C1–C5). Cause is what
+// happened to the file (lint maps it to a rule); the other fields are set
+// where they apply.
 type Rejection struct {
-	Rule   string
+	Cause  Cause
 	Reason string // what failed, in words, e.g. "symbolic link to ../x"
-	Target string // RL001: where the link points, when known
-	// TargetIn (RL001) is what the link's target is, when it lies inside
-	// the root: nil for an absolute target, one outside the root, or one
-	// the source could not look at. The finding's fix depends on it.
+	Target string // CauseSymlink, CauseBehindLink: where the link points, when known
+	// TargetIn (CauseSymlink) is what the link's target is, when it lies
+	// inside the root: nil for an absolute target, one outside the root,
+	// or one the source could not look at. The finding's fix depends on it.
 	TargetIn *LinkTargetInfo
-	Size     int64 // RL003: the file's size
-	Limit    int64 // RL003: the limit
+	Size     int64 // CauseOversized: the file's size
+	Limit    int64 // CauseOversized: the limit
 	Pos      content.Pos
-	BOM      string // RL004: the byte-order mark the file starts with
-	// Conflict (RL012): Git's index holds the path unmerged, a merge
-	// conflict not resolved; the fix is to resolve it and `git add` it.
-	Conflict bool
+	BOM      string // CauseNotUTF8: the byte-order mark the file starts with
 }
 
 // LinkTargetInfo is what the engine learns of a link's target inside the
@@ -67,7 +65,7 @@ type LinkTargetInfo struct {
 // the file holds both sides and the conflict markers, which the runtime
 // would load as instructions, so the check takes neither.
 func Unmerged(staged bool) *Rejection {
-	r := &Rejection{Rule: "RL012", Conflict: true,
+	r := &Rejection{Cause: CauseConflict,
 		Reason: "Git's index holds it unmerged, and until the conflict is resolved the file holds both sides and the conflict markers, which Rivumi would load as instructions"}
 	if staged {
 		r.Reason = "Git's index holds it unmerged, with no staged text"
@@ -142,12 +140,13 @@ type Layer struct {
 	By    string // the overriding (Suppressed) or shadowing (Shadowed) file
 }
 
-// Reason is the layer's reason code (R8): the rule id of a rejection, the
-// path of the overriding or shadowing file, or "" for an active layer.
+// Reason is the layer's reason code (R8): the fingerprint's code of a
+// rejection's cause (FingerprintCode: the rule id), the path of the
+// overriding or shadowing file, or "" for an active layer.
 func (l Layer) Reason() string {
 	switch l.State {
 	case Rejected:
-		return l.Rej.Rule
+		return FingerprintCode(l.Rej.Cause)
 	case Suppressed, Shadowed:
 		return l.By
 	}
@@ -402,7 +401,7 @@ func (e *Engine) fill(d *DirInfo) error {
 			}
 			f := e.newFile(d.Path, name, ent)
 			f.read = true
-			f.Rej = &Rejection{Rule: "RL001", Reason: "it sits below " + d.Linked + ", which is a symbolic link"}
+			f.Rej = &Rejection{Cause: CauseBehindLink, Reason: "it sits below " + d.Linked + ", which is a symbolic link"}
 			t, err := e.src.LinkTarget(d.Linked)
 			if err != nil {
 				return err
@@ -508,9 +507,9 @@ func (e *Engine) load(f *File) error {
 
 func (e *Engine) linkRejection(f *File) (*Rejection, error) {
 	if f.Entry.Note != "" {
-		return &Rejection{Rule: "RL001", Reason: "it is " + f.Entry.Note}, nil
+		return &Rejection{Cause: CauseSymlink, Reason: "it is " + f.Entry.Note}, nil
 	}
-	r := &Rejection{Rule: "RL001", Reason: "it is a symbolic link"}
+	r := &Rejection{Cause: CauseSymlink, Reason: "it is a symbolic link"}
 	t, err := e.src.LinkTarget(f.Path)
 	if err != nil {
 		return nil, err
@@ -562,7 +561,7 @@ func notRegular(k Kind, note string) *Rejection {
 	if note != "" {
 		what = note
 	}
-	return &Rejection{Rule: "RL002", Reason: "it is " + what + ", not a regular file"}
+	return &Rejection{Cause: CauseNotRegular, Reason: "it is " + what + ", not a regular file"}
 }
 
 // check turns the outcome of one read into an accepted file or a rejection.
@@ -573,25 +572,25 @@ func (e *Engine) check(f *File, data []byte, kind Kind, size int64, err error) {
 	}
 	switch {
 	case err != nil:
-		f.Rej = &Rejection{Rule: "RL012", Reason: err.Error()}
+		f.Rej = &Rejection{Cause: CauseUnreadable, Reason: err.Error()}
 	case kind == Symlink:
-		f.Rej = &Rejection{Rule: "RL001", Reason: "it is a symbolic link"}
+		f.Rej = &Rejection{Cause: CauseSymlink, Reason: "it is a symbolic link"}
 	case kind == Missing:
-		f.Rej = &Rejection{Rule: "RL012", Reason: "it vanished while being read"}
+		f.Rej = &Rejection{Cause: CauseVanished, Reason: "it vanished while being read"}
 	case kind != Regular:
 		f.Rej = notRegular(kind, "")
 	case size > e.opt.MaxFileBytes || int64(len(data)) > e.opt.MaxFileBytes:
 		if size < int64(len(data)) {
 			size = int64(len(data))
 		}
-		f.Rej = &Rejection{Rule: "RL003", Size: size, Limit: e.opt.MaxFileBytes,
+		f.Rej = &Rejection{Cause: CauseOversized, Size: size, Limit: e.opt.MaxFileBytes,
 			Reason: fmt.Sprintf("it is %d bytes, over the limit of %d (limits.max_file_bytes)", size, e.opt.MaxFileBytes)}
 		if int64(len(data)) > e.opt.MaxFileBytes {
 			f.Rej.Reason = fmt.Sprintf("it is over %d bytes, the limit (limits.max_file_bytes)", e.opt.MaxFileBytes)
 		}
 	default:
 		if inv := content.CheckUTF8(data); inv != nil {
-			r := &Rejection{Rule: "RL004", Pos: inv.Pos, BOM: inv.BOM,
+			r := &Rejection{Cause: CauseNotUTF8, Pos: inv.Pos, BOM: inv.BOM,
 				Reason: fmt.Sprintf("it is not valid UTF-8: first invalid byte at line %d, column %d (offset %d)", inv.Line, inv.Column, inv.Offset)}
 			if inv.BOM != "" {
 				r.Reason = "it is encoded as " + inv.BOM + " (it starts with a " + inv.BOM + " byte-order mark), not UTF-8; re-save it as UTF-8"
@@ -612,7 +611,7 @@ func (e *Engine) loadUser(u *UserFile) *File {
 	}
 	f.Entry = Entry{Name: f.Name, Kind: kind, Size: size}
 	if kind == Symlink {
-		f.Rej = &Rejection{Rule: "RL001", Reason: "it is a symbolic link"}
+		f.Rej = &Rejection{Cause: CauseSymlink, Reason: "it is a symbolic link"}
 		if t, err := os.Readlink(u.Path); err == nil {
 			f.Rej.Target = t
 			f.Rej.Reason += " to " + t

@@ -191,10 +191,10 @@ func TestKindsAndSize(t *testing.T) {
 		"e/AGENTS.md":   "sub",
 	})
 	src.kinds = map[string]Kind{"c/AGENTS.md": Special, "d/AGENTS.md": Symlink, "e/AGENTS.md": Submodule}
-	for dir, rule := range map[string]string{"a": "RL002", "b": "RL003", "c": "RL002", "d": "RL001", "e": "RL002"} {
+	for dir, cause := range map[string]Cause{"a": CauseNotRegular, "b": CauseOversized, "c": CauseNotRegular, "d": CauseSymlink, "e": CauseNotRegular} {
 		r := chain(t, src, defaultOpts, dir)
-		if len(r.Layers) != 1 || r.Layers[0].State != Rejected || r.Layers[0].Rej.Rule != rule {
-			t.Errorf("%s: %s, want rejected(%s)", dir, states(r), rule)
+		if len(r.Layers) != 1 || r.Layers[0].State != Rejected || r.Layers[0].Rej.Cause != cause {
+			t.Errorf("%s: %s, want rejected(%s)", dir, states(r), cause)
 		}
 	}
 	if src.reads["d/AGENTS.md"] != 0 || src.reads["c/AGENTS.md"] != 0 {

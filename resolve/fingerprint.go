@@ -37,3 +37,30 @@ func Fingerprint(layers []Layer) string {
 	sum := sha256.Sum256(b)
 	return FingerprintPrefix + hex.EncodeToString(sum[:])
 }
+
+// fingerprintCode is the reason code R8's v1 encoding gives a rejection:
+// the id of the rule Rivumi reports its cause under. The codes belong to
+// the encoding (rivumi-fp-v1), not to the rules: they never change
+// without a new FingerprintPrefix. lint's rule table is where a cause
+// becomes a rule; lint's TestRejectionRules checks that the two agree.
+var fingerprintCode = [numCauses]string{
+	CauseSymlink:          "RL001",
+	CauseBehindLink:       "RL001",
+	CauseNotRegular:       "RL002",
+	CauseOversized:        "RL003",
+	CauseNotUTF8:          "RL004",
+	CauseCheckoutEncoding: "RL004",
+	CauseCheckoutFails:    "RL012",
+	CauseUnreadable:       "RL012",
+	CauseVanished:         "RL012",
+	CauseConflict:         "RL012",
+}
+
+// FingerprintCode is c's reason code in the fingerprint (R8); "" for a
+// value that is no cause.
+func FingerprintCode(c Cause) string {
+	if c > 0 && c < numCauses {
+		return fingerprintCode[c]
+	}
+	return ""
+}

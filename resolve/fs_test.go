@@ -126,7 +126,7 @@ func layer(t *testing.T, r *resolve.Resolution, p string) resolve.Layer {
 
 func wantRejected(t *testing.T, l resolve.Layer, rule string) {
 	t.Helper()
-	if l.State != resolve.Rejected || l.Rej == nil || l.Rej.Rule != rule {
+	if l.State != resolve.Rejected || l.Rej == nil || lint.RejectionRule(l.Rej.Cause) != rule {
 		t.Fatalf("layer %s: state %s rejection %+v, want rejected %s", l.Path, l.State, l.Rej, rule)
 	}
 	if l.Accepted() || l.Content != nil {

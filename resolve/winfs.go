@@ -47,7 +47,7 @@ type winFileInfo struct {
 // winKind is the Kind of an object Windows describes, and the note that
 // explains it. A reparse point that names another object (a symbolic
 // link, a junction, any name-surrogate tag) is a link: it is never
-// followed and its layer is RL001 (C1). Other reparse points (OneDrive
+// followed and its layer is rejected as CauseSymlink (C1). Other reparse points (OneDrive
 // placeholders, deduplicated or compressed files) hold the object's own
 // data and are what their directory bit says, except a Unix socket. A
 // handle that is not on a file system (a console, a pipe, a device) is

@@ -22,7 +22,7 @@ type Worktree struct {
 	// submodule: those modes win over what the checkout holds (C1, C2).
 	recorded map[string]Kind
 	// unmerged holds the paths the index holds in conflict stages
-	// (SetUnmerged): the engine rejects such a layer (RL012).
+	// (SetUnmerged): the engine rejects such a layer (CauseConflict).
 	unmerged map[string]bool
 	// mu guards kept and reads: ListKeep and Prefetch may run on several
 	// goroutines.
