@@ -48,7 +48,7 @@ type Options struct {
 // made), Skipped fixable findings left as they are, and WriteErrors.
 type Outcome struct {
 	Changes, Skipped, WriteErrors int
-	Notes                         []string
+	Notes                         []project.Note
 }
 
 // Run checks the scope and fixes what it can. The diff (dry run) or one
@@ -57,24 +57,16 @@ type Outcome struct {
 // errors are counted in the Outcome.
 func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
-	p, err := project.Open(o.Project)
+	o.Project.Command = "fix"
+	did, err := project.Do(project.Request{Options: o.Project, Scope: project.Scope{Paths: o.Paths, Typed: true}})
+	if did != nil {
+		out.Notes = did.Notes
+	}
 	if err != nil {
 		return out, err
 	}
-	defer p.Close()
-	if p.GitDir != "" && p.GitTop == "" {
-		return out, fmt.Errorf("fix writes in a worktree, and %s has none (a bare repository?): run it in a checkout", p.Root)
-	}
-	run, err := p.Start(project.Scope{Paths: o.Paths, Typed: true})
-	out.Notes = p.Notes
-	if err != nil {
-		return out, err
-	}
-	res, err := run.Lint(nil)
-	out.Notes = p.Notes
-	if err != nil {
-		return out, err
-	}
+	defer did.Close()
+	p, run, res := did.Project, did.Run, did.Result
 	pl := &planner{root: p.Root, gitTop: p.GitTop, gitDir: p.GitDir, prefix: p.Prefix, cfg: run.Config,
 		limit: run.Config.Limits.MaxFileBytes, touched: map[string]bool{}, hooks: o.Hooks}
 	if err := pl.scope(p, o.Paths); err != nil {

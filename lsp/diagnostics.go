@@ -29,23 +29,15 @@ func (s *Server) run(root string, docs []*document) (*lint.Result, []*diskView, 
 
 // runScope runs the pipeline over scope with the overlay.
 func (s *Server) runScope(root string, overlay map[string][]byte, scope project.Scope) (*lint.Result, *project.Run, error) {
-	p, err := project.Open(project.Options{Root: root, UserInstructions: s.opts.UserInstructions, Overlay: overlay})
+	out, err := project.Do(project.Request{
+		Options: project.Options{Root: root, UserInstructions: s.opts.UserInstructions, Overlay: overlay},
+		Scope:   scope,
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	defer p.Close()
-	r, err := p.Start(scope)
-	if err != nil {
-		return nil, nil, err
-	}
-	var mem *lint.MemoryFile
-	if scope.Memory != "" {
-		if mem, err = project.MemoryInput(scope.Memory, p.Root, r.ProjectKey("")); err != nil {
-			return nil, nil, err
-		}
-	}
-	res, err := r.Lint(mem)
-	return res, r, err
+	defer out.Close()
+	return out.Result, out.Run, nil
 }
 
 // lint re-runs the project at root and publishes the diagnostics of each

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -158,29 +157,22 @@ func gather(o Options) (*inputs, error) {
 			in.userNote = "no user layer: " + project.Tilde(f) + " does not exist"
 		}
 	}
-	p, err := project.Open(popt)
+	out, err := project.Do(project.Request{Options: popt, Scope: project.Scope{DirArg: &o.Dir}, ChainsOnly: true})
+	var noDir *project.NoDirError
+	if errors.As(err, &noDir) {
+		return nil, fmt.Errorf("preview %s: no such directory under the project root %s", resolve.DisplayDir(noDir.Dir), out.Project.Root)
+	}
 	if err != nil {
 		return nil, err
 	}
-	in.p = p
+	p := out.Project
+	in.p, in.run = p, out.Run
 	ok := false
 	defer func() {
 		if !ok {
 			p.Close()
 		}
 	}()
-	dir, err := in.dirRel()
-	if err != nil {
-		return nil, err
-	}
-	in.run, err = p.Start(project.Scope{Dirs: []string{dir}})
-	var noDir *project.NoDirError
-	if errors.As(err, &noDir) {
-		return nil, fmt.Errorf("preview %s: no such directory under the project root %s", resolve.DisplayDir(dir), p.Root)
-	}
-	if err != nil {
-		return nil, err
-	}
 	in.res, in.skills, in.skillNotes = in.run.Resolutions[0], in.run.Skills, in.run.SkillNotes
 	switch {
 	case o.Memory != "":
@@ -209,38 +201,6 @@ func gather(o Options) (*inputs, error) {
 	}
 	ok = true
 	return in, nil
-}
-
-// dirRel turns Options.Dir into the directory to resolve.
-func (in *inputs) dirRel() (string, error) {
-	if in.o.Dir != "" {
-		rel, err := in.p.Rel(in.o.Dir)
-		if err != nil {
-			return "", err
-		}
-		// preview FILE previews the file's directory (F9). A link is left
-		// as it is: the engine reports a linked directory, never opens it.
-		if fi, err := os.Lstat(filepath.Join(in.p.Root, filepath.FromSlash(rel))); err == nil && rel != "" &&
-			!fi.IsDir() && fi.Mode()&os.ModeSymlink == 0 {
-			rel = path.Dir(rel)
-			if rel == "." {
-				rel = ""
-			}
-		}
-		return rel, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("working directory: %w", err)
-	}
-	rel, err := in.p.Rel(wd)
-	if err != nil {
-		if in.o.Root != "" {
-			return "", nil // --root given and the working directory is elsewhere: the root
-		}
-		return "", err
-	}
-	return rel, nil
 }
 
 func skillsKey(skills []Skill, notes []string) string {
@@ -295,7 +255,7 @@ func (in *inputs) build() (*Preview, error) {
 		Fingerprint: in.res.Fingerprint,
 		Layers:      res.Directories[0].Layers,
 		Skills:      in.skills,
-		Notes:       append([]string{}, p.Notes...),
+		Notes:       noteTexts(p.Notes),
 	}, rejections: map[string]string{}}
 	for _, l := range in.res.Layers {
 		if l.State == resolve.Rejected {
@@ -372,4 +332,14 @@ func (in *inputs) build() (*Preview, error) {
 		pv.Notes = []string{}
 	}
 	return pv, nil
+}
+
+// noteTexts are the run's notes as the preview lists them, a warning
+// marked "warning: ".
+func noteTexts(notes []project.Note) []string {
+	out := make([]string, 0, len(notes))
+	for _, n := range notes {
+		out = append(out, n.String())
+	}
+	return out
 }

@@ -23,7 +23,17 @@ func runDiff(t *testing.T, root string, d repo.Range) (*lint.Result, []string) {
 }
 
 func tryDiff(root string, d repo.Range) (*lint.Result, []string, error) {
-	return Check(Options{Root: root}, Scope{Diff: d})
+	res, notes, err := Check(Options{Root: root}, Scope{Diff: d})
+	return res, noteTexts(notes), err
+}
+
+// noteTexts are notes as the command line shows them, warnings marked.
+func noteTexts(notes []Note) []string {
+	var out []string
+	for _, n := range notes {
+		out = append(out, n.String())
+	}
+	return out
 }
 
 func dirs(r *lint.Result) string {

@@ -125,7 +125,6 @@ func isSHA(s string) bool {
 
 func isZero(s string) bool { return strings.Trim(s, "0") == "" }
 
-// WarningPrefix starts a note that is a warning: the run checks more than
-// the event asked for (§11's events table). The command line shows it as a
-// warning (an annotation inside GitHub Actions).
-const WarningPrefix = repo.WarningPrefix
+// Note is what a run tells the user beside its result (repo.Note): a
+// front end prints it, and shows a warning as one.
+type Note = repo.Note

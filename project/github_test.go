@@ -92,7 +92,7 @@ func TestEventNewBranchMergeBase(t *testing.T) {
 	if got := driftText(res); got != "[app] added app/AGENTS.md;\n" {
 		t.Errorf("drift %q", got)
 	}
-	if n := strings.Join(notes, "\n"); !strings.Contains(n, "merge base "+e.branchPoint) || strings.Contains(n, WarningPrefix) {
+	if n := strings.Join(notes, "\n"); !strings.Contains(n, "merge base "+e.branchPoint) || strings.Contains(n, "warning: ") {
 		t.Errorf("notes %q: want the merge base named, no warning", notes)
 	}
 }
@@ -109,7 +109,7 @@ func TestEventNewBranchNoMergeBase(t *testing.T) {
 		t.Fatalf("directories %q, want every directory of after", got)
 	}
 	n := strings.Join(notes, "\n")
-	if !strings.Contains(n, WarningPrefix) || !strings.Contains(n, "no merge base") || !strings.Contains(n, "every directory of "+e.feature) {
+	if !strings.Contains(n, "warning: ") || !strings.Contains(n, "no merge base") || !strings.Contains(n, "every directory of "+e.feature) {
 		t.Errorf("notes %q: want a warning naming the missing merge base", notes)
 	}
 	if strings.Contains(n, "HEAD~") {
@@ -133,7 +133,7 @@ func TestEventForcePushMissingBefore(t *testing.T) {
 		t.Fatalf("directories %q, want app", got)
 	}
 	n := strings.Join(notes, "\n")
-	if !strings.Contains(n, WarningPrefix) || !strings.Contains(n, gone) || !strings.Contains(n, "merge base "+e.branchPoint) {
+	if !strings.Contains(n, "warning: ") || !strings.Contains(n, gone) || !strings.Contains(n, "merge base "+e.branchPoint) {
 		t.Errorf("notes %q: want a warning naming before and the merge base", notes)
 	}
 }
@@ -145,7 +145,7 @@ func TestEventPushExistingBranch(t *testing.T) {
 	one := e.clone.Rev(e.feature + "~1")
 	d := eventScope(t, "push", eventPayload(t, "push_branch.json", map[string]string{"BEFORE": one, "AFTER": e.feature, "DEFAULT": "main"}))
 	res, notes := runDiff(t, e.clone.Dir, d)
-	if got := dirs(res); got != "app" || driftText(res) != "" || strings.Contains(strings.Join(notes, "\n"), WarningPrefix) {
+	if got := dirs(res); got != "app" || driftText(res) != "" || strings.Contains(strings.Join(notes, "\n"), "warning: ") {
 		t.Fatalf("directories %q drift %q notes %q, want app (app/main.go) and no drift", got, driftText(res), notes)
 	}
 }

@@ -153,7 +153,7 @@ func (p *Project) enterInner(o Options) error {
 		if loc.Top == "" {
 			return fmt.Errorf("%s holds a Git repository without a worktree; run rivumi-lint check --base REV there", inner)
 		}
-		p.Notes = append(p.Notes, fmt.Sprintf("%s lies in the %s %s: the project root is %s, with its own config, as after `cd %s` (R1); paths are relative to %s",
+		p.Notes = append(p.Notes, repo.Info("%s lies in the %s %s: the project root is %s, with its own config, as after `cd %s` (R1); paths are relative to %s",
 			quoteList(o.Targets, 3), kindOf(p.Root, inner), inner, inner, inner, inner))
 		p.Root, p.GitDir, p.GitTop, p.Prefix = loc.Top, loc.GitDir, loc.Top, ""
 		return nil
@@ -215,4 +215,32 @@ func parentOf(rel string) string {
 		return rel[:i]
 	}
 	return ""
+}
+
+// dirArg turns a directory as a user gave it into the root-relative one
+// to resolve: a file is its directory (F9; a link is left as it is: the
+// engine reports a linked directory, never opens it), "" the working
+// directory — or, when --root names a root the working directory is not
+// in, the root.
+func (p *Project) dirArg(arg string) (string, error) {
+	if arg == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("working directory: %w", err)
+		}
+		rel, err := p.Rel(wd)
+		if err != nil && p.opts.Root != "" {
+			return "", nil
+		}
+		return rel, err
+	}
+	rel, err := p.Rel(arg)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Lstat(filepath.Join(p.Root, filepath.FromSlash(rel))); err == nil && rel != "" &&
+		!fi.IsDir() && fi.Mode()&os.ModeSymlink == 0 {
+		rel = parentOf(rel)
+	}
+	return rel, nil
 }

@@ -42,6 +42,10 @@ type Scope struct {
 	// Paths are the worktree mode's command-line paths; with neither Paths
 	// nor Dirs every directory of the worktree is checked.
 	Paths []string
+	// DirArg, when not nil, is the one directory to resolve as a user gave
+	// it (preview DIR): "" is the working directory, a file its
+	// directory (F9). It fills Dirs; one that does not exist is an error.
+	DirArg *string
 	// Typed says a user gave Paths (the command line): one that does not
 	// exist must be known to Git, in the index or HEAD, or the run stops
 	// (F9). An editor's never-saved document is not (the language server).
@@ -77,39 +81,15 @@ type Run struct {
 	prepared *lint.Prepared
 }
 
-// Check runs the whole pipeline for the command line: opens the project,
-// checks the scope and returns the result and the notes to show (also
-// with an error, when some were gathered).
-func Check(o Options, s Scope) (*lint.Result, []string, error) {
-	p, err := Open(o)
-	if errors.Is(err, repo.ErrNotGit) && s.Diff.Enabled() {
-		return nil, nil, fmt.Errorf("%s needs a Git repository: %w", s.Diff.What(), err)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	defer p.Close()
-	res, err := p.Check(s)
-	return res, p.Notes, err
-}
-
-// Check runs the pipeline over the scope.
-func (p *Project) Check(s Scope) (*lint.Result, error) {
-	r, err := p.Start(s)
-	if err != nil {
-		return nil, err
-	}
-	var mem *lint.MemoryFile
-	if s.Memory != "" {
-		if mem, err = MemoryInput(s.Memory, p.Root, r.ProjectKey("")); err != nil {
-			return nil, err
-		}
-	}
-	return r.Lint(mem)
-}
-
 // Start runs the scope, engine and skills stages.
 func (p *Project) Start(s Scope) (*Run, error) {
+	if s.DirArg != nil {
+		dir, err := p.dirArg(*s.DirArg)
+		if err != nil {
+			return nil, err
+		}
+		s.Dirs = []string{dir}
+	}
 	r := &Run{p: p, scope: s}
 	var dirs []string
 	var err error
@@ -275,9 +255,9 @@ func (r *Run) worktreeScope() ([]string, error) {
 		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, plan.Kinds, below)
 		if err == nil && len(missing) > 0 {
 			if !r.scope.Typed {
-				p.Notes = append(p.Notes, missingNote(missing))
+				p.Notes = append(p.Notes, repo.Info("%s", missingNote(missing)))
 			} else if err = p.checkMissing(missing); err == nil {
-				p.Notes = append(p.Notes, missingNote(missing))
+				p.Notes = append(p.Notes, repo.Info("%s", missingNote(missing)))
 			}
 		}
 		if err == nil {
@@ -603,8 +583,8 @@ func missingNote(missing []string) string {
 		len(missing), strings.Join(q, ", "), more)
 }
 
-func appendNew(dst, src []string) []string {
-	have := map[string]bool{}
+func appendNew(dst, src []Note) []Note {
+	have := map[Note]bool{}
 	for _, s := range dst {
 		have[s] = true
 	}

@@ -73,7 +73,7 @@ type Project struct {
 	GitTop, Prefix string
 	// Notes are things the run should tell the user, such as a fall-back to
 	// the git binary.
-	Notes []string
+	Notes []Note
 	opts  Options
 	// noWorktree is set for a bare repository (or a root inside a Git
 	// directory): only commits can be checked there.
@@ -175,6 +175,9 @@ func Open(o Options) (*Project, error) {
 // a walk of directories needs (scope.Walker): a check of PATHs that names
 // no instruction file walks none.
 func (p *Project) worktree(withTracked bool) (*resolve.Worktree, error) {
+	if p.noWorktree != nil && p.opts.Command == "fix" {
+		return nil, fmt.Errorf("fix writes in a worktree, and %s has none (a bare repository?): run it in a checkout", p.Root)
+	}
 	if p.noWorktree != nil {
 		return nil, fmt.Errorf("%w: checking files (the worktree mode, PATHs) needs a worktree; check commits there with --base REV [--head REV], as a pre-receive hook does", p.noWorktree)
 	}
@@ -224,7 +227,7 @@ func indexError(top string, err error) error {
 // prefix, which it returns.
 func (p *Project) useScan(scan *repo.IndexScan, withTracked, first bool) map[string]resolve.Kind {
 	if scan.Note != "" && first {
-		p.Notes = append(p.Notes, scan.Note)
+		p.Notes = append(p.Notes, repo.Info("%s", scan.Note))
 	}
 	if withTracked {
 		// Git never ignores a tracked path: a tracked link to a directory

@@ -21,20 +21,16 @@ func TestTrackedDirsOnlyWhenWalking(t *testing.T) {
 	g.Write("build/other/AGENTS.md", "untracked and ignored\n")
 	check := func(paths ...string) (*Project, string) {
 		t.Helper()
-		p, err := Open(Options{Root: g.Dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
 		var abs []string
 		for _, a := range paths {
 			abs = append(abs, filepath.Join(g.Dir, a))
 		}
-		res, err := p.Check(Scope{Paths: abs, Dirs: nil})
+		out, err := Do(Request{Options: Options{Root: g.Dir}, Scope: Scope{Paths: abs}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return p, dirs(res)
+		defer out.Close()
+		return out.Project, dirs(out.Result)
 	}
 	p, got := check("src/x.go")
 	if p.scanned || p.tracked != nil {

@@ -140,7 +140,7 @@ func (r *Repo) readIndex(name string) (ents []IndexEntry, trees map[string]Hash,
 			return nil, nil, "", fmt.Errorf("read index %s (%v) with git ls-files: %w", name, perr, err)
 		}
 		if !forceIndexFallback {
-			r.notes = append(r.notes, fmt.Sprintf("the index uses %s, which this tool cannot decode; read it with the git binary (git ls-files --stage) instead", ue.what))
+			r.notes = append(r.notes, Info("the index uses %s, which this tool cannot decode; read it with the git binary (git ls-files --stage) instead", ue.what))
 		}
 		return ents, nil, "git ls-files", nil
 	}

@@ -53,7 +53,7 @@ type Repo struct {
 	stores   []*filesystem.Storage
 	shallow  bool
 	promisor string // partial clone: the promisor remote, "" otherwise
-	notes    []string
+	notes    []Note
 	trees    map[Hash]*treeObj    // the tree objects read, by id
 	blobs    map[blobKey]blobRead // readBlobEntry's answers
 	// treeLoads counts tree objects read, for tests of the hash-pruned walk.
@@ -117,7 +117,7 @@ func OpenAt(top, gitDir string) (*Repo, error) {
 		}
 		r.Backend = "git"
 		r.objs = &catFile{repo: r}
-		r.notes = append(r.notes, fmt.Sprintf("go-git cannot read this repository (%s); read it with the git binary instead", why))
+		r.notes = append(r.notes, Info("go-git cannot read this repository (%s); read it with the git binary instead", why))
 		return r, nil
 	}
 	if err := r.openGoGit(); err != nil {
@@ -208,7 +208,7 @@ func (r *Repo) openGoGit() error {
 
 // Notes returns what the run should tell the user about how the repository
 // was read (a fall-back to the git binary).
-func (r *Repo) Notes() []string { return r.notes }
+func (r *Repo) Notes() []Note { return r.notes }
 
 // Shallow reports whether the repository is a shallow clone.
 func (r *Repo) Shallow() bool { return r.shallow }
@@ -307,7 +307,7 @@ func (r *Repo) ResolveCommit(rev, what string) (Hash, error) {
 		return Hash{}, r.revError(rev, what, err)
 	}
 	if r.refs != nil {
-		r.notes = append(r.notes, fmt.Sprintf("resolved the revision %q with the git binary (%s)", rev, h.Short()))
+		r.notes = append(r.notes, Info("resolved the revision %q with the git binary (%s)", rev, h.Short()))
 	}
 	return h, nil
 }

@@ -219,7 +219,7 @@ func TestSHA256(t *testing.T) {
 	if r.Backend != "git" || r.Format != "sha256" {
 		t.Fatalf("backend %s format %s", r.Backend, r.Format)
 	}
-	if n := strings.Join(r.Notes(), "\n"); !strings.Contains(n, "SHA-256") || !strings.Contains(n, "git binary") {
+	if n := fmt.Sprint(r.Notes()); !strings.Contains(n, "SHA-256") || !strings.Contains(n, "git binary") {
 		t.Errorf("notes %q", n)
 	}
 	a, b := commitHash(t, r, "HEAD~1"), commitHash(t, r, "HEAD")

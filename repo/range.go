@@ -33,9 +33,6 @@ const (
 	RangeDeleted
 )
 
-// WarningPrefix starts a note that is a warning: the run checks more than
-// the event asked for (§11's events table).
-const WarningPrefix = "warning: "
 
 // Range is a revision range to check (§6): a kind and its revisions, and
 // what the messages about it need. Front ends build it (the command line,
@@ -153,8 +150,8 @@ type Sides struct {
 	// a base).
 	Changes []Change
 	// Notes are what the run should tell the user about the range (a
-	// merge base chosen, a fall-back; a warning starts WarningPrefix).
-	Notes []string
+	// merge base chosen, a fall-back; some are warnings).
+	Notes []Note
 }
 
 // OpenRange resolves the revisions of rg, reads the index (RangeStaged),
@@ -231,9 +228,9 @@ func (r *Repo) openSides(rg Range, s *Sides) error {
 		if mc, parents, ok := r.mergeOf(rg.Merge, hc); ok {
 			hc, headRev, baseRev = mc, rg.Merge, parents[0].String()
 			baseWhat = "the first parent of the merge commit " + mc.Short() + " (GITHUB_SHA)"
-			s.Notes = append(s.Notes, fmt.Sprintf("%s: checking instead the merge commit %s (GITHUB_SHA) against its first parent %s: what the pull request adds to the base branch as it is now", rg.Source, mc.Short(), parents[0].Short()))
+			s.Notes = append(s.Notes, Info("%s: checking instead the merge commit %s (GITHUB_SHA) against its first parent %s: what the pull request adds to the base branch as it is now", rg.Source, mc.Short(), parents[0].Short()))
 		} else {
-			s.Notes = append(s.Notes, fmt.Sprintf("%s: GITHUB_SHA %.12s is not a merge of the head commit here, so the base commit is compared directly; if the base branch moved after the pull request branched, its changes are checked too", rg.Source, rg.Merge))
+			s.Notes = append(s.Notes, Info("%s: GITHUB_SHA %.12s is not a merge of the head commit here, so the base commit is compared directly; if the base branch moved after the pull request branched, its changes are checked too", rg.Source, rg.Merge))
 		}
 	}
 	if s.HeadTree, err = r.CommitTree(hc); err != nil {
@@ -397,7 +394,7 @@ const maxMergeBaseWalk = 10000
 // warning. Where no merge base can be found here, every directory of the
 // head is checked, with a warning that says so: more checking, never less.
 // Each choice is a note appended to notes.
-func (r *Repo) recoverBase(rg Range, notes *[]string) Range {
+func (r *Repo) recoverBase(rg Range, notes *[]Note) Range {
 	newRef := rg.Kind == RangeNewBranch
 	if rg.Source == "" || (!newRef && (rg.Kind != RangeCommits || rg.Base == "" || rg.DefaultBranch == "")) {
 		return rg
@@ -436,7 +433,8 @@ func (r *Repo) recoverBase(rg Range, notes *[]string) Range {
 			base, found, complete = r.mergeBase(head, tip, maxMergeBaseWalk)
 		}
 	}
-	note := func(format string, args ...any) { *notes = append(*notes, fmt.Sprintf(format, args...)) }
+	note := func(format string, args ...any) { *notes = append(*notes, Info(format, args...)) }
+	warn := func(format string, args ...any) { *notes = append(*notes, Warn(format, args...)) }
 	switch {
 	case found && newRef && base == head:
 		// A tag (or branch) of a commit the default branch holds: it
@@ -448,14 +446,14 @@ func (r *Repo) recoverBase(rg Range, notes *[]string) Range {
 		note("%s: %s; comparing %s with its merge base %s with %s", rg.Source, why, rg.Head, rg.Base, ref)
 	case found:
 		rg.Base = base.String()
-		note("%s%s: %s; comparing %s with its merge base %s with %s instead", WarningPrefix, rg.Source, why, rg.Head, rg.Base, ref)
+		warn("%s: %s; comparing %s with its merge base %s with %s instead", rg.Source, why, rg.Head, rg.Base, ref)
 	case rg.DefaultBranch == "":
 		rg.Kind = RangeWholeHead
 		known := "the payload's repository.default_branch, the remote's HEAD"
 		if rg.LocalHead {
 			known = "the remote's HEAD: `git remote set-head " + rg.remote() + " --auto` records it"
 		}
-		note("%s%s: %s, and no default branch is known (%s) to find a merge base with; checking every directory of %s", WarningPrefix, rg.Source, why, known, rg.Head)
+		warn("%s: %s, and no default branch is known (%s) to find a merge base with; checking every directory of %s", rg.Source, why, known, rg.Head)
 	case complete && newRef:
 		// Both histories were read to their roots: they never meet (an
 		// orphan branch, an unrelated history). All of it is new, so every
@@ -464,7 +462,7 @@ func (r *Repo) recoverBase(rg Range, notes *[]string) Range {
 		note("%s: %s that shares no history with %s (an orphan history: no merge base, so all of it is new); checking every directory of %s", rg.Source, why, ref, rg.Head)
 	case complete:
 		rg.Kind = RangeWholeHead
-		note("%s%s: %s, and %s shares no history with %s (no merge base); checking every directory of %s instead", WarningPrefix, rg.Source, why, rg.Head, ref, rg.Head)
+		warn("%s: %s, and %s shares no history with %s (no merge base); checking every directory of %s instead", rg.Source, why, rg.Head, ref, rg.Head)
 	default:
 		rg.Kind = RangeWholeHead
 		fetch := fmt.Sprintf("`git fetch --deepen=100 %s %s %s`", rg.remote(), "+refs/heads/"+rg.DefaultBranch+":"+ref, rg.Head)
@@ -476,9 +474,9 @@ func (r *Repo) recoverBase(rg Range, notes *[]string) Range {
 		case rg.LocalHead:
 			fetch = fmt.Sprintf("`git fetch %s %s`", rg.remote(), "+refs/heads/"+rg.DefaultBranch+":"+ref)
 		}
-		note("%s%s: %s, and no merge base of %s with %s is in this clone; checking every directory of %s instead. "+
+		warn("%s: %s, and no merge base of %s with %s is in this clone; checking every directory of %s instead. "+
 			"Fix: fetch the default branch and enough history for both to meet (the Action's fetch step does), e.g. %s",
-			WarningPrefix, rg.Source, why, rg.Head, ref, rg.Head, fetch)
+			rg.Source, why, rg.Head, ref, rg.Head, fetch)
 	}
 	return rg
 }

@@ -72,7 +72,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	trace.Mark("start") // process start, flags
 	if diff.Source != "" {
-		printNotes(stderr, []string{diff.Describe()})
+		printNotes(stderr, note("%s", diff.Describe()))
 	}
 	res, notes, err := project.Check(project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text},
 		project.Scope{Diff: diff, Paths: paths, Typed: true, Memory: *memFile})
@@ -143,21 +143,26 @@ func diffScope(paths []string, staged bool, base, head string, getenv func(strin
 
 // printNotes tells how the repository was read, e.g. a fall-back to the
 // git binary (§10: the output must say so).
-// A note that is a warning (project.WarningPrefix: the run checks more
-// than the event asked) is shown as one, and inside GitHub Actions also as
-// a warning annotation (the runner reads workflow commands on stderr too,
-// so a report on stdout stays intact).
-func printNotes(stderr io.Writer, notes []string) {
+// A note that is a warning (the run checks more than the event asked) is
+// shown as one, and inside GitHub Actions also as a warning annotation
+// (the runner reads workflow commands on stderr too, so a report on stdout
+// stays intact).
+func printNotes(stderr io.Writer, notes []project.Note) {
 	for _, n := range notes {
-		if w, ok := strings.CutPrefix(n, project.WarningPrefix); ok {
-			fmt.Fprintf(stderr, "rivumi-lint: warning: %s\n", safeLine(w))
+		if n.Warning {
+			fmt.Fprintf(stderr, "rivumi-lint: warning: %s\n", safeLine(n.Text))
 			if os.Getenv("GITHUB_ACTIONS") == "true" {
-				fmt.Fprintf(stderr, "::warning title=rivumi-lint::%s\n", escapeCommand(w))
+				fmt.Fprintf(stderr, "::warning title=rivumi-lint::%s\n", escapeCommand(n.Text))
 			}
 			continue
 		}
-		fmt.Fprintf(stderr, "rivumi-lint: note: %s\n", safeLine(n))
+		fmt.Fprintf(stderr, "rivumi-lint: note: %s\n", safeLine(n.Text))
 	}
+}
+
+// note is an informational note of the command itself.
+func note(format string, args ...any) []project.Note {
+	return []project.Note{{Text: fmt.Sprintf(format, args...)}}
 }
 
 // escapeCommand escapes a workflow command's message as the runner

@@ -177,7 +177,7 @@ func hookBinary() string {
 func cmdHookStaged(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	from, to := os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF")
 	if from != "" && to != "" {
-		printNotes(stderr, []string{fmt.Sprintf("pre-commit --from-ref/--to-ref: checking the change from %s to %s", from, to)})
+		printNotes(stderr, note("pre-commit --from-ref/--to-ref: checking the change from %s to %s", from, to))
 		// In the pre-push stage TO is the pushed sha, which for an
 		// annotated tag is the tag object: check its commit.
 		if wd, err := os.Getwd(); err == nil {
@@ -192,7 +192,7 @@ func cmdHookStaged(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		// with --all-files when the pushed commits reach a root commit (an
 		// orphan branch). Say plainly that the index, not the push, is
 		// checked.
-		printNotes(stderr, []string{fmt.Sprintf("%spre-commit pre-push to %s without PRE_COMMIT_FROM_REF/PRE_COMMIT_TO_REF (pre-commit gives no range when the pushed commits reach a root commit, as an orphan branch's do): checking the index against HEAD, not the pushed commits; the native pre-push hook (rivumi-lint hook install --pre-push) checks every directory of such a push", project.WarningPrefix, remote)})
+		printNotes(stderr, []project.Note{{Warning: true, Text: fmt.Sprintf("pre-commit pre-push to %s without PRE_COMMIT_FROM_REF/PRE_COMMIT_TO_REF (pre-commit gives no range when the pushed commits reach a root commit, as an orphan branch's do): checking the index against HEAD, not the pushed commits; the native pre-push hook (rivumi-lint hook install --pre-push) checks every directory of such a push", remote)}})
 	}
 	return cmdCheck(append([]string{"--staged"}, args...), stdin, stdout, stderr)
 }
@@ -236,7 +236,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	for _, p := range pushes {
 		kind := p.Kind()
 		if p.Deletion() {
-			printNotes(stderr, []string{"pre-push: the " + kind + " " + p.RemoteRef + " is deleted; nothing to check"})
+			printNotes(stderr, note("pre-push: the %s %s is deleted; nothing to check", kind, p.RemoteRef))
 			continue
 		}
 		src := "pre-push of " + p.LocalRef + " to " + remote + " " + p.RemoteRef
@@ -247,7 +247,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			return fail(stderr, fmt.Errorf("hook pre-push: %s: %w", src, err))
 		}
 		if !ok {
-			printNotes(stderr, []string{fmt.Sprintf("%s: the %s names a %s %s, not a commit: no instruction files to check", src, kind, what, p.LocalSHA)})
+			printNotes(stderr, note("%s: the %s names a %s %s, not a commit: no instruction files to check", src, kind, what, p.LocalSHA))
 			continue
 		}
 		d := repo.Range{Head: head, DefaultBranch: def, Remote: remote, LocalHead: true, Source: src}
@@ -262,7 +262,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 				d.Base = c
 			}
 		}
-		printNotes(stderr, []string{d.Describe()})
+		printNotes(stderr, note("%s", d.Describe()))
 		res, notes, err := project.Check(project.Options{Root: top}, project.Scope{Diff: d})
 		printNotes(stderr, notes)
 		if err != nil {
