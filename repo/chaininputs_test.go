@@ -28,8 +28,7 @@ func TestChainInputsSame(t *testing.T) {
 	g.Symlink("a", "l") // l becomes a link
 	g.Commit("head")
 	for _, parallel := range []int{1, 2} {
-		withParallelism(t, parallel)
-		r := open(t, g.Dir)
+		r := openPar(t, g.Dir, parallel)
 		a, b := r.Tree(commitHash(t, r, base), "base"), r.Tree(commitHash(t, r, "HEAD"), "head")
 		c := NewChainInputs(a, b, candNames)
 		for dir, want := range map[string]bool{
@@ -77,8 +76,7 @@ func TestIndexChainInputsSame(t *testing.T) {
 	g.Write("d/agents.MD", "folded\n", "f/.gitattributes", "* -text\n", "h/AGENTS.md/inner", "layer?\n")
 	g.Git("add", "-A")
 	for _, parallel := range []int{1, 2} {
-		withParallelism(t, parallel)
-		r := open(t, g.Dir)
+		r := openPar(t, g.Dir, parallel)
 		x, err := r.Index()
 		if err != nil {
 			t.Fatal(err)

@@ -75,8 +75,7 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 	g := gittest.New(t)
 	revs := history(t, g)
 	for _, n := range []int{1, 4} {
-		withParallelism(t, n)
-		r := open(t, g.Dir) // a fresh cache each time
+		r := openPar(t, g.Dir, n) // a fresh cache each time
 		for i := range revs {
 			for j := range revs {
 				a, b := commitHash(t, r, revs[i]), commitHash(t, r, revs[j])
@@ -122,13 +121,6 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 	if got, want := len(cs), len(gittest.Nul(g.Git("ls-tree", "-r", "-z", "--name-only", revs[3]))); got != want {
 		t.Errorf("empty..HEAD gave %d paths, want %d", got, want)
 	}
-}
-
-// withParallelism sets how many goroutines read objects, for one test.
-func withParallelism(t *testing.T, n int) {
-	old := parallelism
-	parallelism = n
-	t.Cleanup(func() { parallelism = old })
 }
 
 // deepRepo has 8 top directories of 4 levels each, 3 files per directory.

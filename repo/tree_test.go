@@ -24,6 +24,14 @@ func open(t *testing.T, dir string) *Repo {
 	return r
 }
 
+// openPar is open with n goroutines reading objects (F1's twins: 1 and 2).
+func openPar(t *testing.T, dir string, n int) *Repo {
+	t.Helper()
+	r := open(t, dir)
+	r.opts.parallelism = n
+	return r
+}
+
 func headTree(t *testing.T, r *Repo) *Tree {
 	t.Helper()
 	c, ok, err := r.Head()
@@ -269,8 +277,7 @@ func TestCandidateDirsBelow(t *testing.T) {
 	g.Git("commit", "-q", "-m", "more")
 	opts := resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"}, Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 1 << 15}
 	for _, n := range []int{1, 2, 4} {
-		withParallelism(t, n)
-		r := open(t, g.Dir)
+		r := openPar(t, g.Dir, n)
 		x := mustIndex(t, r)
 		checkCandidateDirs(t, []candSource{headTree(t, r), x}, opts)
 	}
