@@ -13,6 +13,7 @@ import (
 // on the way (missing, or a link) did, in it or in any directory above
 // it.
 func TestChainInputsSame(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := gittest.New(t)
 	g.Write("AGENTS.md", "root\n", "a/b/AGENTS.md", "ab\n", "a/b/c/code.go", "package c\n",
 		"a/x/code.go", "x\n", "d/e/code.go", "e\n", "f/code.go", "f\n", "h/code.go", "h\n", "l/code.go", "l\n",
@@ -68,6 +69,7 @@ func TestChainInputsSame(t *testing.T) {
 // TestIndexChainInputsSame is TestChainInputsSame for --staged: HEAD's
 // tree against the index.
 func TestIndexChainInputsSame(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := gittest.New(t)
 	g.Write("AGENTS.md", "root\n", "a/b/AGENTS.md", "ab\n", "a/b/c/code.go", "c\n", "d/code.go", "d\n",
 		"f/code.go", "f\n", "h/code.go", "h\n")

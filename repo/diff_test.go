@@ -72,6 +72,7 @@ func history(t *testing.T, g *gittest.Repo) []string {
 // TestDiffTreesMatchesGit: the changed-path set is exactly
 // `git diff --name-only --no-renames A B` (renames give both sides, R7).
 func TestDiffTreesMatchesGit(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := gittest.New(t)
 	revs := history(t, g)
 	for _, n := range []int{1, 4} {

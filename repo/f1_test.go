@@ -203,6 +203,7 @@ func checkTwins(t *testing.T, g *gittest.Repo, layout string) string {
 // their AGENTS.md (RL008) vanished from the check. Cached object bytes are
 // never reused as scratch (F1).
 func TestF1OneCPUFixture(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := importFixture(t, "f1_one_cpu.fi")
 	for _, layout := range []string{"window=0", "deltas", "loose"} {
 		switch layout {
@@ -293,6 +294,7 @@ func twinRepo(t *testing.T) *gittest.Repo {
 // gives what its serial twin gives, over every pack layout, and both give
 // git's answer.
 func TestF1SerialTwins(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := twinRepo(t)
 	layouts := []struct {
 		name string

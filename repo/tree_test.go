@@ -271,6 +271,7 @@ func TestGitCompareOrder(t *testing.T) {
 // engine finds holding a candidate are the same whether it looks at every
 // directory (DirsBelow) or only at those CandidateDirsBelow returns.
 func TestCandidateDirsBelow(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := kindsRepo(t)
 	g.Write("a/b/RIVUMI.md", "x\n", "a/b/c/d.txt", "d\n", "a/x.txt", "x\n", "e/AGENTS.override.md", "o\n")
 	g.Git("add", "-A")
