@@ -13,6 +13,7 @@ import (
 // on the way (missing, or a link) did, in it or in any directory above
 // it.
 func TestChainInputsSame(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := gittest.New(t)
 	g.Write("AGENTS.md", "root\n", "a/b/AGENTS.md", "ab\n", "a/b/c/code.go", "package c\n",
 		"a/x/code.go", "x\n", "d/e/code.go", "e\n", "f/code.go", "f\n", "h/code.go", "h\n", "l/code.go", "l\n",
@@ -28,8 +29,7 @@ func TestChainInputsSame(t *testing.T) {
 	g.Symlink("a", "l") // l becomes a link
 	g.Commit("head")
 	for _, parallel := range []int{1, 2} {
-		withParallelism(t, parallel)
-		r := open(t, g.Dir)
+		r := openPar(t, g.Dir, parallel)
 		a, b := r.Tree(commitHash(t, r, base), "base"), r.Tree(commitHash(t, r, "HEAD"), "head")
 		c := NewChainInputs(a, b, candNames)
 		for dir, want := range map[string]bool{
@@ -69,6 +69,7 @@ func TestChainInputsSame(t *testing.T) {
 // TestIndexChainInputsSame is TestChainInputsSame for --staged: HEAD's
 // tree against the index.
 func TestIndexChainInputsSame(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := gittest.New(t)
 	g.Write("AGENTS.md", "root\n", "a/b/AGENTS.md", "ab\n", "a/b/c/code.go", "c\n", "d/code.go", "d\n",
 		"f/code.go", "f\n", "h/code.go", "h\n")
@@ -77,8 +78,7 @@ func TestIndexChainInputsSame(t *testing.T) {
 	g.Write("d/agents.MD", "folded\n", "f/.gitattributes", "* -text\n", "h/AGENTS.md/inner", "layer?\n")
 	g.Git("add", "-A")
 	for _, parallel := range []int{1, 2} {
-		withParallelism(t, parallel)
-		r := open(t, g.Dir)
+		r := openPar(t, g.Dir, parallel)
 		x, err := r.Index()
 		if err != nil {
 			t.Fatal(err)

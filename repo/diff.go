@@ -62,7 +62,7 @@ func (r *Repo) DiffTrees(a, b Hash) ([]Change, error) {
 // sides, and all of an added or deleted subtree. The walk then finds them
 // in the cache, in the same order and with the same errors as without it.
 func (r *Repo) prefetchDiff(a, b Hash) {
-	if parallelism < 2 {
+	if r.opts.parallelism < 2 {
 		return
 	}
 	type pair struct{ a, b Hash }
@@ -123,7 +123,7 @@ func (r *Repo) prefetchDiff(a, b Hash) {
 // trees of head that DiffIndex will read: every subtree whose cache-tree
 // entry does not vouch for it (see prefetchDiff).
 func (r *Repo) prefetchIndexDiff(head Hash, x *Index) {
-	if parallelism < 2 || head.IsZero() {
+	if r.opts.parallelism < 2 || head.IsZero() {
 		return
 	}
 	type node struct {
@@ -160,7 +160,7 @@ func (r *Repo) prefetchIndexDiff(head Hash, x *Index) {
 // Failures are left for readBlobEntry to meet and report.
 func (r *Repo) prefetchBlobs(hs []Hash, limit int64) {
 	objs, ok := r.objs.(*odb.Native)
-	if !ok || parallelism < 2 {
+	if !ok || r.opts.parallelism < 2 {
 		return
 	}
 	var todo []Hash
@@ -176,7 +176,7 @@ func (r *Repo) prefetchBlobs(hs []Hash, limit int64) {
 		return
 	}
 	got := make([]*blobRead, len(todo))
-	par.Each(parallelism, len(todo), func(i int) {
+	par.Each(r.opts.parallelism, len(todo), func(i int) {
 		size, err := objs.Size(todo[i])
 		if err != nil {
 			return

@@ -72,11 +72,11 @@ func history(t *testing.T, g *gittest.Repo) []string {
 // TestDiffTreesMatchesGit: the changed-path set is exactly
 // `git diff --name-only --no-renames A B` (renames give both sides, R7).
 func TestDiffTreesMatchesGit(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := gittest.New(t)
 	revs := history(t, g)
 	for _, n := range []int{1, 4} {
-		withParallelism(t, n)
-		r := open(t, g.Dir) // a fresh cache each time
+		r := openPar(t, g.Dir, n) // a fresh cache each time
 		for i := range revs {
 			for j := range revs {
 				a, b := commitHash(t, r, revs[i]), commitHash(t, r, revs[j])
@@ -122,13 +122,6 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 	if got, want := len(cs), len(gittest.Nul(g.Git("ls-tree", "-r", "-z", "--name-only", revs[3]))); got != want {
 		t.Errorf("empty..HEAD gave %d paths, want %d", got, want)
 	}
-}
-
-// withParallelism sets how many goroutines read objects, for one test.
-func withParallelism(t *testing.T, n int) {
-	old := parallelism
-	parallelism = n
-	t.Cleanup(func() { parallelism = old })
 }
 
 // deepRepo has 8 top directories of 4 levels each, 3 files per directory.

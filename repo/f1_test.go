@@ -36,16 +36,16 @@ func importFixture(t *testing.T, name string) *gittest.Repo {
 
 // twinSnapshot reads each commit against its parent with a fresh Repo, in the order the
 // diff modes do (changed paths, candidate directories below each changed
-// path, the layers' blobs, the listings), at the current parallelism, and
+// path, the layers' blobs, the listings), with n goroutines reading, and
 // describes every answer as text. Each listing and blob is also compared
 // with what git prints, so a snapshot that both paths get wrong alike
 // still fails.
-func twinSnapshot(t *testing.T, g *gittest.Repo) string {
+func twinSnapshot(t *testing.T, g *gittest.Repo, n int) string {
 	t.Helper()
 	var b strings.Builder
 	revs := gittest.Lines(g.Git("rev-list", "--reverse", "--topo-order", "main"))
 	for i, rev := range revs {
-		r := open(t, g.Dir) // caches as a run starts: each commit its own
+		r := openPar(t, g.Dir, n) // caches as a run starts: each commit its own
 		head := commitHash(t, r, rev)
 		base := Hash{}
 		if i > 0 {
@@ -189,8 +189,7 @@ func checkTwins(t *testing.T, g *gittest.Repo, layout string) string {
 	t.Helper()
 	var snaps []string
 	for _, n := range []int{1, 2} {
-		withParallelism(t, n)
-		snaps = append(snaps, twinSnapshot(t, g))
+		snaps = append(snaps, twinSnapshot(t, g, n))
 	}
 	if snaps[0] != snaps[1] {
 		t.Errorf("%s: parallelism 1 and 2 differ (F1):\n--- 1:\n%s--- 2:\n%s", layout, snaps[0], snaps[1])
@@ -204,6 +203,7 @@ func checkTwins(t *testing.T, g *gittest.Repo, layout string) string {
 // their AGENTS.md (RL008) vanished from the check. Cached object bytes are
 // never reused as scratch (F1).
 func TestF1OneCPUFixture(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := importFixture(t, "f1_one_cpu.fi")
 	for _, layout := range []string{"window=0", "deltas", "loose"} {
 		switch layout {
@@ -294,6 +294,7 @@ func twinRepo(t *testing.T) *gittest.Repo {
 // gives what its serial twin gives, over every pack layout, and both give
 // git's answer.
 func TestF1SerialTwins(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := twinRepo(t)
 	layouts := []struct {
 		name string
@@ -319,8 +320,7 @@ func TestF1SerialTwins(t *testing.T) {
 		checkTwins(t, g, l.name)
 		var snaps []string
 		for _, n := range []int{1, 2} {
-			withParallelism(t, n)
-			snaps = append(snaps, indexSnapshot(t, g))
+			snaps = append(snaps, indexSnapshot(t, g, n))
 		}
 		if snaps[0] != snaps[1] {
 			t.Errorf("%s: index, parallelism 1 and 2 differ (F1):\n--- 1:\n%s--- 2:\n%s", l.name, snaps[0], snaps[1])
@@ -329,9 +329,9 @@ func TestF1SerialTwins(t *testing.T) {
 }
 
 // indexSnapshot is twinSnapshot for the staged content against HEAD.
-func indexSnapshot(t *testing.T, g *gittest.Repo) string {
+func indexSnapshot(t *testing.T, g *gittest.Repo, n int) string {
 	t.Helper()
-	r := open(t, g.Dir)
+	r := openPar(t, g.Dir, n)
 	var b strings.Builder
 	head := commitHash(t, r, "HEAD")
 	x := mustIndex(t, r)

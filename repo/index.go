@@ -102,15 +102,12 @@ func (r *Repo) Index() (*Index, error) {
 	return x, nil
 }
 
-// forceIndexFallback makes readIndex use the git binary for every index
-// (tests compare the fall-back with the native reader on each layout).
-var forceIndexFallback = false
-
 // readIndex reads the index file name with every entry Git holds in
 // memory after reading it (ls-files -s): all stages, intent-to-add
 // entries, a split index merged with its shared index, sparse directories
 // expanded to their files. via is "" or the fall-back used. A missing
-// file is an error that wraps fs.ErrNotExist.
+// file is an error that wraps fs.ErrNotExist. With r.opts.indexFallback
+// the git binary reads every index.
 func (r *Repo) readIndex(name string) (ents []IndexEntry, trees map[string]Hash, via string, err error) {
 	// Mapped, not read: no copy of a 10 MiB index, and the entries' paths
 	// point into the mapping, which stays for the life of the process (Git
@@ -124,7 +121,7 @@ func (r *Repo) readIndex(name string) (ents []IndexEntry, trees map[string]Hash,
 	}
 	var tail *indexTail
 	perr := error(&unreadableIndexError{what: "a layout that tests send to the git binary", fix: "unset the test switch"})
-	if !forceIndexFallback {
+	if !r.opts.indexFallback {
 		ents, tail, perr = parseIndex(data, r.hashSize)
 	}
 	if perr != nil {
@@ -139,7 +136,7 @@ func (r *Repo) readIndex(name string) (ents []IndexEntry, trees map[string]Hash,
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("read index %s (%v) with git ls-files: %w", name, perr, err)
 		}
-		if !forceIndexFallback {
+		if !r.opts.indexFallback {
 			r.notes = append(r.notes, Info("the index uses %s, which this tool cannot decode; read it with the git binary (git ls-files --stage) instead", ue.what))
 		}
 		return ents, nil, "git ls-files", nil

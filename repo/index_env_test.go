@@ -133,9 +133,9 @@ func TestScanIndexReadsHookIndexFile(t *testing.T) {
 		other.Git("update-index", "--split-index")
 		t.Setenv("GIT_INDEX_FILE", hookIndex)
 		for _, fallback := range []bool{false, true} {
-			forceIndexFallback = fallback
-			s, err := ScanIndex(g.Dir)
-			forceIndexFallback = false
+			o := defaultOptions()
+			o.indexFallback = fallback
+			s, err := scanIndexOf(g.Dir, true, o)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -257,10 +257,12 @@ func askGit(t *testing.T, g *gittest.Repo, indexFile string) gitIndex {
 }
 
 // compareIndex reads the index as Repo.Index does and compares every
-// entry, flag and changed path with Git's answer.
-func compareIndex(t *testing.T, g *gittest.Repo, indexFile string, ita []string, want gitIndex, via string) {
+// entry, flag and changed path with Git's answer, through a Repo with the
+// options o.
+func compareIndex(t *testing.T, g *gittest.Repo, indexFile string, ita []string, want gitIndex, via string, o options) {
 	t.Helper()
 	r := open(t, g.Dir)
+	r.opts = o
 	name := indexFile
 	if name == "" {
 		name = filepath.Join(r.GitDir, "index")
@@ -364,8 +366,9 @@ func entryDiff(got, want []IndexEntry) string {
 
 // compareScan checks the worktree check's scan of the worktree index
 // (symbolic links, submodules, tracked directories) against git ls-files,
-// through windows small enough to move in the middle of entries.
-func compareScan(t *testing.T, g *gittest.Repo, want gitIndex) {
+// through windows small enough to move in the middle of entries, with the
+// options o otherwise.
+func compareScan(t *testing.T, g *gittest.Repo, want gitIndex, o options) {
 	t.Helper()
 	kinds := map[string]resolve.Kind{}
 	tracked := map[string]bool{}
@@ -382,17 +385,16 @@ func compareScan(t *testing.T, g *gittest.Repo, want gitIndex) {
 			tracked[d] = true
 		}
 	}
-	defer func(w int) { scanWindow = w }(scanWindow)
 	for _, win := range []int{1 << 20, 7, 100} {
-		scanWindow = win
-		s, err := ScanIndex(g.Dir)
+		o.scanWindow = win
+		s, err := scanIndexOf(g.Dir, true, o)
 		if err != nil {
 			t.Fatalf("ScanIndex, window %d: %v", win, err)
 		}
 		if got := trackedAsMap(s.Tracked, paths); fmt.Sprint(s.Kinds) != fmt.Sprint(kinds) || fmt.Sprint(got) != fmt.Sprint(tracked) {
 			t.Errorf("ScanIndex, window %d:\n got %v %v\nwant %v %v", win, s.Kinds, got, kinds, tracked)
 		}
-		if s.Note != "" && !forceIndexFallback {
+		if s.Note != "" && !o.indexFallback {
 			t.Errorf("ScanIndex, window %d: note %q", win, s.Note)
 		}
 	}
@@ -420,20 +422,20 @@ func TestIndexLayoutsMatchGit(t *testing.T) {
 				t.Fatalf("the index is %+v, want %+v", sh, c.shape)
 			}
 			want := askGit(t, g, indexFile)
-			defer func(p int) { parallelism = p }(parallelism)
 			for _, par := range []int{1, 2} {
-				parallelism = par
 				t.Run(fmt.Sprintf("native, parallelism %d", par), func(t *testing.T) {
-					compareIndex(t, g, indexFile, ita, want, "")
+					o := defaultOptions()
+					o.parallelism = par
+					compareIndex(t, g, indexFile, ita, want, "", o)
 					if indexFile == "" {
-						compareScan(t, g, want)
+						compareScan(t, g, want, o)
 					}
 				})
 			}
 			t.Run("git ls-files fall-back", func(t *testing.T) {
-				forceIndexFallback = true
-				defer func() { forceIndexFallback = false }()
-				compareIndex(t, g, indexFile, ita, want, "git ls-files")
+				o := defaultOptions()
+				o.indexFallback = true
+				compareIndex(t, g, indexFile, ita, want, "git ls-files", o)
 			})
 			// Reading never writes (R10): Git's answer is unchanged.
 			if after := askGit(t, g, indexFile); !reflect.DeepEqual(after, want) {

@@ -47,6 +47,7 @@ type Repo struct {
 	// repository. The value is kept for the notes and tests that name it.
 	Backend string
 
+	opts     options
 	hashSize int
 	objs     objectStore
 	refs     *filesystem.Storage // references; nil with the git backend
@@ -99,7 +100,7 @@ func OpenAt(top, gitDir string) (*Repo, error) {
 		root = gitDir
 	}
 	r := &Repo{Root: root, GitDir: gitDir, CommonDir: CommonDir(gitDir), Bare: bare, Format: "sha1", hashSize: 20, trees: map[Hash]*treeObj{},
-		blobs: map[blobKey]blobRead{}}
+		blobs: map[blobKey]blobRead{}, opts: defaultOptions()}
 	if fi, err := os.Stat(r.CommonDir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("the Git directory %s of %s is missing (a linked worktree whose main repository was moved or deleted?); run `git worktree repair` in the main worktree", r.CommonDir, root)
 	}
@@ -742,9 +743,27 @@ func (r *Repo) checkTree(h Hash, dir string, data []byte, size int64, err error)
 	return data, nil
 }
 
-// parallelism is how many goroutines read objects at once (tests set 1 or
-// more to exercise both paths).
-var parallelism = runtime.GOMAXPROCS(0)
+// options are how a Repo reads, as opposed to what it reads: OpenAt sets
+// defaultOptions, and a test changes the field of the Repo it opened (or
+// passes its own to scanIndexOf) instead of a package variable (#22).
+type options struct {
+	// parallelism is how many goroutines read objects at once:
+	// GOMAXPROCS when the repository is opened; tests set 1 or 2 to
+	// exercise the serial and the parallel paths (F1).
+	parallelism int
+	// scanWindow is the index scan's initial window (tests shrink it to
+	// exercise refills and growth).
+	scanWindow int
+	// indexFallback makes readIndex use the git binary for every index
+	// (tests compare the fall-back with the native reader on each layout).
+	indexFallback bool
+}
+
+// defaultOptions are the options of every Repo this package's callers
+// open.
+func defaultOptions() options {
+	return options{parallelism: runtime.GOMAXPROCS(0), scanWindow: scanWindow}
+}
 
 // loadTrees reads and parses, on several goroutines, the trees of hs that
 // are not read yet, and caches them. A tree that cannot be read is left
@@ -757,7 +776,7 @@ var parallelism = runtime.GOMAXPROCS(0)
 // inflated (most often one is a delta of the other, or both of one base).
 func (r *Repo) loadTrees(hs []Hash, pairs bool) {
 	objs, ok := r.objs.(*odb.Native)
-	if !ok || parallelism < 2 {
+	if !ok || r.opts.parallelism < 2 {
 		return
 	}
 	group := 1
@@ -791,7 +810,7 @@ func (r *Repo) loadTrees(hs []Hash, pairs bool) {
 		return
 	}
 	objsOut := make([]*treeObj, len(todo))
-	par.Each(parallelism, (len(todo)+group-1)/group, func(g int) {
+	par.Each(r.opts.parallelism, (len(todo)+group-1)/group, func(g int) {
 		for i := g * group; i < min((g+1)*group, len(todo)); i++ {
 			if todo[i].IsZero() {
 				continue

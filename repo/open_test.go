@@ -423,10 +423,10 @@ func TestScanIndex(t *testing.T) {
 	}
 	check := func(layout string, wantNote bool) {
 		t.Helper()
-		defer func(w int) { scanWindow = w }(scanWindow)
 		for _, win := range []int{1 << 20, 7, 64, 100} {
-			scanWindow = win
-			s, err := ScanIndex(g.Dir)
+			o := defaultOptions()
+			o.scanWindow = win
+			s, err := scanIndexOf(g.Dir, true, o)
 			if err != nil {
 				t.Fatalf("%s, window %d: %v", layout, win, err)
 			}
@@ -439,7 +439,7 @@ func TestScanIndex(t *testing.T) {
 			}
 			// A check of PATHs asks for the kinds alone: the same kinds,
 			// no tracked directories.
-			s, err = ScanIndexOf(g.Dir, false)
+			s, err = scanIndexOf(g.Dir, false, o)
 			if err != nil || s.Tracked != nil || fmt.Sprint(s.Kinds) != fmt.Sprint(k) {
 				t.Errorf("%s, window %d, kinds only: %v %v, %v; want %v", layout, win, s.Kinds, s.Tracked, err, k)
 			}

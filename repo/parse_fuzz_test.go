@@ -57,7 +57,7 @@ func TestIndexNameLengthFromFlags(t *testing.T) {
 		}
 		for _, win := range []int{1, 13, 1 << 16} {
 			s := newIndexScan(true)
-			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), 20, s, win); err != nil || fmt.Sprint(trackedAsMap(s.Tracked, paths)) != "map[a:true a/b:true]" {
+			if _, err := scanIndex(bytes.NewReader(data), int64(len(data)), 20, s, win); err != nil || fmt.Sprint(trackedAsMap(s.Tracked, paths)) != "map[a:true a/b:true]" {
 				t.Errorf("length %#x, window %d: tracked %v, %v", l, win, trackedAsMap(s.Tracked, paths), err)
 			}
 		}
@@ -128,7 +128,7 @@ func FuzzParseIndex(f *testing.F) {
 		// parse on every index the parse accepts, whatever its window.
 		for _, win := range []int{1, 13, 1 << 20} {
 			s := newIndexScan(true)
-			full, serr := scanIndexWindow(bytes.NewReader(data), int64(len(data)), size, s, win)
+			full, serr := scanIndex(bytes.NewReader(data), int64(len(data)), size, s, win)
 			if err != nil {
 				continue
 			}
@@ -157,7 +157,7 @@ func FuzzParseIndex(f *testing.F) {
 			}
 			// Without the tracked directories: the same kinds.
 			k := newIndexScan(false)
-			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), size, k, win); err != nil || k.Tracked != nil || fmt.Sprint(kinds) != fmt.Sprint(k.Kinds) {
+			if _, err := scanIndex(bytes.NewReader(data), int64(len(data)), size, k, win); err != nil || k.Tracked != nil || fmt.Sprint(kinds) != fmt.Sprint(k.Kinds) {
 				t.Fatalf("window %d, no tracked: scan %v %v (%v), parse %v", win, k.Kinds, k.Tracked, err, kinds)
 			}
 		}
@@ -217,7 +217,7 @@ func TestTrackedDirsUnsortedIndex(t *testing.T) {
 		data := indexFile(*paths, nil)
 		for _, win := range []int{1, 13, 1 << 16} {
 			s := newIndexScan(true)
-			if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), 20, s, win); err != nil {
+			if _, err := scanIndex(bytes.NewReader(data), int64(len(data)), 20, s, win); err != nil {
 				t.Fatal(err)
 			}
 			if got := fmt.Sprint(trackedAsMap(s.Tracked, *paths)); got != want {
@@ -234,7 +234,7 @@ func TestTrackedDirsHas(t *testing.T) {
 	paths := []string{"a-b/x", "a.b/y", "a/b/c/d", "a/z", "a0/w", "ab/v", "top"}
 	data := indexFile(paths, nil)
 	s := newIndexScan(true)
-	if _, err := scanIndexWindow(bytes.NewReader(data), int64(len(data)), 20, s, 1<<16); err != nil {
+	if _, err := scanIndex(bytes.NewReader(data), int64(len(data)), 20, s, 1<<16); err != nil {
 		t.Fatal(err)
 	}
 	for dir, want := range map[string]bool{"a": true, "a/b": true, "a/b/c": true, "a-b": true, "a.b": true, "a0": true, "ab": true,

@@ -115,6 +115,12 @@ func ScanIndex(root string) (*IndexScan, error) { return ScanIndexOf(root, true)
 // of a few PATHs walks no directory, and the map of the 10,000 tracked
 // directories of a large monorepo was half of its page faults.
 func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
+	return scanIndexOf(root, tracked, defaultOptions())
+}
+
+// scanIndexOf is ScanIndexOf with the options o: the scan's window, and
+// those of the Repo that reads a split or sparse index in full.
+func scanIndexOf(root string, tracked bool, o options) (*IndexScan, error) {
 	gitDir, err := GitDir(root)
 	if err != nil {
 		return nil, err
@@ -123,7 +129,7 @@ func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 	// or `git commit PATH` names the index being committed (F2, F4: a path
 	// tracked only there is not hidden by an ignore rule).
 	name := IndexFile(root, gitDir)
-	s, err := scanIndexFile(root, gitDir, name, tracked)
+	s, err := scanIndexFile(root, gitDir, name, tracked, o)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +137,7 @@ func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 	// holds a committed link (C1), and a hook's index need not (a
 	// hand-made one may be empty). Both add, neither hides a file.
 	if own := filepath.Join(gitDir, "index"); own != name {
-		o, err := scanIndexFile(root, gitDir, own, tracked)
+		o, err := scanIndexFile(root, gitDir, own, tracked, o)
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +171,7 @@ func (s *IndexScan) add(o *IndexScan) {
 
 // scanIndexFile scans the index file name. A missing file is an empty
 // index, as for Git.
-func scanIndexFile(root, gitDir, name string, tracked bool) (*IndexScan, error) {
+func scanIndexFile(root, gitDir, name string, tracked bool, o options) (*IndexScan, error) {
 	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return newIndexScan(tracked), nil
@@ -179,7 +185,7 @@ func scanIndexFile(root, gitDir, name string, tracked bool) (*IndexScan, error) 
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	s := newIndexScan(tracked)
-	full, serr := scanIndex(f, fi.Size(), indexHashSize(gitDir), s)
+	full, serr := scanIndex(f, fi.Size(), indexHashSize(gitDir), s, o.scanWindow)
 	if serr == nil && !full {
 		return s, nil
 	}
@@ -197,6 +203,7 @@ func scanIndexFile(root, gitDir, name string, tracked bool) (*IndexScan, error) 
 		return nil, fmt.Errorf("read index %s: %w", name, err)
 	}
 	defer r.Close()
+	r.opts = o
 	ents, _, via, err := r.readIndex(name)
 	if err != nil {
 		return nil, err
@@ -380,16 +387,13 @@ func indexHashSize(gitDir string) int {
 
 // scanIndex is the streaming reader behind ScanIndex, for index versions
 // 2, 3 and 4 with ids of hashSize bytes. The file passes through one
-// window of 64 KiB (memory does not grow with the index); only entries of
-// mode 120000 and 160000 are kept, and, when s.Tracked is not nil,
-// tracked directories are added as the sorted paths move from one
-// directory to the next. full reports an index that the scan cannot
-// answer alone (a split index, sparse directories): s is then incomplete.
-func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan) (full bool, err error) {
-	return scanIndexWindow(src, size, hashSize, s, scanWindow)
-}
-
-func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win int) (bool, error) {
+// window of win bytes at first (scanWindow; memory does not grow with the
+// index); only entries of mode 120000 and 160000 are kept, and, when
+// s.Tracked is not nil, tracked directories are added as the sorted paths
+// move from one directory to the next. full reports an index that the scan
+// cannot answer alone (a split index, sparse directories): s is then
+// incomplete.
+func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan, win int) (full bool, err error) {
 	w := &window{src: src, buf: make([]byte, win)}
 	tail, err := decodeIndex(w, size, hashSize, false, func(count uint32) {
 		if s.Tracked != nil && count > 64 {
@@ -427,12 +431,12 @@ func scanIndexWindow(src io.Reader, size int64, hashSize int, s *IndexScan, win 
 	return tail.link != nil || tail.dirs > 0, nil
 }
 
-// scanWindow is the window's initial size (tests shrink it to exercise
-// refills and growth; the fuzz target passes its own). 64 KiB, not more:
-// each page of the buffer is a page fault on first use, and those cost
-// more than the extra read calls on the machines measured
-// (docs/performance.md).
-var scanWindow = 64 << 10
+// scanWindow is the window's initial size (options.scanWindow: tests
+// shrink it to exercise refills and growth; the fuzz target passes its
+// own). 64 KiB, not more: each page of the buffer is a page fault on first
+// use, and those cost more than the extra read calls on the machines
+// measured (docs/performance.md).
+const scanWindow = 64 << 10
 
 // window is a sliding window over a reader: peek(n) makes the next n bytes
 // available in one slice, skip(n) consumes them.

@@ -582,7 +582,8 @@ func (t *Tree) CandidateDirsBelow(dir string, names []string) ([]string, error) 
 func (t *Tree) candidateDirsParallel(dir string, names []string) (out []string, ok bool) {
 	objs, native := t.repo.objs.(*odb.Native)
 	root := t.dirs[dir].hash
-	if !native || parallelism < 2 || root.IsZero() {
+	n := t.repo.opts.parallelism
+	if !native || n < 2 || root.IsZero() {
 		return nil, false
 	}
 	type task struct {
@@ -600,8 +601,8 @@ func (t *Tree) candidateDirsParallel(dir string, names []string) (out []string, 
 		reads       int
 		buf         []byte // the worker's scratch (F1: never cached bytes)
 	}
-	res := make([]result, parallelism)
-	err := par.Walk(parallelism, task{dir, root}, func(w int, tk task, next []task) ([]task, error) {
+	res := make([]result, n)
+	err := par.Walk(n, task{dir, root}, func(w int, tk task, next []task) ([]task, error) {
 		my := &res[w]
 		data, _ := t.repo.cachedRaw(tk.h)
 		read, inBuf := data == nil, false

@@ -24,6 +24,14 @@ func open(t *testing.T, dir string) *Repo {
 	return r
 }
 
+// openPar is open with n goroutines reading objects (F1's twins: 1 and 2).
+func openPar(t *testing.T, dir string, n int) *Repo {
+	t.Helper()
+	r := open(t, dir)
+	r.opts.parallelism = n
+	return r
+}
+
 func headTree(t *testing.T, r *Repo) *Tree {
 	t.Helper()
 	c, ok, err := r.Head()
@@ -263,14 +271,14 @@ func TestGitCompareOrder(t *testing.T) {
 // engine finds holding a candidate are the same whether it looks at every
 // directory (DirsBelow) or only at those CandidateDirsBelow returns.
 func TestCandidateDirsBelow(t *testing.T) {
+	t.Parallel() // each opens its own Repo with its own options (#22)
 	g := kindsRepo(t)
 	g.Write("a/b/RIVUMI.md", "x\n", "a/b/c/d.txt", "d\n", "a/x.txt", "x\n", "e/AGENTS.override.md", "o\n")
 	g.Git("add", "-A")
 	g.Git("commit", "-q", "-m", "more")
 	opts := resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"}, Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 1 << 15}
 	for _, n := range []int{1, 2, 4} {
-		withParallelism(t, n)
-		r := open(t, g.Dir)
+		r := openPar(t, g.Dir, n)
 		x := mustIndex(t, r)
 		checkCandidateDirs(t, []candSource{headTree(t, r), x}, opts)
 	}
