@@ -30,7 +30,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi-lint/internal/monorepo"
-	"github.com/rivumi/rivumi-lint/resolve"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
 type options struct {

@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/project"
+	"github.com/rivumi/rivumi-lint/internal/repo"
+	"github.com/rivumi/rivumi-lint/internal/report"
 	"github.com/rivumi/rivumi-lint/internal/trace"
-	"github.com/rivumi/rivumi-lint/lint"
-	"github.com/rivumi/rivumi-lint/project"
-	"github.com/rivumi/rivumi-lint/repo"
-	"github.com/rivumi/rivumi-lint/report"
 )
 
 // checkHelp is check's --help beyond the flags: the scopes (§6).

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/rivumi/rivumi-lint/repo/gittest"
+	"github.com/rivumi/rivumi-lint/internal/repo/gittest"
 )
 
 // C4, RL004, RL008, RL010: a finding after é, CJK or an emoji is placed

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi-lint/repo/gittest"
+	"github.com/rivumi/rivumi-lint/internal/repo/gittest"
 )
 
 // Fail-closed (§6: "Never 0 on an internal error"; §10; C5): each test

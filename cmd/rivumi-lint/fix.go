@@ -4,8 +4,8 @@ import (
 	"flag"
 	"io"
 
-	"github.com/rivumi/rivumi-lint/fix"
-	"github.com/rivumi/rivumi-lint/project"
+	"github.com/rivumi/rivumi-lint/internal/fix"
+	"github.com/rivumi/rivumi-lint/internal/project"
 )
 
 // fixHelp is fix's --help beyond the flags (X1).

@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/rivumi/rivumi-lint/repo/gittest"
+	"github.com/rivumi/rivumi-lint/internal/repo/gittest"
 )
 
 // TestFixThenCheckDemo (X1): on a copy of testdata/demo made a Git

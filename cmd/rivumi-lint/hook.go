@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rivumi/rivumi-lint/hook"
-	"github.com/rivumi/rivumi-lint/lint"
-	"github.com/rivumi/rivumi-lint/project"
-	"github.com/rivumi/rivumi-lint/repo"
-	"github.com/rivumi/rivumi-lint/report"
+	"github.com/rivumi/rivumi-lint/internal/hook"
+	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/project"
+	"github.com/rivumi/rivumi-lint/internal/repo"
+	"github.com/rivumi/rivumi-lint/internal/report"
 )
 
 const hookUsage = `usage: rivumi-lint hook install [--pre-push] [--force] [--root DIR]

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rivumi/rivumi-lint/hook"
+	"github.com/rivumi/rivumi-lint/internal/hook"
+	"github.com/rivumi/rivumi-lint/internal/repo/gittest"
 	"github.com/rivumi/rivumi-lint/internal/shell"
-	"github.com/rivumi/rivumi-lint/repo/gittest"
 )
 
 func hookGit(t *testing.T, dir string, args ...string) (string, error) {

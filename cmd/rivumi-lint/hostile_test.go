@@ -40,7 +40,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/rivumi/rivumi-lint/repo/gittest"
+	"github.com/rivumi/rivumi-lint/internal/repo/gittest"
 )
 
 const (

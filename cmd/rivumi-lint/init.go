@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"regexp"
 
-	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/outfile"
-	"github.com/rivumi/rivumi-lint/project"
+	"github.com/rivumi/rivumi-lint/internal/project"
 )
 
 // configName is the config file init writes at the root (§8).

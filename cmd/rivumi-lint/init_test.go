@@ -12,7 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/internal/config"
 )
 
 // X2: the file init writes loads (config.Load) as exactly the defaults and

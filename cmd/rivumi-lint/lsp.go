@@ -4,7 +4,7 @@ import (
 	"flag"
 	"io"
 
-	"github.com/rivumi/rivumi-lint/lsp"
+	"github.com/rivumi/rivumi-lint/internal/lsp"
 )
 
 // lspHelp is lsp's --help beyond the flags (X4, docs/lsp.md).

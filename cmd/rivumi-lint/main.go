@@ -16,8 +16,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/rivumi/rivumi-lint/internal/report"
 	"github.com/rivumi/rivumi-lint/internal/trace"
-	"github.com/rivumi/rivumi-lint/report"
 )
 
 const (

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rivumi/rivumi-lint/internal/preview"
+	"github.com/rivumi/rivumi-lint/internal/preview/view"
+	"github.com/rivumi/rivumi-lint/internal/report"
 	"github.com/rivumi/rivumi-lint/internal/trace"
-	"github.com/rivumi/rivumi-lint/preview"
-	"github.com/rivumi/rivumi-lint/preview/view"
-	"github.com/rivumi/rivumi-lint/report"
 )
 
 // watchContext is the context of --watch (env.WatchContext): its end ends

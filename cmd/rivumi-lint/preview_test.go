@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rivumi/rivumi-lint/preview"
-	"github.com/rivumi/rivumi-lint/preview/previewtest"
+	"github.com/rivumi/rivumi-lint/internal/preview"
+	"github.com/rivumi/rivumi-lint/internal/preview/previewtest"
 )
 
-// The goldens belong to package preview (go test ./preview -update rewrites
+// The goldens belong to package preview (go test ./internal/preview -update rewrites
 // them); here they check that the command line prints the same bytes.
 const previewGoldens = "../../testdata/preview/golden"
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rivumi/rivumi-lint/repo/gittest"
+	"github.com/rivumi/rivumi-lint/internal/repo/gittest"
 )
 
 // repoState is everything R10 says no command changes: `git status

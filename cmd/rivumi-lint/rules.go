@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/rivumi/rivumi-lint/lint"
+	"github.com/rivumi/rivumi-lint/internal/lint"
 )
 
 func cmdRules(args []string, stdout, stderr io.Writer) int {

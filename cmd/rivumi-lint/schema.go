@@ -4,7 +4,7 @@ import (
 	"flag"
 	"io"
 
-	"github.com/rivumi/rivumi-lint/config"
+	"github.com/rivumi/rivumi-lint/internal/config"
 )
 
 // cmdSchema is `rivumi-lint schema` (X3): the JSON Schema of the config

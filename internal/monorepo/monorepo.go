@@ -17,7 +17,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rivumi/rivumi-lint/resolve"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
 // Version changes whenever the generator makes other repositories from the

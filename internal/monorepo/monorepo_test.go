@@ -7,7 +7,7 @@ import (
 	"path"
 	"testing"
 
-	"github.com/rivumi/rivumi-lint/resolve"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
 // TestGenerateShape checks the promises of Size on the small and full sizes:

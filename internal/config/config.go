@@ -1,0 +1,200 @@
+// Package config loads .rivumi-lint.yaml (SPEC §8).
+//
+// The file is read strictly: a typo in a key or a value of the wrong type is
+// an error that names the file and line, because a silently ignored setting
+// would make the linter check something other than what the user asked for.
+// It is also read defensively (SPEC §10): the file may come from an untrusted
+// pull request, so its size is capped before parsing, YAML aliases are
+// refused, and nesting depth is bounded by the YAML scanner.
+package config
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/lint/severity"
+)
+
+// MaxConfigBytes is the largest config file accepted. A real config is a few
+// hundred bytes; the cap keeps a hostile file from costing more than a few
+// tens of MiB of parse tree.
+const MaxConfigBytes = 1 << 20
+
+// MaxLimitBytes caps max_file_bytes and max_dynamic_bytes. Larger values
+// would let one instruction file be read whole into memory at any size and
+// bring `max_file_bytes + 1` (C3) near overflow.
+const MaxLimitBytes = 1 << 30
+
+// Config is the parsed configuration with defaults applied.
+type Config struct {
+	Path      string // file it was loaded from; "" for defaults
+	Version   int    // 1
+	Limits    Limits
+	Filenames Filenames
+	// Ignore holds doublestar globs over slash-separated paths relative to
+	// the root, validated with doublestar.ValidatePattern.
+	Ignore []string
+	// Rules maps a rule id to its severity (Off switches it off). It holds
+	// only the rules the file sets: a rule not in the map keeps its own
+	// default severity, which the rule table (not the config) knows.
+	Rules   map[string]severity.Severity
+	Project string // memory project key; "" = unset
+}
+
+// Limits are the size limits of C3 and P3: the rules' own type, not a copy.
+type Limits = lint.Limits
+
+// Filenames are the instruction file candidates of R2, in priority order.
+type Filenames struct {
+	Override []string
+	Normal   []string
+}
+
+// ruleIDs are the known rule ids, lint's table (SPEC §5). A rules key
+// outside this set is a config error rather than a no-op, so that a typo
+// cannot silence nothing.
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range lint.Rules() {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+// RuleSeverity is the severity the file sets for rule id (lint.Config).
+func (c *Config) RuleSeverity(id string) (severity.Severity, bool) {
+	s, ok := c.Rules[id]
+	return s, ok
+}
+
+// RuleLimits are the limits the rules use (lint.Config).
+func (c *Config) RuleLimits() lint.Limits { return c.Limits }
+
+// Default returns the configuration used when there is no config file. Each
+// call returns fresh slices and map, so callers may modify the result.
+func Default() *Config {
+	c := &Config{Rules: map[string]severity.Severity{}}
+	setDefaults(c) // the table (Keys) holds every default
+	return c
+}
+
+// Error is a problem in a config file. Line is 1-based, or 0 when the
+// problem concerns the whole file (its size or type); reporters can use it
+// to annotate the offending line.
+type Error struct {
+	Name string
+	Line int
+	Msg  string
+	Err  error // underlying cause, if any
+}
+
+func (e *Error) Error() string {
+	if e.Line <= 0 {
+		return e.Name + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d: %s", e.Name, e.Line, e.Msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Load reads the config file at path and parses it. The file must be a
+// regular file of at most MaxConfigBytes; the size is checked before the
+// content is parsed, and never more than MaxConfigBytes+1 bytes are read.
+// A missing file is an error that satisfies errors.Is(err, fs.ErrNotExist):
+// whether that means "use the defaults" is the caller's decision.
+func Load(path string) (*Config, error) {
+	// Non-blocking open, then a check of the opened descriptor: a FIFO
+	// named .rivumi-lint.yaml must not hang the linter (§10), and checking
+	// the descriptor rather than the path leaves no stat-then-open race.
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &Error{Name: path, Msg: fmt.Sprintf("not a regular file (%s); the config must be a plain file", kindOf(st.Mode()))}
+	}
+	if st.Size() > MaxConfigBytes {
+		return nil, &Error{Name: path, Msg: fmt.Sprintf("config file is %d bytes; the limit is %d bytes (1 MiB)", st.Size(), MaxConfigBytes)}
+	}
+	// The file may grow between Stat and Read: read one byte past the
+	// limit so that growth is caught without reading the rest.
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("load config %s: %w", path, err)
+	}
+	if len(data) > MaxConfigBytes {
+		return nil, &Error{Name: path, Msg: fmt.Sprintf("config file is more than %d bytes (it grew while being read); the limit is %d bytes (1 MiB)", MaxConfigBytes, MaxConfigBytes)}
+	}
+	return Parse(path, data)
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
+}
+
+// Candidates returns the candidate file names in priority order: the
+// override names, then the normal ones (R2).
+func (c *Config) Candidates() []string {
+	out := make([]string, 0, len(c.Filenames.Override)+len(c.Filenames.Normal))
+	out = append(out, c.Filenames.Override...)
+	return append(out, c.Filenames.Normal...)
+}
+
+// Ignored reports whether p, a slash-separated path relative to the root
+// ("." or "" for the root itself), is excluded by an ignore glob. A glob
+// that matches a parent directory of p excludes p too, so "testdata" and
+// "testdata/**" both exclude testdata/a/b. The root is matched as ".", so
+// only globs such as "**" or "*" exclude it.
+func (c *Config) Ignored(p string) bool {
+	if len(c.Ignore) == 0 {
+		return false
+	}
+	// Callers pass relative paths; tolerate "./a", "a//b", "a/" and a
+	// leading "/" so that they all name the same directory.
+	p = strings.TrimLeft(path.Clean(p), "/")
+	if p == "" {
+		p = "."
+	}
+	for _, g := range c.Ignore {
+		if match(g, p) {
+			return true
+		}
+		// Parents, shallow first; the root itself is not a parent here,
+		// since a glob matching "." would have matched above only for p=".".
+		for i := 0; i < len(p); i++ {
+			if p[i] == '/' && match(g, p[:i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func match(glob, p string) bool {
+	// Parse validated the globs; a Config built by hand with a bad glob
+	// matches nothing rather than failing every lookup.
+	ok, err := doublestar.Match(glob, p)
+	return err == nil && ok
+}

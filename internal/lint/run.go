@@ -1,0 +1,388 @@
+package lint
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+)
+
+// Limits are the size limits of C3 and P3 (§8 limits); config.Limits is
+// this type.
+type Limits struct {
+	MaxFileBytes    int64
+	MaxDynamicBytes int64
+	ReservedBytes   int64
+	WarnRatio       float64
+}
+
+// Config is what the rules read of the configuration (config.Config):
+// the severities the file sets, the limits and the ignore globs.
+type Config interface {
+	// RuleSeverity is the severity the config sets for a rule; set is
+	// false when it leaves the rule's own choice.
+	RuleSeverity(id string) (sev Severity, set bool)
+	RuleLimits() Limits
+	// Ignored reports whether findings on path are dropped (§8 ignore).
+	Ignored(path string) bool
+}
+
+// Inputs are everything the rules read, each kind for the rules that
+// declare it (Rule.Input).
+type Inputs struct {
+	// Chains are the resolutions of the checked directories (Chain and
+	// Directory rules).
+	Chains []*resolve.Resolution
+	// Skills is the rendered skills section (nil when there are no
+	// skills): the same for every directory, it counts toward the budget
+	// (P3).
+	Skills []byte
+	// Checkout, in the diff modes, says how a Git checkout writes the
+	// layer file at path (F5); nil when it writes the content as read.
+	Checkout func(path string) *CheckoutFile
+	// Memory is the explicit memory file, nil when none is checked.
+	Memory *MemoryFile
+	// ConfigChanges are the config files a diff-mode change touches.
+	ConfigChanges []ConfigChange
+	// Prepared, when not nil, holds the chains' part of the check done
+	// beforehand (Prepare) with the same config and Checkout.
+	Prepared *Prepared
+}
+
+// Run applies every enabled chain rule to every resolution and returns
+// the result: Check with only chains and skills.
+func Run(resolutions []*resolve.Resolution, cfg Config, skills []byte) *Result {
+	return Check(Inputs{Chains: resolutions, Skills: skills}, cfg)
+}
+
+// Check runs every enabled rule over the inputs it declares. A finding
+// that several directories share (a rejected root file, say) is reported
+// once, with all of those directories.
+func Check(in Inputs, cfg Config) *Result {
+	lim := cfg.RuleLimits()
+	skills := in.Skills
+	// One Directory per chain: sized once, not grown (10,000 of them in a
+	// whole-worktree check).
+	res := &Result{Findings: []Finding{}, Directories: make([]Directory, 0, len(in.Chains)), Drift: []Drift{}}
+	index := map[findingKey]int{}
+	// Directories whose chains are the same (a directory without
+	// instruction files has its parent's) share one rendering and one run
+	// of the rules: a whole-worktree check renders each distinct chain
+	// once, not each of its directories. Only the Directory rules (the
+	// budget), whose messages name the directory, run per directory.
+	type memo struct {
+		instructions int     // rendered bytes
+		findings     []int   // positions in res.Findings
+		layers       []Layer // the directories' layer table, shared
+		used         string  // the directories' budget share (UsedShare), shared
+	}
+	memos := map[*resolve.DirInfo]*memo{}
+	facts := factCache{}
+	var prepared map[*resolve.DirInfo]*preparedChain
+	if in.Prepared != nil {
+		facts, prepared = in.Prepared.facts, in.Prepared.memos
+	}
+	for _, r := range in.Chains {
+		dir := resolve.DisplayDir(r.Dir)
+		key := contributor(r)
+		m, ok := memos[key]
+		if pc := prepared[key]; !ok && pc != nil && pc.first == r {
+			// Prepared from this same chain: its findings enter the
+			// result here, in the order computing them now would give.
+			m = &memo{instructions: pc.instructions}
+			for _, f := range pc.findings {
+				m.findings = append(m.findings, add(res, index, f, ""))
+			}
+			memos[key], ok = m, true
+		}
+		if !ok {
+			m = &memo{instructions: facts.instructionsLen(r)}
+			for _, rule := range table {
+				if rule.Input != InChain {
+					continue
+				}
+				runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}, func(f Finding) {
+					m.findings = append(m.findings, add(res, index, f, ""))
+				})
+			}
+			memos[key] = m
+		}
+		for _, i := range m.findings {
+			addDir(res, i, dir)
+		}
+		// Most directories are below the budget's threshold: the rule
+		// would report nothing.
+		if lim.Budget(int64(m.instructions+len(skills))+lim.ReservedBytes) != Off {
+			for _, rule := range table {
+				if rule.Input == InDirectory {
+					runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}, func(f Finding) {
+						add(res, index, f, dir)
+					})
+				}
+			}
+		}
+		d := directoryOf(r, m.instructions+len(skills), lim, m.layers, m.used)
+		m.layers, m.used = d.Layers, d.Used
+		res.Directories = append(res.Directories, d)
+	}
+	for _, rule := range table {
+		var passes []*pass
+		switch {
+		case rule.Input == InMemory && in.Memory != nil:
+			passes = append(passes, &pass{memory: in.Memory})
+		case rule.Input == InConfigChange:
+			for i := range in.ConfigChanges {
+				passes = append(passes, &pass{change: &in.ConfigChanges[i]})
+			}
+		}
+		for _, p := range passes {
+			runRule(rule, cfg, p, func(f Finding) { add(res, index, f, "") })
+		}
+	}
+	res.Findings = mergeUserFindings(res.Findings)
+	Sort(res.Findings)
+	return res
+}
+
+// userFile is the user layer of r, nil when there is none.
+func userFile(r *resolve.Resolution) *resolve.File {
+	for _, l := range r.Layers {
+		if l.Scope == resolve.ScopeUser {
+			return l.File
+		}
+	}
+	return nil
+}
+
+// mergeUserFindings reports a file that is both the user-level file and a
+// project layer once (F10): a finding about it as the user layer is dropped
+// when the same rule reports the same place as a project layer, and its
+// directories go to that finding.
+func mergeUserFindings(fs []Finding) []Finding {
+	type place struct {
+		rule, path   string
+		line, column int
+	}
+	project := map[place]int{}
+	merged := false
+	for i, f := range fs {
+		if !f.fromUser {
+			project[place{f.Rule, f.Path, f.Line, f.Column}] = i
+		}
+	}
+	drop := make([]bool, len(fs))
+	for j, f := range fs {
+		if i, ok := project[place{f.Rule, f.Path, f.Line, f.Column}]; ok && f.fromUser {
+			fs[i].Directories = append(fs[i].Directories, f.Directories...)
+			drop[j], merged = true, true
+		}
+	}
+	if !merged {
+		return fs
+	}
+	out := make([]Finding, 0, len(fs))
+	for j, f := range fs {
+		if !drop[j] {
+			out = append(out, f)
+		}
+	}
+	return out // Sort orders and compacts the merged directories
+}
+
+// runRule runs one enabled rule over a pass; out receives its findings
+// with rule, name and severity set, those on ignored paths dropped.
+func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
+	sev, on := severityFor(rule, cfg)
+	if !on {
+		return
+	}
+	var user *resolve.File
+	if p.res != nil {
+		user = userFile(p.res)
+	}
+	// Ignore globs name repository paths of the chains (§8); the memory
+	// file and a changed config are reported whatever they match.
+	chain := rule.Input == InChain || rule.Input == InDirectory
+	p.emit = func(f Finding) {
+		if user != nil && f.Path == user.Path {
+			// F10: the user-level file by its repository path when it
+			// lies inside the root, else flagged as having none.
+			if user.Location != "" {
+				f.Path, f.fromUser = user.Location, true
+			} else {
+				f.User = true
+			}
+		}
+		if f.Fix != nil {
+			f.Fix = fixAt(f.Fix, f.Path, f.User)
+			if f.Fix == nil && f.Repair.Kind == RepairDeleteHidden {
+				// The edits were the repair: none is left to apply.
+				f.Repair = Repair{}
+			}
+		}
+		if chain && cfg.Ignored(f.Path) {
+			return
+		}
+		f.Rule, f.Name = rule.ID, rule.Name
+		f.Severity = effective(rule, sev, f.Severity)
+		out(f)
+	}
+	rule.run(p)
+}
+
+// contributor is the deepest directory of r's chain that has candidates or
+// near misses: two resolutions with the same contributor have the same
+// layers and the same findings (nil: none has any).
+func contributor(r *resolve.Resolution) *resolve.DirInfo {
+	for i := len(r.Dirs) - 1; i >= 0; i-- {
+		if d := r.Dirs[i]; len(d.Files) > 0 || len(d.NearMisses) > 0 {
+			return d
+		}
+	}
+	return nil
+}
+
+// severityFor returns the configured severity of a rule (0 when the config
+// leaves the rule's own choice) and whether the rule is on.
+func severityFor(rule Rule, cfg Config) (Severity, bool) {
+	v, ok := cfg.RuleSeverity(rule.ID)
+	if !ok {
+		return 0, true
+	}
+	return v, v != Off
+}
+
+// effective is a finding's severity: the configured one, else the one the
+// check chose (RL006 and RL009 choose), else the rule's default.
+func effective(rule Rule, configured, own Severity) Severity {
+	if configured != 0 {
+		return configured
+	}
+	if own != 0 {
+		return own
+	}
+	return rule.Default
+}
+
+type findingKey struct {
+	rule, path, message string
+	line, column        int
+}
+
+func keyOf(f Finding) findingKey { return findingKey{f.Rule, f.Path, f.Message, f.Line, f.Column} }
+
+// add merges f into res (a finding met before gains dir) and returns its
+// position in res.Findings.
+func add(res *Result, index map[findingKey]int, f Finding, dir string) int {
+	k := keyOf(f)
+	i, ok := index[k]
+	if !ok {
+		if f.Directories == nil {
+			f.Directories = []string{}
+		}
+		index[k] = len(res.Findings)
+		res.Findings = append(res.Findings, f)
+		i = len(res.Findings) - 1
+		if dir == "" {
+			return i
+		}
+	}
+	addDir(res, i, dir)
+	return i
+}
+
+// addDir records that the finding at position i affects dir.
+func addDir(res *Result, i int, dir string) {
+	dirs := res.Findings[i].Directories
+	if dir != "" && (len(dirs) == 0 || dirs[len(dirs)-1] != dir) {
+		res.Findings[i].Directories = append(dirs, dir)
+	}
+}
+
+// Sort orders findings by path, line, column, rule and message, and each
+// finding's directories by name.
+func Sort(fs []Finding) {
+	for i := range fs {
+		if !sort.StringsAreSorted(fs[i].Directories) {
+			sort.Strings(fs[i].Directories)
+		}
+		fs[i].Directories = compact(fs[i].Directories)
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return Less(fs[i], fs[j]) })
+}
+
+// Less orders findings by path, line, column, rule and message.
+func Less(a, b Finding) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Column != b.Column {
+		return a.Column < b.Column
+	}
+	if a.Rule != b.Rule {
+		return a.Rule < b.Rule
+	}
+	return a.Message < b.Message
+}
+
+func compact(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// directoryOf is r's row of the directory table. layers, when not nil, is
+// the table of an identical chain, shared, and used, when not "", its
+// budget share.
+func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer, used string) Directory {
+	if used == "" {
+		// Formatted once per chain, not per directory: a tenth of a
+		// whole worktree's rendering went to formatting the same share.
+		used = lim.UsedShare(int64(rendered) + lim.ReservedBytes)
+	}
+	d := Directory{Path: resolve.DisplayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
+		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes),
+		Used: used}
+	if layers != nil {
+		return d
+	}
+	d.Layers = []Layer{}
+	for _, l := range r.Layers {
+		var n int64
+		switch {
+		case l.Accepted():
+			n = int64(len(l.Content))
+		case l.Rej != nil && l.Rej.Cause == resolve.CauseOversized:
+			n = l.Rej.Size
+		}
+		reason := l.Reason()
+		if l.State == resolve.Rejected {
+			reason = RejectionRule(l.Rej.Cause)
+		}
+		d.Layers = append(d.Layers, Layer{Path: l.Path, Scope: l.Scope, State: string(l.State), Reason: reason, Bytes: n})
+	}
+	return d
+}
+
+// fixAt is fix with its edits on path, where F10 moved a finding about the
+// user-level file; nil for a file outside the root, which no fix writes.
+func fixAt(fix *Fix, path string, user bool) *Fix {
+	if user {
+		return nil
+	}
+	if len(fix.Edits) == 0 || fix.Edits[0].Path == path {
+		return fix
+	}
+	moved := &Fix{Description: fix.Description, Edits: slices.Clone(fix.Edits)}
+	for i := range moved.Edits {
+		moved.Edits[i].Path = path
+	}
+	return moved
+}

@@ -1,0 +1,598 @@
+package project
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/internal/config"
+	"github.com/rivumi/rivumi-lint/internal/drift"
+	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/memory"
+	"github.com/rivumi/rivumi-lint/internal/repo"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+	"github.com/rivumi/rivumi-lint/internal/scope"
+	"github.com/rivumi/rivumi-lint/internal/skills"
+	"github.com/rivumi/rivumi-lint/internal/trace"
+)
+
+// This file is the one pipeline of check (every scope) and preview:
+//
+//	scope    which directories, from which source (worktree, index, tree)
+//	engine   their chains (resolve)
+//	skills   the skills section (P4b)
+//	rules    lint.Check over the chains, the memory file, a changed config
+//	drift    the base's chains of the same directories (diff modes, R9)
+//
+// It returns a lint.Result or an error; an error that *resolve.FatalError
+// wraps is a source that could not be read (F6), never a finding.
+
+// Scope is what a run checks (§6).
+type Scope struct {
+	// Diff, when enabled, checks a change: content from its head (a
+	// commit's tree or the index), drift from its base.
+	Diff repo.Range
+	// Paths are the worktree mode's command-line paths; with neither Paths
+	// nor Dirs every directory of the worktree is checked.
+	Paths []string
+	// DirArg, when not nil, is the one directory to resolve as a user gave
+	// it (preview DIR): "" is the working directory, a file its
+	// directory (F9). It fills Dirs; one that does not exist is an error.
+	DirArg *string
+	// Typed says a user gave Paths (the command line): one that does not
+	// exist must be known to Git, in the index or HEAD, or the run stops
+	// (F9). An editor's never-saved document is not (the language server).
+	Typed bool
+	// Dirs are worktree directories (relative to the root) resolved as
+	// they are: one that does not exist is an error (the preview).
+	Dirs []string
+	// Memory is an explicit memory file to check (RL013, check --memory).
+	Memory string
+}
+
+// Run is one pass of the pipeline up to the rules: the config it uses, the
+// engine over the checked source, the chains and the skills.
+type Run struct {
+	Config      *config.Config
+	Engine      *resolve.Engine
+	Resolutions []*resolve.Resolution
+	Skills      []skills.Skill
+	SkillNotes  []string
+
+	p     *Project
+	scope Scope
+	// The diff modes: both sides, their configs, the changed paths, the
+	// engine settings the base is resolved with and the checkout view of
+	// the head (F5).
+	sides     *repo.Sides
+	sideCfgs  sideConfigs
+	changes   []repo.Change
+	engineOpt resolve.Options
+	checkout  func(path string) *lint.CheckoutFile
+	// prepared is the rules' share of the chains, done beside resolve
+	// (resolveAndPrepare); nil when it was not.
+	prepared *lint.Prepared
+}
+
+// Start runs the scope, engine and skills stages.
+func (p *Project) Start(s Scope) (*Run, error) {
+	if s.DirArg != nil {
+		dir, err := p.dirArg(*s.DirArg)
+		if err != nil {
+			return nil, err
+		}
+		s.Dirs = []string{dir}
+	}
+	r := &Run{p: p, scope: s}
+	var dirs []string
+	var err error
+	if s.Diff.Enabled() {
+		dirs, err = r.diffScope()
+	} else {
+		dirs, err = r.worktreeScope()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.Resolutions, err = r.resolve(dirs); err != nil {
+		return nil, err
+	}
+	if s.Diff.Kind == repo.RangeDeleted {
+		return r, nil
+	}
+	r.Skills, r.SkillNotes, err = skills.Read(r.Engine.Source(), r.Config.Limits.MaxFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("read skills: %w", err)
+	}
+	trace.Mark("resolve")
+	return r, nil
+}
+
+// Lint runs the rules over the run's chains, its skills, the memory file
+// (nil: none) and a changed config, then the drift from the base.
+func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
+	in := lint.Inputs{Chains: r.Resolutions, Skills: skills.Render(r.Skills), Checkout: r.checkout, Memory: mem, Prepared: r.prepared}
+	s := r.sides
+	if s != nil {
+		var err error
+		if in.ConfigChanges, err = r.configChanges(); err != nil {
+			return nil, err
+		}
+	}
+	res := lint.Check(in, r.Config)
+	trace.Mark("render")
+	if s != nil && s.Base != nil {
+		baseCO, err := checkout(r.p.repo.CommonDir, s.Base)
+		if err != nil {
+			return nil, err
+		}
+		var same func(string) bool
+		if !r.p.opts.fullDrift {
+			if s.Index != nil {
+				same = repo.NewIndexChainInputs(s.Base, s.Index, r.Engine.Candidates()).Same
+			} else if head, ok := s.Head.(*repo.Tree); ok {
+				same = repo.NewChainInputs(s.Base, head, r.Engine.Candidates()).Same
+			}
+		}
+		groups, err := drift.Compare(resolve.New(baseCO, r.engineOpt), r.Resolutions, same)
+		if err != nil {
+			return nil, err
+		}
+		res.Drift = groups
+		trace.Mark("drift")
+	}
+	if s != nil {
+		r.p.Notes = appendNew(r.p.Notes, r.p.repo.Notes())
+	}
+	return res, nil
+}
+
+// ProjectKey is the memory project key (P4): flag (--project) when set,
+// else the config's project, else the absolute root path.
+func (r *Run) ProjectKey(flag string) string {
+	switch {
+	case flag != "":
+		return flag
+	case r.Config.Project != "":
+		return r.Config.Project
+	}
+	return r.p.Root
+}
+
+// worktreeScope opens the worktree and its config and lists the
+// directories of the scope: Dirs, the directories of Paths (F9), or every
+// directory of the worktree.
+func (r *Run) worktreeScope() ([]string, error) {
+	p := r.p
+	if p.noWorktree != nil {
+		_, err := p.worktree(false)
+		return nil, err
+	}
+	cfg, err := p.worktreeConfig()
+	if err != nil {
+		return nil, err
+	}
+	// A check of PATHs reads the index on one core while the PATHs'
+	// directories are listed on the other (worktreeBeside); with one core,
+	// or a worktree opened before, in that order (worktree, its serial
+	// twin: F1).
+	var wt *resolve.Worktree
+	var scanning func() bool
+	join := func() error { return nil }
+	if len(r.scope.Paths) > 0 && r.scope.Dirs == nil && p.wt == nil && p.GitDir != "" {
+		wt, scanning, join, err = p.worktreeBeside(r.walks(cfg))
+	} else {
+		wt, err = p.worktree(r.walks(cfg))
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Any error before the scan is joined comes after the scan's own, as
+	// in the serial order.
+	fail := func(err error) ([]string, error) {
+		if jerr := join(); jerr != nil {
+			return nil, jerr
+		}
+		return nil, err
+	}
+	r.Config = cfg
+	if r.engineOpt, err = p.engineOptions(cfg); err != nil {
+		return fail(err)
+	}
+	r.Engine = resolve.New(wt, r.engineOpt)
+	trace.Mark("open")
+	var dirs []string
+	switch {
+	case r.scope.Dirs != nil:
+		dirs = r.scope.Dirs
+	case len(r.scope.Paths) == 0:
+		dirs, err = r.worktreeDirs()
+	default:
+		rels := make([]string, 0, len(r.scope.Paths))
+		for _, a := range r.scope.Paths {
+			rel, err := p.Rel(a)
+			if err != nil {
+				return fail(err)
+			}
+			rels = append(rels, rel)
+		}
+		var missing []string
+		below := func(dir string) ([]string, error) {
+			// walks foresaw this; should a PATH reach here that it did
+			// not, the walk still gets the tracked directories (F4).
+			if _, err := p.worktree(true); err != nil {
+				return nil, err
+			}
+			return r.walker().DirsBelow(dir)
+		}
+		// The PATHs' directories are listed first, on both cores: the
+		// chains need those listings anyway, and they tell each PATH's
+		// kind without an lstat (R2, F9). Beside the index scan, one core
+		// lists them until the scan ends.
+		plan := wt.PlanKinds(rels)
+		if scanning != nil {
+			plan.Run(scanning)
+		}
+		if err := join(); err != nil {
+			return nil, err
+		}
+		if scanning != nil {
+			// The index scan and the listings beside it (the serial
+			// order has the scan in "open").
+			trace.Mark("index")
+			if wt.Recorded() {
+				plan.Forget() // Record dropped those listings: made again below
+			}
+		}
+		plan.Run(nil)
+		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, plan.Kinds, below)
+		if err == nil && len(missing) > 0 {
+			if !r.scope.Typed {
+				p.Notes = append(p.Notes, repo.Info("%s", missingNote(missing)))
+			} else if err = p.checkMissing(missing); err == nil {
+				p.Notes = append(p.Notes, repo.Info("%s", missingNote(missing)))
+			}
+		}
+		if err == nil {
+			// The chains of these directories need every directory from the
+			// root down: list them (and read their layer files) in parallel
+			// before the engine walks them one by one.
+			wt.Prefetch(resolve.WithAncestors(dirs))
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	trace.Mark("scope")
+	return dirs, nil
+}
+
+// walks reports whether the scope may walk directories (scope.Walker),
+// which need the tracked directories of the index: the whole worktree,
+// or a PATH named like an instruction candidate (R7: the directories
+// below it). Dirs (the preview) and other PATHs resolve only their own
+// directories and ancestors.
+func (r *Run) walks(cfg *config.Config) bool {
+	switch {
+	case r.scope.Dirs != nil:
+		return false
+	case len(r.scope.Paths) == 0:
+		return true
+	}
+	for _, a := range r.scope.Paths {
+		// The name Rel keeps (it cleans the path and never renames its
+		// last element).
+		base := filepath.Base(filepath.Clean(a))
+		if slices.Contains(cfg.Filenames.Override, base) || slices.Contains(cfg.Filenames.Normal, base) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Run) worktreeDirs() ([]string, error) {
+	p := r.p
+	if p.allDirs == nil {
+		if p.Prefix == "" {
+			// About as many directories as the index holds are listed
+			// (below --root, a part of them: no room reserved then).
+			p.wt.Reserve(p.trackedDirs)
+		}
+		dirs, err := r.walker().WorktreeDirs()
+		if err != nil {
+			return nil, err
+		}
+		p.allDirs = dirs
+	}
+	return p.allDirs, nil
+}
+
+// walker lists the worktree's directories through the engine's source,
+// which keeps each listing for the resolution that follows.
+func (r *Run) walker() *scope.Walker {
+	p := r.p
+	return &scope.Walker{Top: p.GitTop, GitDir: p.GitDir, Prefix: p.Prefix, Tracked: p.tracked, SkipIgnores: p.skipIgnores,
+		Skip: r.Config.Ignored, List: p.wt.ListKeep}
+}
+
+// diffScope opens both sides of the change and the config (F7) and lists
+// the directories the change reaches (R7), or every directory of the head
+// (All).
+func (r *Run) diffScope() ([]string, error) {
+	p, d := r.p, r.scope.Diff
+	rp, err := p.repository(d)
+	if err != nil {
+		return nil, err
+	}
+	// An event range's base may have to come from the default branch
+	// (§11's events table): OpenRange finds it, and says so in its notes.
+	d.Prefix, d.FixRoot = p.Prefix, p.opts.Root
+	s, err := rp.OpenRange(d)
+	if s != nil {
+		p.Notes = append(p.Notes, s.Notes...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	d = s.Range
+	r.scope.Diff = d
+	r.sides = s
+	r.changes = s.Changes
+	if r.Config, r.sideCfgs, err = p.diffConfig(s); err != nil {
+		return nil, err
+	}
+	if r.engineOpt, err = p.engineOptions(r.Config); err != nil {
+		return nil, err
+	}
+	r.Engine = resolve.New(s.Head, r.engineOpt)
+	p.Notes = append(p.Notes, rp.Notes()...)
+	trace.Mark("open")
+	if d.Kind == repo.RangeDeleted {
+		return nil, nil
+	}
+	// F5: the head is read as its checkout holds the files (gitattr).
+	headCO, err := checkout(rp.CommonDir, s.Head)
+	if err != nil {
+		return nil, err
+	}
+	r.Engine = resolve.New(headCO, r.engineOpt)
+	r.checkout = checkoutFiles(headCO)
+	var dirs []string
+	if d.Kind == repo.RangeWholeHead {
+		dirs, err = s.Head.DirsBelow("")
+	} else {
+		paths := make([]string, len(r.changes))
+		for i, c := range r.changes {
+			paths[i] = c.Path
+		}
+		dirs, err = scope.Affected(r.Engine, paths, func(p string) ([]string, error) {
+			return s.Head.CandidateDirsBelow(p, r.Engine.Candidates())
+		})
+		// A new or changed link to a directory is resolved itself, as a
+		// whole-worktree check does, so the candidates behind it are
+		// reported (C1).
+		links := map[string]bool{}
+		for _, c := range r.changes {
+			if err != nil || c.NewMode != repo.ModeSymlink {
+				continue
+			}
+			var ok bool
+			if ok, err = s.Head.DirLink(c.Path); ok {
+				dirs = append(dirs, c.Path)
+				links[c.Path] = true
+			}
+		}
+		sort.Strings(dirs)
+		dirs = slices.Compact(dirs)
+		if err == nil {
+			dirs, err = dropBehindLinks(s.Head, s.Head.DirLink, dirs, links)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Read the layer files of the chains to resolve, head and base, on
+	// several goroutines; the engines then find them read.
+	s.Head.PrefetchLayers(dirs, r.Engine.Candidates(), r.engineOpt.MaxFileBytes)
+	if s.Base != nil {
+		s.Base.PrefetchLayers(dirs, r.Engine.Candidates(), r.engineOpt.MaxFileBytes)
+	}
+	trace.Mark("diff")
+	return dirs, nil
+}
+
+// resolve resolves each directory not ignored by the config; a directory
+// that does not exist is skipped (R7), unless the scope names it (Dirs).
+func (r *Run) resolve(dirs []string) ([]*resolve.Resolution, error) {
+	out := make([]*resolve.Resolution, 0, len(dirs))
+	r.Engine.Reserve(len(dirs))
+	beside := lint.PrepareBeside(r.Config, r.checkout, len(dirs), r.p.opts.prepareBesideMin)
+	defer func() { r.prepared = beside.Done() }()
+	for _, d := range dirs {
+		if d != "" && r.Config.Ignored(d) && r.scope.Dirs == nil {
+			continue
+		}
+		res, err := r.Engine.Chain(d)
+		if errors.Is(err, fs.ErrNotExist) && !resolve.IsFatal(err) {
+			if r.scope.Dirs == nil {
+				continue
+			}
+			return nil, &NoDirError{Dir: d, Err: err}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("resolve %s: %w", resolve.DisplayDir(d), err)
+		}
+		out = append(out, res)
+		beside.Add(res)
+	}
+	return out, nil
+}
+
+// NoDirError is a directory the scope names (Scope.Dirs) that does not
+// exist.
+type NoDirError struct {
+	Dir string
+	Err error
+}
+
+func (e *NoDirError) Error() string {
+	return "resolve " + resolve.DisplayDir(e.Dir) + ": " + e.Err.Error()
+}
+func (e *NoDirError) Unwrap() error { return e.Err }
+
+// configChanges are RL014's inputs: the root config, or the --config file
+// when it lies inside the repository, as the change touches them (F7).
+func (r *Run) configChanges() ([]lint.ConfigChange, error) {
+	watched := map[string]bool{ConfigName: true}
+	if x := r.p.opts.Config; x != "" {
+		if rel, err := r.p.Rel(x); err == nil && rel != "" {
+			watched[rel] = true
+		}
+	}
+	var out []lint.ConfigChange
+	for _, c := range r.changes {
+		if watched[c.Path] {
+			ch, err := r.p.configChange(r.sides, r.sideCfgs, c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ch)
+		}
+	}
+	return out, nil
+}
+
+// MemoryInput reads the memory file at path (RL013's input): its corrupt
+// lines, the file shown as DisplayPath shows it. key is the memory project
+// key; corrupt lines do not depend on it. A missing file, one that is not
+// regular or an I/O error is an error (exit 2).
+func MemoryInput(path, root, key string) (*lint.MemoryFile, error) {
+	sel, err := memory.ReadFile(path, key)
+	if err != nil {
+		return nil, err
+	}
+	d, in := DisplayPath(path, root)
+	return MemoryFile(d, in, sel), nil
+}
+
+// MemoryFile is the Memory input of a selection from the file shown as
+// display; inRoot says it lies inside the project root (F10).
+func MemoryFile(display string, inRoot bool, sel memory.Selection) *lint.MemoryFile {
+	return &lint.MemoryFile{Path: display, User: !inRoot, Problems: sel.Problems, More: sel.MoreProblems}
+}
+
+// DisplayPath shows a local file: relative to root (forward slashes) when
+// inside it (inRoot: a repository location), else ~/… under the home
+// directory, else absolute (or as given when root is "" and the path is
+// relative).
+func DisplayPath(path, root string) (display string, inRoot bool) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.ToSlash(path), false
+	}
+	if root != "" {
+		if rel, ok := Within(root, abs); ok {
+			if rel == "" {
+				rel = "."
+			}
+			return rel, true
+		}
+	}
+	if t := Tilde(abs); strings.HasPrefix(t, "~/") || root != "" || filepath.IsAbs(path) {
+		return t, false
+	}
+	return filepath.ToSlash(filepath.Clean(path)), false
+}
+
+// loadConfig reads the worktree's config: --config FILE, else
+// ROOT/.rivumi-lint.yaml when present, else the defaults.
+func loadConfig(root, explicit string) (*config.Config, error) {
+	if explicit != "" {
+		return config.Load(explicit)
+	}
+	path := filepath.Join(root, ConfigName)
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return config.Default(), nil
+	}
+	// The repository's own config may come from an untrusted change: never
+	// read it through a link (§10), or an error message could echo the target.
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s is a symbolic link; replace it with a regular file (rivumi-lint does not follow links)", path)
+	}
+	return config.Load(path)
+}
+
+// checkMissing accepts PATHs that do not exist only where Git has a
+// record of them, in the index or in HEAD: deleted files, as `git diff
+// --name-only | xargs rivumi-lint check` passes them (F9). Any other is a
+// typo, and checking around it would pass silently: exit 2, naming it.
+func (p *Project) checkMissing(missing []string) error {
+	known := make([]bool, len(missing))
+	if p.GitDir != "" {
+		r, err := p.repository(repo.Range{})
+		if err != nil {
+			return err
+		}
+		full := make([]string, len(missing))
+		for i, m := range missing {
+			full[i] = path.Join(p.Prefix, m)
+		}
+		if known, err = r.Recorded(full); err != nil {
+			return fmt.Errorf("look up PATHs that do not exist in the index and HEAD: %w", err)
+		}
+	}
+	var typos []string
+	for i, m := range missing {
+		if !known[i] {
+			typos = append(typos, m)
+		}
+	}
+	if len(typos) == 0 {
+		return nil
+	}
+	where := "Git has no record of it (not in the index, not in HEAD)"
+	if p.GitDir == "" {
+		where = "the root is not in a Git repository, so it cannot have been deleted in a change"
+	}
+	return fmt.Errorf("PATH %s does not exist under %s and %s: check the spelling (a file deleted by earlier commits is checked with --base REV)",
+		quoteList(typos, 5), p.Root, where)
+}
+
+// missingNote says which PATHs do not exist (F9): deleted in the change,
+// or a typo, which the note makes visible. Names are quoted: a note is one
+// line whatever a file name holds.
+func missingNote(missing []string) string {
+	const show = 5
+	q := make([]string, 0, show)
+	for _, m := range missing[:min(len(missing), show)] {
+		q = append(q, strconv.Quote(m))
+	}
+	more := ""
+	if len(missing) > show {
+		more = fmt.Sprintf(" and %d more", len(missing)-show)
+	}
+	return fmt.Sprintf("%d PATH(s) do not exist (deleted?): %s%s; their directories are checked where they still exist (F9)",
+		len(missing), strings.Join(q, ", "), more)
+}
+
+func appendNew(dst, src []Note) []Note {
+	have := map[Note]bool{}
+	for _, s := range dst {
+		have[s] = true
+	}
+	for _, s := range src {
+		if !have[s] {
+			dst = append(dst, s)
+			have[s] = true
+		}
+	}
+	return dst
+}

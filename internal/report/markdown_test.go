@@ -1,0 +1,149 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rivumi/rivumi-lint/internal/lint"
+)
+
+func writeMD(t testing.TB, r *lint.Result) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Markdown(&buf, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// gfmCells splits a table row the way cmark-gfm does: a backslash and the
+// character after it are one unit (so \| is no separator), '|' separates.
+// The pieces before the first and after the last pipe are included.
+func gfmCells(row string) []string {
+	var cells []string
+	start := 0
+	for i := 0; i < len(row); i++ {
+		switch row[i] {
+		case '\\':
+			i++
+		case '|':
+			cells = append(cells, row[start:i])
+			start = i + 1
+		}
+	}
+	return append(cells, row[start:])
+}
+
+// §7 markdown: golden of the fixture.
+func TestMarkdownGolden(t *testing.T) {
+	golden(t, "markdown_fixture.golden", []byte(writeMD(t, fixtureResult())))
+}
+
+// §7 markdown: the headline counts; an empty result says so.
+func TestMarkdownHeadline(t *testing.T) {
+	if got, want := writeMD(t, &lint.Result{}), "## rivumi-lint: no findings in 0 directories\n"; got != want {
+		t.Errorf("empty = %q, want %q", got, want)
+	}
+	got := writeMD(t, fixtureResult())
+	if want := "## rivumi-lint: 4 errors, 4 warnings, 1 notice in 5 directories\n"; !strings.HasPrefix(got, want) {
+		t.Errorf("headline of %q, want %q", got, want)
+	}
+}
+
+// §7 markdown, §10: however hostile the values, every table row keeps its
+// cells (4 in the findings table, 4 in the budget table), no line starts
+// with a value, and no raw HTML or line break from the result survives.
+func TestMarkdownStructure(t *testing.T) {
+	r := fixtureResult()
+	evil := "x|y\\|z`a`<img src=x onerror=alert(1)>\n| --- |\r\n# h\n- [ ] @org/team #1 ![i](j) <!-- c -->\\"
+	r.Findings = append(r.Findings, lint.Finding{Rule: "RL999|x", Name: evil, Severity: lint.Error, Path: evil, Line: 1, Message: evil})
+	r.Directories = append(r.Directories, lint.Directory{Path: evil, RenderedBytes: 1, BudgetBytes: 2})
+	r.Drift = append(r.Drift, lint.Drift{Directories: []string{evil}, Changes: []lint.LayerChange{{Path: evil, Change: evil, Detail: evil}}})
+	out := writeMD(t, r)
+	if strings.ContainsAny(out, "<>\r") {
+		t.Errorf("raw angle bracket or CR in output:\n%s", out)
+	}
+	fixed := []string{"## rivumi-lint: ", "### ", "| ", "- ", "  - layer ", "The instructions changed", ""}
+	section := ""
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "### ") {
+			section = line
+		}
+		ok := false
+		for _, p := range fixed {
+			if strings.HasPrefix(line, p) && (p != "" || line == "") {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("line does not start with our own text: %q", line)
+		}
+		if strings.HasPrefix(line, "- ") && !strings.HasPrefix(line, "- 1 directory: ") && !strings.HasPrefix(line, "- 2 directories: ") {
+			t.Errorf("drift line does not start with the directory count: %q", line)
+		}
+		if strings.HasPrefix(line, "| ") {
+			if n := len(gfmCells(line)); n != 6 {
+				t.Errorf("%s row has %d cells, want 4: %q", section, n-2, line)
+			}
+		}
+	}
+	if !strings.Contains(out, "| error | RL999\\|x x\\|y") {
+		t.Errorf("an unknown rule is not escaped or is linked:\n%s", out)
+	}
+}
+
+// §7 markdown: rule cells link the rule's documentation; locations are
+// path:line:col; budget rows are fullest first with a percentage.
+func TestMarkdownContent(t *testing.T) {
+	out := writeMD(t, fixtureResult())
+	for _, want := range []string{
+		"| error | [RL001 symlink](https://github.com/rivumi/rivumi-lint/blob/main/docs/rules.md#rl001) | docs/AGENTS.md | ",
+		"| dir with spaces/AGENTS.md:3:7 |",
+		"| warning | [RL009 empty](https://github.com/rivumi/rivumi-lint/blob/main/docs/rules.md#rl009) | \\~/.rivumi/RIVUMI.md | ",
+		"| odd\\|dir \\`x\\` &lt;b&gt; | 60000 | 57344 | 104.1% |\n| services/api | 53000 | 57344 | 93.4% |",
+		"| no-budget | 10 | 0 | n/a |",
+		"- 2 directories: services, services/api\n  - layer services/AGENTS.override.md: added\n  - layer AGENTS.md: suppressed (by services/AGENTS.override.md)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(writeMD(t, &lint.Result{Findings: fixtureResult().Findings}), "### Drift") {
+		t.Error("drift section without drift")
+	}
+}
+
+// §7 markdown: a drift group names at most 20 directories and counts the rest.
+func TestMarkdownDriftManyDirectories(t *testing.T) {
+	var dirs []string
+	for i := 0; i < 25; i++ {
+		dirs = append(dirs, fmt.Sprintf("d%02d", i))
+	}
+	out := writeMD(t, &lint.Result{Drift: []lint.Drift{{Directories: dirs, Changes: []lint.LayerChange{{Path: "AGENTS.md", Change: "modified"}}}}})
+	if !strings.Contains(out, "- 25 directories: d00, d01, ") || !strings.Contains(out, "d19 and 5 more\n") || strings.Contains(out, "d20") {
+		t.Errorf("drift group:\n%s", out)
+	}
+}
+
+// §7 markdown: with a limit the document stays within it, cutting rows and
+// saying how many were left out.
+func TestMarkdownLimit(t *testing.T) {
+	var fs []lint.Finding
+	for i := 0; i < 200; i++ {
+		fs = append(fs, lint.Finding{Rule: "RL007", Name: "shadowed", Severity: lint.Warning, Path: fmt.Sprintf("d%03d/AGENTS.md", i), Message: strings.Repeat("m", 100)})
+	}
+	r := &lint.Result{Findings: fs, Directories: []lint.Directory{{Path: ".", BudgetBytes: 1}}}
+	out := renderMarkdown(r, 8192, "")
+	if len(out) > 8192 {
+		t.Errorf("%d bytes, limit 8192", len(out))
+	}
+	if !strings.Contains(out, " more findings left out to keep this summary under 1 MiB.\n") ||
+		!strings.Contains(out, "\n1 directory left out to keep this summary under 1 MiB.\n") {
+		t.Errorf("no left-out lines:\n%s", out)
+	}
+	if full := renderMarkdown(r, 0, ""); strings.Contains(full, "left out") || full != writeMD(t, r) {
+		t.Errorf("without a limit nothing is left out")
+	}
+}

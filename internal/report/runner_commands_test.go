@@ -1,0 +1,183 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/rivumi/rivumi-lint/internal/lint"
+)
+
+// The GitHub Actions runner reads every line a step writes, on standard
+// output and standard error, whatever the tool meant by it, and runs two
+// kinds of workflow commands (actions/runner, ActionCommandManager
+// .TryProcessCommand): a line whose text after leading white space starts
+// with "::" (ActionCommand.TryParseV2), and, when that does not parse, the
+// older "##[command props]data" anywhere in the line (ActionCommand
+// .TryParse). A repository path or a symlink target in any format printed in
+// a CI log must start neither (§7, §10; SECURITY.md "No injection through
+// output").
+
+// runnerLineCommand reports whether the runner would take line as a
+// workflow command, and which syntax ("v2" or "v1").
+func runnerLineCommand(line string) (string, bool) {
+	if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") {
+		return "v2", true
+	}
+	if strings.Contains(line, "##[") {
+		return "v1", true
+	}
+	return "", false
+}
+
+// hostileNames are paths and messages an attacker controls: file names are
+// theirs, and messages quote symlink targets.
+var hostileNames = []string{
+	"::error file=README.md,line=1::forged/AGENTS.md",
+	" \t::warning::indented/AGENTS.md",
+	"\u00a0::notice::nbsp/AGENTS.md",
+	"\u3000::notice::ideographic/AGENTS.md",
+	":colon/AGENTS.md",
+	"a/##[set-output name=errors;]0/AGENTS.md",
+	"##[stop-commands]tok/AGENTS.md",
+	"x\n::set-output name=errors::0\n/AGENTS.md",
+	"x\r##[add-mask]AGENTS\r/AGENTS.md",
+	"#\x00#[error]split/AGENTS.md",
+	pathNewline,
+}
+
+func hostileResult() *lint.Result {
+	r := &lint.Result{}
+	for i, p := range hostileNames {
+		r.Findings = append(r.Findings, lint.Finding{
+			Rule: "RL001", Name: "symlink", Severity: lint.Error, Path: p, Line: i % 2, Column: i % 2, UTF16Column: i % 2,
+			Message:     "Rivumi will skip this file: it is a symbolic link to " + hostileNames[(i+1)%len(hostileNames)],
+			Directories: []string{p, "::error::dir"},
+		})
+		r.Directories = append(r.Directories, lint.Directory{Path: p, Fingerprint: "rivumi-fp-v1:00",
+			Layers: []lint.Layer{{Path: p, Scope: "project", State: "rejected", Reason: "RL001"}}})
+	}
+	r.Drift = []lint.Drift{{Directories: hostileNames, Changes: []lint.LayerChange{
+		{Path: hostileNames[0], Change: "added", Detail: hostileNames[5]},
+		{Path: hostileNames[6], Change: "rejected", Detail: "RL001: it is a symbolic link to ##[add-mask]x"},
+	}}}
+	return r
+}
+
+// TestNoRunnerCommandInOutput is §10 / §7: no format turns a file name or a
+// symlink target into a workflow command. text, json, sarif, rdjson,
+// rdjsonl and markdown print no line the runner would run; github prints
+// only its own ::error/::warning/::notice annotations.
+func TestNoRunnerCommandInOutput(t *testing.T) {
+	r := hostileResult()
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			w, _ := Lookup(name)
+			var buf bytes.Buffer
+			var err error
+			if name == "github" {
+				err = writeGitHub(&buf, r, Options{}, githubEnv(nil))
+			} else {
+				err = w(&buf, r, Options{ToolVersion: "test"})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range runnerLines(buf.String()) {
+				syntax, ok := runnerLineCommand(line)
+				if !ok {
+					continue
+				}
+				if name == "github" && syntax == "v2" {
+					c, ok := parseRunnerCommand(line)
+					if ok && (c.name == "error" || c.name == "warning" || c.name == "notice") {
+						continue // our own annotation; the runner never reads v1 syntax in it
+					}
+				}
+				t.Errorf("%s line %d is a workflow command (%s syntax) for the runner: %q", name, i+1, syntax, line)
+			}
+			switch name {
+			case "json", "sarif", "rdjson":
+				if !json.Valid(buf.Bytes()) {
+					t.Fatalf("%s output is not valid JSON", name)
+				}
+			case "rdjsonl":
+				for _, l := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+					if !json.Valid([]byte(l)) {
+						t.Fatalf("rdjsonl line is not valid JSON: %q", l)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestJSONKeepsValuesExact: the JSON formats write "##[" as "##\u005b",
+// which decodes to the same string (§7: JSON carries the exact name).
+func TestJSONKeepsValuesExact(t *testing.T) {
+	r := hostileResult()
+	var buf bytes.Buffer
+	if err := JSON(&buf, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Findings []lint.Finding `json:"findings"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range doc.Findings {
+		if f.Path != hostileNames[i] || f.Message != r.Findings[i].Message {
+			t.Errorf("finding %d: path %q message %q; want %q, %q", i, f.Path, f.Message, hostileNames[i], r.Findings[i].Message)
+		}
+	}
+}
+
+// FuzzTextLine is §7 text and §10: whatever the path, message and
+// directories, each finding is exactly one line `LOC: severity: MESSAGE
+// [RULE]` (plus one affects line), with no control character, and no line
+// the GitHub Actions runner would run as a workflow command.
+func FuzzTextLine(f *testing.F) {
+	for _, s := range hostileNames {
+		f.Add(s, "msg "+s, s)
+	}
+	f.Add("", "", "")
+	f.Add("AGENTS.md", "plain", ".")
+	f.Add("\u2028::x", "\u0085::y", "\x1b[31m")
+	f.Fuzz(func(t *testing.T, path, msg, dir string) {
+		r := &lint.Result{
+			Findings: []lint.Finding{{Rule: "RL004", Name: "invalid-utf8", Severity: lint.Warning, Path: path, Line: 3, Column: 4, UTF16Column: 4,
+				Message: msg, Directories: []string{dir}}},
+			Directories: []lint.Directory{{Path: dir}},
+			Drift:       []lint.Drift{{Directories: []string{dir}, Changes: []lint.LayerChange{{Path: path, Change: "modified", Detail: msg}}}},
+		}
+		var buf bytes.Buffer
+		if err := Text(&buf, r, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		// finding, affects, drift header, drift change, summary
+		if len(lines) != 5 {
+			t.Fatalf("%d lines, want 5:\n%q", len(lines), out)
+		}
+		for i, l := range lines {
+			if strings.ContainsFunc(l, isControl) {
+				t.Fatalf("line %d holds a control character: %q", i+1, l)
+			}
+			if syntax, ok := runnerLineCommand(l); ok {
+				t.Fatalf("line %d is a workflow command (%s) for the GitHub runner: %q", i+1, syntax, l)
+			}
+		}
+		if !strings.HasSuffix(lines[0], ": warning: "+safe(msg)+" [RL004]") {
+			t.Fatalf("finding line %q does not end with the message", lines[0])
+		}
+		loc := strings.TrimSuffix(lines[0], ": warning: "+safe(msg)+" [RL004]")
+		if want := fmt.Sprintf("%s:3:4", safe(path)); loc != want && loc != "./"+want {
+			t.Fatalf("location %q, want %q", loc, want)
+		}
+	})
+}
