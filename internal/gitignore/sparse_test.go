@@ -63,7 +63,7 @@ func TestSparseGitignoreFromIndex(t *testing.T) {
 // readSparse is ReadSparse of what the worktree's index scan finds.
 func readSparse(t *testing.T, top, gitDir string) (*Sparse, error) {
 	t.Helper()
-	scan, err := repo.ScanIndex(top)
+	scan, err := repo.ScanIndexOf(top, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,12 +49,6 @@ type Inputs struct {
 	Prepared *Prepared
 }
 
-// Run applies every enabled chain rule to every resolution and returns
-// the result: Check with only chains and skills.
-func Run(resolutions []*resolve.Resolution, cfg Config, skills []byte) *Result {
-	return Check(Inputs{Chains: resolutions, Skills: skills}, cfg)
-}
-
 // Check runs every enabled rule over the inputs it declares. A finding
 // that several directories share (a rejected root file, say) is reported
 // once, with all of those directories.

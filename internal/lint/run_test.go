@@ -40,7 +40,7 @@ func runTree(t *testing.T, cfg *config.Config, files map[string]string, dirs ...
 		}
 		rs = append(rs, r)
 	}
-	return Run(rs, cfg, nil)
+	return Check(Inputs{Chains: rs}, cfg)
 }
 
 func rulesOf(r *Result) string {
@@ -153,7 +153,7 @@ func TestRenderedBytesMatchRender(t *testing.T) {
 		}
 		rs = append(rs, r)
 	}
-	res := Run(rs, cfg, []byte("skills"))
+	res := Check(Inputs{Chains: rs, Skills: []byte("skills")}, cfg)
 	for i, r := range rs {
 		want := len(render.Instructions(r)) + len("skills")
 		if got := res.Directories[i].RenderedBytes; got != want {

@@ -105,17 +105,6 @@ func offset(text []byte, line, column int) (int, bool) {
 	return min(start+max(column-1, 0), end), true
 }
 
-// findingRange is where a finding's diagnostic goes: the character at its
-// line and column (a hidden character, an invalid byte), or the start of
-// the file for a finding about the whole file.
-func (enc encoding) findingRange(text []byte, f lint.Finding) Range {
-	off, ok := offset(text, f.Line, f.Column)
-	if !ok {
-		return Range{}
-	}
-	return enc.charRange(text, off)
-}
-
 // charRange is the range of the character at byte offset off of text
 // (empty at a line end or the end).
 func (enc encoding) charRange(text []byte, off int) Range {

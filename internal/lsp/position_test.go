@@ -138,3 +138,14 @@ func FuzzPosition(f *testing.F) {
 		}
 	})
 }
+
+// findingRange is where a finding's diagnostic goes: the character at its
+// line and column (a hidden character, an invalid byte), or the start of
+// the file for a finding about the whole file.
+func (enc encoding) findingRange(text []byte, f lint.Finding) Range {
+	off, ok := offset(text, f.Line, f.Column)
+	if !ok {
+		return Range{}
+	}
+	return enc.charRange(text, off)
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/preview/previewtest"
 	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/report"
+	"github.com/rivumi/rivumi-lint/internal/skills"
 )
 
 // fixture extracts a txtar given as text.
@@ -426,7 +427,7 @@ func TestDescription(t *testing.T) {
 		{"---\ndescription: first\ndescription: last wins\n...\n", "last wins", true},
 		{"", "", false},
 	} {
-		got, ok := preview.Description([]byte(tc.in))
+		got, ok := skills.Description([]byte(tc.in))
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("Description(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
 		}

@@ -243,7 +243,7 @@ func TestSHA256(t *testing.T) {
 		t.Fatalf("SHA-256 index read via %s", x.Via())
 	}
 	// The worktree check's scan reads 32-byte ids too.
-	if s, err := ScanIndex(g.Dir); err != nil || s.Note != "" || !s.Tracked.Has("a") || !s.Tracked.Has("b") {
+	if s, err := ScanIndexOf(g.Dir, true); err != nil || s.Note != "" || !s.Tracked.Has("a") || !s.Tracked.Has("b") {
 		t.Fatalf("ScanIndex = %+v, %v", s, err)
 	}
 	if data, _, _, _ := x.Read("a/AGENTS.md", 100); string(data) != "staged\n" {

@@ -69,18 +69,6 @@ func GitDir(root string) (string, error) {
 	return "", fmt.Errorf("%s: %w", root, ErrNotGit)
 }
 
-// IndexKinds returns the paths that Git's index records as symbolic links or
-// submodules. Those modes win over the checkout (C1, C2). A repository
-// without an index yet has none. When the index cannot be decoded here (a
-// split index, say) the git binary is asked instead, and note says so.
-func IndexKinds(root string) (kinds map[string]resolve.Kind, note string, err error) {
-	s, err := ScanIndexOf(root, false)
-	if err != nil {
-		return nil, "", err
-	}
-	return s.Kinds, s.Note, nil
-}
-
 // IndexScan is what a worktree check needs from the index, gathered in one
 // streaming pass that holds no entry.
 type IndexScan struct {
@@ -103,17 +91,12 @@ type IndexScan struct {
 	Note string
 }
 
-// ScanIndex reads the index Git reads for the worktree (ScanIndexOf) in
-// one streaming pass: the 100,000
-// entries of a large monorepo cost a few milliseconds and no allocation
-// each. A split index or a sparse index (sparse directory entries) is read
-// in full instead, through Repo.Index's reader; only an index with a
-// required extension this package does not know goes to the git binary.
-func ScanIndex(root string) (*IndexScan, error) { return ScanIndexOf(root, true) }
-
-// ScanIndexOf is ScanIndex with Tracked only when tracked is set: a check
-// of a few PATHs walks no directory, and the map of the 10,000 tracked
-// directories of a large monorepo was half of its page faults.
+// ScanIndexOf reads the index Git reads for the worktree in one streaming
+// pass that allocates nothing per entry; a split or sparse index is read in
+// full through Repo.Index's reader, and only an index with a required
+// extension this package does not know goes to the git binary. Tracked is
+// filled only when tracked is set: a check of a few PATHs walks no
+// directory, and the map of a large monorepo's directories is costly.
 func ScanIndexOf(root string, tracked bool) (*IndexScan, error) {
 	return scanIndexOf(root, tracked, defaultOptions())
 }

@@ -71,11 +71,11 @@ func TestSourcesAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	kinds, _, err := repo.IndexKinds(g.Dir)
+	scan, err := repo.ScanIndexOf(g.Dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wt, err := resolve.OpenWorktree(g.Dir, kinds)
+	wt, err := resolve.OpenWorktree(g.Dir, scan.Kinds)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ package resolve_test
 
 // Tests of the engine over the worktree source with real files made at test
 // time: the hostile inputs of §10 and the read constraints C1–C5. This is
-// the external test package because it uses repo.IndexKinds (repo imports
+// the external test package because it uses repo.ScanIndexOf (repo imports
 // resolve); the invariant checker R5Violations comes from fuzz_test.go.
 
 import (
@@ -137,7 +137,7 @@ func wantRejected(t *testing.T, l resolve.Layer, rule string) {
 // outputs runs the rules and the text and JSON reports over the resolutions.
 func outputs(t *testing.T, rs ...*resolve.Resolution) (*lint.Result, string) {
 	t.Helper()
-	res := lint.Run(rs, config.Default(), nil)
+	res := lint.Check(lint.Inputs{Chains: rs}, config.Default())
 	var b bytes.Buffer
 	for _, w := range []report.Writer{report.Text, report.JSON} {
 		if err := w(&b, res, report.Options{ToolVersion: "test"}); err != nil {
@@ -681,7 +681,7 @@ func TestEmptyOverride(t *testing.T) {
 func TestIndexRecordedSymlink(t *testing.T) {
 	// C1: a path Git records as a symlink (mode 120000) is rejected even
 	// where the checkout holds a plain file with the target text
-	// (core.symlinks=false). The recorded map comes from repo.IndexKinds.
+	// (core.symlinks=false). The recorded map comes from repo.ScanIndexOf.
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git not found: install git (apt-get install git)")
 	}
@@ -711,10 +711,11 @@ func TestIndexRecordedSymlink(t *testing.T) {
 	if out := git("ls-files", "-s", "AGENTS.md"); !strings.HasPrefix(out, "120000 ") {
 		t.Fatalf("index entry %q, want mode 120000", out)
 	}
-	kinds, _, err := repo.IndexKinds(root)
+	scan, err := repo.ScanIndexOf(root, false)
 	mustT(t, err)
+	kinds := scan.Kinds
 	if kinds["AGENTS.md"] != resolve.Symlink {
-		t.Fatalf("IndexKinds: AGENTS.md is %v, want Symlink; map %v", kinds["AGENTS.md"], kinds)
+		t.Fatalf("ScanIndexOf: AGENTS.md is %v, want Symlink; map %v", kinds["AGENTS.md"], kinds)
 	}
 	r := chain(t, engine(t, root, kinds, defaultOptions()), "sub")
 	l := layer(t, r, "AGENTS.md")

@@ -387,7 +387,7 @@ func diffSeed(t *testing.T, c *diffCase) {
 		}
 	}
 	sort.Strings(want)
-	scan, err := repo.ScanIndex(top)
+	scan, err := repo.ScanIndexOf(top, true)
 	if err != nil {
 		t.Fatal(err)
 	}

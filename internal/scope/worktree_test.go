@@ -84,7 +84,7 @@ func walkerN(t *testing.T, root, prefix string, workers int) *Walker {
 	if prefix != "" {
 		top = strings.TrimSuffix(root, "/"+prefix)
 	}
-	scan, err := repo.ScanIndex(top)
+	scan, err := repo.ScanIndexOf(top, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestWalkerMatchesGit(t *testing.T) {
 // directory gitDir and reports which of dirs it lists.
 func listed(t *testing.T, top, gitDir string, dirs ...string) map[string]bool {
 	t.Helper()
-	scan, err := repo.ScanIndex(top)
+	scan, err := repo.ScanIndexOf(top, true)
 	if err != nil {
 		t.Fatal(err)
 	}
