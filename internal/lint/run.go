@@ -337,8 +337,8 @@ func compact(s []string) []string {
 // budget share.
 func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer, used string) Directory {
 	if used == "" {
-		// Formatted once per chain, not per directory: a tenth of a
-		// whole worktree's rendering went to formatting the same share.
+		// Formatted once per chain, not per directory: every directory of
+		// the chain has the same share.
 		used = lim.UsedShare(int64(rendered) + lim.ReservedBytes)
 	}
 	d := Directory{Path: resolve.DisplayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,

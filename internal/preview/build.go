@@ -48,7 +48,7 @@ const (
 )
 
 // The preview's plain values live in package view, which report's writers
-// read without the pipeline (issue 22).
+// read without the pipeline.
 type (
 	Section    = view.Section
 	Budget     = view.Budget

@@ -7,8 +7,9 @@
 // [Build] makes a [Preview] from [Options] through project's pipeline (the
 // same engine, skills and rules as check); report's preview writers
 // (report.LookupPreview) write its plain value, the embedded view.Preview
-// (package view holds the data, so report links no pipeline); [Watch] re-renders it when its inputs
-// change (P6). The memory file is read by memory.ReadFile; RL013 is lint's.
+// (package view holds the data, so report links no pipeline); [Watch]
+// re-renders it when its inputs change (P6). The memory file is read by
+// memory.ReadFile; RL013 is lint's.
 //
 // Everything is read under the engine's constraints: instruction files and
 // skills through the engine's Source (C1–C5: no symbolic link followed,

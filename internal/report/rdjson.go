@@ -49,14 +49,18 @@ func RDJSONL(w io.Writer, r *lint.Result, o Options) error {
 
 var rdjsonToolSource = rdjsonSource{Name: driverName, URL: driverURI}
 
-// newRDJSONDiagnostic is one reviewdog Diagnostic: message, location (path
-// and range.start with line and column, both 1-based, columns in bytes as
-// reviewdog counts them (reviewdog's proto/rdf/reviewdog.proto, message
-// Position: "Column number, starting at 1 (byte count in UTF-8)", so
-// lint.Finding.Column as it is, and the fix edits' byte columns too); a finding about a whole file is placed on line 1
-// without a column, as in SARIF, so that reviewdog's -filter-mode=added
-// keeps it when the change adds the file), severity
-// ERROR/WARNING/INFO, source and code {value: rule id, url: rule docs}.
+// newRDJSONDiagnostic is one reviewdog Diagnostic: message, location,
+// severity ERROR/WARNING/INFO, source and code {value: rule id, url: rule
+// docs}.
+//
+// The location is the path and range.start with line and column, both
+// 1-based. Columns count bytes, as reviewdog does (proto/rdf/reviewdog.proto,
+// message Position: "Column number, starting at 1 (byte count in UTF-8)"),
+// so lint.Finding.Column and the fix edits' byte columns go in as they are.
+// A finding about a whole file is placed on line 1 without a column, as in
+// SARIF, so that reviewdog's -filter-mode=added keeps it when the change
+// adds the file.
+//
 // The message is for a reader (reviewdog posts it as a comment): it goes
 // through messageText; the path stays exact, for reviewdog to match.
 // A user-level file (~/…) is not in the repository, so reviewdog could not

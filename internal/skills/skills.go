@@ -214,8 +214,8 @@ func (s *Skill) load(src resolve.Source, ent resolve.Entry, maxBytes int64) erro
 // the key's line, and the block scalars `>` and `|` (with an optional
 // chomping indicator) whose indented lines follow. The value is made one
 // line: every run of white space (line breaks included) becomes one space,
-// and white space at both ends is trimmed. A comment (` #…`) ends a plain value. Anything more exotic is
-// taken as plain text.
+// and white space at both ends is trimmed. A comment (` #…`) ends a plain
+// value. Anything more exotic is taken as plain text.
 func Description(data []byte) (desc string, ok bool) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")

@@ -4,9 +4,9 @@
 //
 // It imports neither testing nor go-git's root package (D4: `go install
 // ./...`, which pre-commit runs, compiles every package of the module, and
-// go-git's root package alone brings 47 MB of modules): repositories are
-// made with the git binary (repo/gittest), and the helpers take a
-// gittest.TB, which *testing.T and *testing.B satisfy.
+// go-git's root package alone brings many modules): repositories are made
+// with the git binary (repo/gittest), and the helpers take a gittest.TB,
+// which *testing.T and *testing.B satisfy.
 package previewtest
 
 import (

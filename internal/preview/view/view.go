@@ -1,8 +1,8 @@
 // Package view is the preview as plain data (P5, P6): the value
 // preview.Build makes and report's preview writers write, and the watch
 // loop's reload event. It holds no pipeline: report imports it, and none of
-// the Git readers, through it (issue 22). Field names and JSON tags are the
-// preview's JSON document (docs/preview.md): added, never renamed.
+// the Git readers, through it. Field names and JSON tags are the preview's
+// JSON document (docs/preview.md): added, never renamed.
 package view
 
 import (
