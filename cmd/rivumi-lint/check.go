@@ -58,7 +58,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if paths, err = stdinPaths(paths, *stdinAs); err != nil {
 		return fail(stderr, err)
 	}
-	diff, err := diffScope(paths, *staged, *base, *head, os.Getenv)
+	diff, err := revisionRange(paths, *staged, *base, *head, os.Getenv)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -116,10 +116,10 @@ func stdinPaths(paths []string, name string) ([]string, error) {
 	return []string{name}, nil
 }
 
-// diffScope decides the diff-mode scope (§6): --staged, --base [--head],
+// revisionRange decides the range a check reads (§6): --staged, --base [--head],
 // or, inside GitHub Actions with no explicit scope, the event's commits.
 // PATHs and the diff flags exclude each other.
-func diffScope(paths []string, staged bool, base, head string, getenv func(string) string) (repo.Range, error) {
+func revisionRange(paths []string, staged bool, base, head string, getenv func(string) string) (repo.Range, error) {
 	switch {
 	case staged && base != "":
 		return repo.Range{}, &usageError{"--staged and --base exclude each other: --staged checks the index against HEAD, --base checks the commits from REV to --head"}

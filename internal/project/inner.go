@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/repo"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
 	"github.com/rivumi/rivumi-lint/internal/shell"
 )
 
@@ -108,7 +109,7 @@ func (p *Project) enterInner(o Options) error {
 		if !ok || strings.Contains("/"+filepath.ToSlash(t)+"/", "/../") {
 			return nil // refused later by Rel, with its own message
 		}
-		start := parentOf(rel)
+		start := resolve.ParentDir(rel)
 		if o.Enter && rel != "" {
 			if fi, err := os.Lstat(abs); err == nil && fi.IsDir() {
 				start = rel
@@ -210,13 +211,6 @@ func command(dir, cmd string, paths []string) string {
 	return b.String()
 }
 
-func parentOf(rel string) string {
-	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-		return rel[:i]
-	}
-	return ""
-}
-
 // dirArg turns a directory as a user gave it into the root-relative one
 // to resolve: a file is its directory (F9; a link is left as it is: the
 // engine reports a linked directory, never opens it), "" the working
@@ -240,7 +234,7 @@ func (p *Project) dirArg(arg string) (string, error) {
 	}
 	if fi, err := os.Lstat(filepath.Join(p.Root, filepath.FromSlash(rel))); err == nil && rel != "" &&
 		!fi.IsDir() && fi.Mode()&os.ModeSymlink == 0 {
-		rel = parentOf(rel)
+		rel = resolve.ParentDir(rel)
 	}
 	return rel, nil
 }

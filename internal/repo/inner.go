@@ -3,7 +3,6 @@ package repo
 import (
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // Inner is the innermost repository strictly below top that holds rel (a
@@ -14,17 +13,10 @@ import (
 // directory from outside it, so a path there belongs to that repository
 // (R1): `cd` there finds it.
 func Inner(top, rel string) string {
-	for d := rel; d != "" && d != "."; d = parentOf(d) {
+	for d := rel; d != "" && d != "."; d = parentDir(d) {
 		if _, err := os.Lstat(filepath.Join(top, filepath.FromSlash(d), ".git")); err == nil {
 			return d
 		}
-	}
-	return ""
-}
-
-func parentOf(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
 	}
 	return ""
 }
