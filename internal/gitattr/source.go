@@ -59,7 +59,9 @@ func ReadInfo(commonDir string) (*File, error) {
 	return Parse("info/attributes", "", data, true), nil
 }
 
-// Source is a tree or index source read as a checkout holds it (F5): Read
+// Source is a tree or index snapshot read as a checkout holds it (F5);
+// it is a resolve.Snapshot itself, listing and reading ahead as the one it
+// wraps does (the blobs it reads ahead are converted when Read). Read
 // gives the blob, unless the attributes committed with it make Git write
 // a file the runtime rejects, which Read returns as a *resolve.RejectError:
 //
@@ -74,7 +76,7 @@ func ReadInfo(commonDir string) (*File, error) {
 // A filter, and CRLF line ends within the limit, do not reject the file:
 // Record tells the caller, which reports them.
 type Source struct {
-	resolve.Source
+	resolve.Snapshot
 	attrs *Checker
 	recs  map[string]*Record
 }
@@ -90,8 +92,8 @@ type Record struct {
 }
 
 // NewSource wraps src with the attributes c reads.
-func NewSource(src resolve.Source, c *Checker) *Source {
-	return &Source{Source: src, attrs: c, recs: map[string]*Record{}}
+func NewSource(src resolve.Snapshot, c *Checker) *Source {
+	return &Source{Snapshot: src, attrs: c, recs: map[string]*Record{}}
 }
 
 // Record returns what a checkout does to the file at p, when it was read
@@ -101,7 +103,7 @@ func (s *Source) Record(p string) *Record { return s.recs[p] }
 
 // Read implements resolve.Source.
 func (s *Source) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error) {
-	data, kind, size, err := s.Source.Read(p, limit)
+	data, kind, size, err := s.Snapshot.Read(p, limit)
 	if err != nil || kind != resolve.Regular || data == nil || int64(len(data)) > limit {
 		return data, kind, size, err // the blob alone decides
 	}

@@ -8,11 +8,11 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
-// checkout wraps one side of a diff so that its engine reads each layer
+// checkout is one side of a diff as a snapshot whose engine reads each layer
 // file as a checkout of that side holds it (F5): the attributes come from
 // the same tree or index, plus info/attributes of the repository, never
 // from the worktree or the machine's Git configuration.
-func checkout(commonDir string, src resolve.Source) (*gitattr.Source, error) {
+func checkout(commonDir string, src resolve.Snapshot) (*gitattr.Source, error) {
 	info, err := gitattr.ReadInfo(commonDir)
 	if err != nil {
 		return nil, err

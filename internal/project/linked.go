@@ -15,7 +15,7 @@ import (
 // naming a. A directory that is itself a link stays when it links to a
 // directory: the candidates behind it are reported on the link (C1), as
 // the whole-worktree walk does; keep holds those known already.
-func dropBehindLinks(src resolve.Source, dirLink func(string) (bool, error), dirs []string, keep map[string]bool) ([]string, error) {
+func dropBehindLinks(src resolve.Snapshot, dirs []string, keep map[string]bool) ([]string, error) {
 	out := dirs[:0]
 	for _, d := range dirs {
 		_, err := src.List(d)
@@ -25,7 +25,7 @@ func dropBehindLinks(src resolve.Source, dirLink func(string) (bool, error), dir
 		case errors.As(err, &le) && le.Dir != d:
 			continue // behind a link
 		case errors.As(err, &le):
-			ok, err := dirLink(d)
+			ok, err := src.DirLink(d)
 			if err != nil {
 				return nil, err
 			}

@@ -207,6 +207,16 @@ func (r *Run) worktreeScope() ([]string, error) {
 		return fail(err)
 	}
 	r.Engine = resolve.New(wt, r.engineOpt)
+	// The worktree lists the directories below one (R7) with the walk of
+	// the whole-worktree check (Git's ignore rules, F4), which needs the
+	// tracked directories: walks foresaw this; should a PATH reach here
+	// that it did not, the walk still gets them.
+	wt.SetWalk(func(dir string) ([]string, error) {
+		if _, err := p.worktree(true); err != nil {
+			return nil, err
+		}
+		return r.walker().DirsBelow(dir)
+	})
 	trace.Mark("open")
 	var dirs []string
 	switch {
@@ -222,15 +232,6 @@ func (r *Run) worktreeScope() ([]string, error) {
 				return fail(err)
 			}
 			rels = append(rels, rel)
-		}
-		var missing []string
-		below := func(dir string) ([]string, error) {
-			// walks foresaw this; should a PATH reach here that it did
-			// not, the walk still gets the tracked directories (F4).
-			if _, err := p.worktree(true); err != nil {
-				return nil, err
-			}
-			return r.walker().DirsBelow(dir)
 		}
 		// The PATHs' directories are listed first, on both cores: the
 		// chains need those listings anyway, and they tell each PATH's
@@ -252,20 +253,17 @@ func (r *Run) worktreeScope() ([]string, error) {
 			}
 		}
 		plan.Run(nil)
-		dirs, missing, err = scope.PathDirs(p.Root, r.Engine, rels, plan.Kinds, below)
-		if err == nil && len(missing) > 0 {
-			if !r.scope.Typed {
-				p.Notes = append(p.Notes, repo.Info("%s", missingNote(missing)))
-			} else if err = p.checkMissing(missing); err == nil {
-				p.Notes = append(p.Notes, repo.Info("%s", missingNote(missing)))
+		dirs, err = r.directories(wt, func(below func(string) ([]string, error)) ([]string, error) {
+			dirs, missing, err := scope.PathDirs(p.Root, r.Engine, rels, plan.Kinds, below)
+			if err == nil && len(missing) > 0 {
+				if !r.scope.Typed {
+					p.Notes = append(p.Notes, repo.Info("%s", missingNote(missing)))
+				} else if err = p.checkMissing(missing); err == nil {
+					p.Notes = append(p.Notes, repo.Info("%s", missingNote(missing)))
+				}
 			}
-		}
-		if err == nil {
-			// The chains of these directories need every directory from the
-			// root down: list them (and read their layer files) in parallel
-			// before the engine walks them one by one.
-			wt.Prefetch(resolve.WithAncestors(dirs))
-		}
+			return dirs, err
+		}, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -364,17 +362,19 @@ func (r *Run) diffScope() ([]string, error) {
 	}
 	r.Engine = resolve.New(headCO, r.engineOpt)
 	r.checkout = checkoutFiles(headCO)
-	var dirs []string
-	if d.Kind == repo.RangeWholeHead {
-		dirs, err = s.Head.DirsBelow("")
-	} else {
+	var base resolve.Snapshot // read ahead for drift (R9)
+	if s.Base != nil {
+		base = s.Base
+	}
+	dirs, err := r.directories(headCO, func(below func(string) ([]string, error)) ([]string, error) {
+		if d.Kind == repo.RangeWholeHead {
+			return headCO.DirsBelow("")
+		}
 		paths := make([]string, len(r.changes))
 		for i, c := range r.changes {
 			paths[i] = c.Path
 		}
-		dirs, err = scope.Affected(r.Engine, paths, func(p string) ([]string, error) {
-			return s.Head.CandidateDirsBelow(p, r.Engine.Candidates())
-		})
+		dirs, err := scope.Affected(r.Engine, paths, below)
 		// A new or changed link to a directory is resolved itself, as a
 		// whole-worktree check does, so the candidates behind it are
 		// reported (C1).
@@ -384,27 +384,41 @@ func (r *Run) diffScope() ([]string, error) {
 				continue
 			}
 			var ok bool
-			if ok, err = s.Head.DirLink(c.Path); ok {
+			if ok, err = headCO.DirLink(c.Path); ok {
 				dirs = append(dirs, c.Path)
 				links[c.Path] = true
 			}
 		}
-		sort.Strings(dirs)
-		dirs = slices.Compact(dirs)
-		if err == nil {
-			dirs, err = dropBehindLinks(s.Head, s.Head.DirLink, dirs, links)
+		if err != nil {
+			return nil, err
 		}
-	}
+		sort.Strings(dirs)
+		return dropBehindLinks(headCO, slices.Compact(dirs), links)
+	}, base)
 	if err != nil {
 		return nil, err
 	}
-	// Read the layer files of the chains to resolve, head and base, on
-	// several goroutines; the engines then find them read.
-	s.Head.PrefetchLayers(dirs, r.Engine.Candidates(), r.engineOpt.MaxFileBytes)
-	if s.Base != nil {
-		s.Base.PrefetchLayers(dirs, r.Engine.Candidates(), r.engineOpt.MaxFileBytes)
-	}
 	trace.Mark("diff")
+	return dirs, nil
+}
+
+// directories is the directory stage of the worktree's PATHs and of the
+// diff scopes, over snap, the snapshot the engine reads: expand lists the
+// directories the scope's paths reach, given below (snap's directories at
+// or below one that may hold a candidate, R7); then what the engine will
+// read of those and of the directories above them is read ahead, on
+// several goroutines, from snap and from base (nil: none), the snapshot
+// drift resolves (R9). The engines then find it read.
+func (r *Run) directories(snap resolve.Snapshot, expand func(below func(dir string) ([]string, error)) ([]string, error), base resolve.Snapshot) ([]string, error) {
+	names := r.Engine.Candidates()
+	dirs, err := expand(func(dir string) ([]string, error) { return snap.CandidateDirsBelow(dir, names) })
+	if err != nil {
+		return nil, err
+	}
+	snap.Prefetch(dirs, names, r.engineOpt.MaxFileBytes)
+	if base != nil {
+		base.Prefetch(dirs, names, r.engineOpt.MaxFileBytes)
+	}
 	return dirs, nil
 }
 

@@ -71,9 +71,9 @@ func twinSnapshot(t *testing.T, g *gittest.Repo, n int) string {
 		slices.Sort(dirs)
 		dirs = slices.Compact(dirs)
 		fmt.Fprintf(&b, "  candidate dirs %q\n", dirs)
-		ht.PrefetchLayers(dirs, candNames, 1<<15)
+		ht.Prefetch(dirs, candNames, 1<<15)
 		if i > 0 {
-			r.Tree(base, "base").PrefetchLayers(dirs, candNames, 1<<15)
+			r.Tree(base, "base").Prefetch(dirs, candNames, 1<<15)
 		}
 		all, err := ht.DirsBelow("")
 		if err != nil {
@@ -290,7 +290,7 @@ func twinRepo(t *testing.T) *gittest.Repo {
 
 // TestF1SerialTwins is F1: every parallel path of this package
 // (candidateDirsParallel, loadTrees under prefetchDiff and
-// prefetchIndexDiff, prefetchBlobs under Tree and Index PrefetchLayers)
+// prefetchIndexDiff, prefetchBlobs under Tree and Index Prefetch)
 // gives what its serial twin gives, over every pack layout, and both give
 // git's answer.
 func TestF1SerialTwins(t *testing.T) {
@@ -354,8 +354,8 @@ func indexSnapshot(t *testing.T, g *gittest.Repo, n int) string {
 	slices.Sort(dirs)
 	dirs = slices.Compact(dirs)
 	fmt.Fprintf(&b, "candidate dirs %q\n", dirs)
-	x.PrefetchLayers(dirs, candNames, 1<<15)
-	r.Tree(head, "HEAD").PrefetchLayers(dirs, candNames, 1<<15)
+	x.Prefetch(dirs, candNames, 1<<15)
+	r.Tree(head, "HEAD").Prefetch(dirs, candNames, 1<<15)
 	staged := map[string]string{}
 	for _, line := range gittest.Nul(g.Git("ls-files", "-s", "-z")) {
 		meta, p, _ := strings.Cut(line, "\t")

@@ -550,8 +550,8 @@ func (x *Index) DirsBelow(dir string) ([]string, error) {
 	return out, nil
 }
 
-// PrefetchLayers is Tree.PrefetchLayers for the staged content.
-func (x *Index) PrefetchLayers(dirs, names []string, limit int64) {
+// Prefetch is Tree.Prefetch for the staged content.
+func (x *Index) Prefetch(dirs, names []string, limit int64) {
 	var hs []Hash
 	for _, d := range resolve.WithAncestors(dirs) {
 		if x.checkDir(d) != nil {

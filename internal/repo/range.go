@@ -122,16 +122,6 @@ func (rg Range) remote() string {
 	return rg.Remote
 }
 
-// Side is a source a range reads content from: a commit's tree or the
-// index.
-type Side interface {
-	resolve.Source
-	DirsBelow(dir string) ([]string, error)
-	CandidateDirsBelow(dir string, names []string) ([]string, error)
-	PrefetchLayers(dirs, names []string, limit int64)
-	DirLink(p string) (bool, error)
-}
-
 // Sides is an open range: the head, whose content is checked, the base it
 // is compared with (nil with RangeWholeHead and RangeDeleted), the changes
 // from one to the other, and what the messages call them.
@@ -139,7 +129,7 @@ type Sides struct {
 	// Range is the range as opened: a new branch or a missing base has
 	// become the merge base (RangeCommits) or the whole head.
 	Range     Range
-	Head      Side
+	Head      resolve.Snapshot // a commit's tree or the index
 	HeadLabel string
 	HeadTree  Hash   // the head's tree (zero with RangeStaged)
 	Index     *Index // the head with RangeStaged

@@ -708,12 +708,13 @@ func (t *Tree) candidateDirsParallel(dir string, names []string) (out []string, 
 
 var errTooLarge = errors.New("tree object too large")
 
-// PrefetchLayers reads ahead, on several goroutines, the blob each of
-// dirs (and every directory above them) will load as its layer: the first
-// of names, in priority order, that has an entry (R2), when that entry is
-// a regular file. limit is the engine's MaxFileBytes. The engine then finds
-// the bytes in the cache; nothing else changes.
-func (t *Tree) PrefetchLayers(dirs, names []string, limit int64) {
+// Prefetch implements resolve.Snapshot: it reads ahead, on several
+// goroutines, the blob each of dirs (and every directory above them) will
+// load as its layer: the first of names, in priority order, that has an
+// entry (R2), when that entry is a regular file. limit is the engine's
+// MaxFileBytes. The engine then finds the bytes in the cache; nothing else
+// changes.
+func (t *Tree) Prefetch(dirs, names []string, limit int64) {
 	var hs []Hash
 	for _, d := range resolve.WithAncestors(dirs) {
 		ents, err := t.dir(d)

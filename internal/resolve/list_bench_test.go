@@ -64,7 +64,7 @@ func BenchmarkList(b *testing.B) {
 				b.Fatal(err)
 			}
 			w.candidates = candidates
-			w.Prefetch(dirs)
+			w.prefetch(dirs)
 			w.Close()
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(dirs)), "µs/dir")

@@ -74,6 +74,35 @@ type Source interface {
 	LinkTarget(p string) (string, error)
 }
 
+// Snapshot is a Source a run's directory stage reads (R7): the worktree,
+// a commit's tree, the index, and either of those read as its checkout
+// holds it (gitattr). Besides the engine's reads it lists directories
+// below one, tells links to directories, and reads ahead what the engine
+// will read. Kinds are Lstat's, and Read's of the object it opens.
+type Snapshot interface {
+	Source
+	// DirsBelow returns dir and every directory below it, sorted; a link
+	// to a directory is listed itself, never descended into (C1). A dir
+	// that is not a directory gives none.
+	DirsBelow(dir string) ([]string, error)
+	// CandidateDirsBelow returns, sorted, directories at or below dir: a
+	// superset of those that hold an entry called like one of names (the
+	// engine decides), with the links to directories. A dir that is not
+	// a directory gives none.
+	CandidateDirsBelow(dir string, names []string) ([]string, error)
+	// DirLink reports whether p is a symbolic link that leads to a
+	// directory; the directory stage resolves such a link itself, so the
+	// candidates behind it are reported (C1).
+	DirLink(p string) (bool, error)
+	// Prefetch reads ahead, on several goroutines, what the engine will
+	// read for dirs and every directory above them: their layer files
+	// (the first of names, in priority order, that has an entry, when it
+	// is a regular file: R2; limit is the engine's MaxFileBytes) and, on
+	// the disk, their listings. Errors are not kept: the engine meets
+	// them itself.
+	Prefetch(dirs, names []string, limit int64)
+}
+
 // FatalError is an error of a source that makes the whole answer
 // unknowable, not a property of one file: a Git object that is missing or
 // corrupt, an index that cannot be read. It is never turned into a finding

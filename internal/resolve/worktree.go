@@ -24,7 +24,7 @@ type Worktree struct {
 	// unmerged holds the paths the index holds in conflict stages
 	// (SetUnmerged): the engine rejects such a layer (CauseConflict).
 	unmerged map[string]bool
-	// mu guards kept and reads: ListKeep and Prefetch may run on several
+	// mu guards kept and reads: ListKeep and prefetch may run on several
 	// goroutines.
 	mu sync.Mutex
 	// kept are listings ListKeep made, each served once to List; listed
@@ -46,6 +46,8 @@ type Worktree struct {
 	// overlayDocs are unsaved editor texts Read serves instead of the
 	// disk's (SetOverlay, X4).
 	overlayDocs map[string][]byte
+	// walk lists the directories at or below one (SetWalk).
+	walk func(dir string) ([]string, error)
 	// wide marks the candidates with non-ASCII bytes, which a name of
 	// another length may fold to (see relevant).
 	wide []bool
@@ -227,11 +229,17 @@ func (w *Worktree) listKeep(dir string, want *diskKinds) ([]Entry, error) {
 	return ents, nil
 }
 
-// Prefetch lists dirs with ListKeep on as many goroutines as there are
-// processors, so that the engine then resolves them from memory. A
-// directory listed before is skipped (each file is read once). Errors are
-// not kept: the engine meets them itself.
-func (w *Worktree) Prefetch(dirs []string) {
+// Prefetch implements Snapshot: it lists dirs and the directories above
+// them with ListKeep on as many goroutines as there are processors, so
+// that the engine then resolves them from memory, reading each layer file
+// ahead with the candidates and limit of the engine made over the worktree
+// (names and limit are those). A directory listed before is skipped (each
+// file is read once).
+func (w *Worktree) Prefetch(dirs, names []string, limit int64) {
+	w.prefetch(WithAncestors(dirs))
+}
+
+func (w *Worktree) prefetch(dirs []string) {
 	w.mu.Lock()
 	if w.kept == nil {
 		// Sized once: growing these maps entry by entry was a tenth of a
@@ -249,6 +257,38 @@ func (w *Worktree) Prefetch(dirs []string) {
 	}
 	w.mu.Unlock()
 	par.Each(runtime.GOMAXPROCS(0), len(work), func(i int) { w.ListKeep(work[i]) })
+}
+
+// SetWalk gives the worktree the walk that lists the directories at or
+// below one as a check walks them (scope.Walker: Git's ignore rules, which
+// live above the engine); DirsBelow and CandidateDirsBelow answer with it.
+// It runs on the caller's goroutine.
+func (w *Worktree) SetWalk(walk func(dir string) ([]string, error)) { w.walk = walk }
+
+// DirsBelow implements Snapshot through the walk SetWalk gave.
+func (w *Worktree) DirsBelow(dir string) ([]string, error) {
+	if w.walk == nil {
+		return nil, errors.New("the worktree has no directory walk (SetWalk)")
+	}
+	return w.walk(dir)
+}
+
+// CandidateDirsBelow implements Snapshot: every directory the walk lists
+// at or below dir, a superset of those holding a candidate.
+func (w *Worktree) CandidateDirsBelow(dir string, _ []string) ([]string, error) {
+	return w.DirsBelow(dir)
+}
+
+// DirLink implements Snapshot: p is a symbolic link on the disk and what
+// it leads to is a directory (the engine reports what is behind it, never
+// opens it).
+func (w *Worktree) DirLink(p string) (bool, error) {
+	fi, err := os.Lstat(w.abs(p))
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return false, nil
+	}
+	fi, err = os.Stat(w.abs(p))
+	return err == nil && fi.IsDir(), nil
 }
 
 // PrefetchKinds lists the directory of each of paths (slash paths below
