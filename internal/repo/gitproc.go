@@ -7,9 +7,8 @@ import (
 	"strings"
 )
 
-// This file is the one place the command starts the git binary (issue 12;
-// F3: every fall-back runs Git through the helper that sets the
-// environment). TestOneGitStarter fails on any other exec.Command in the
+// This file is the one place the command starts the git binary (F3:
+// every fall-back runs Git through the helper that sets the environment). TestOneGitStarter fails on any other exec.Command in the
 // packages the command links.
 
 // hookVars are the variables Git exports to hooks (and users set) that

@@ -773,7 +773,7 @@ func decodeIndex(w *window, size int64, hashSize int, trees bool, start func(cou
 	v := &indexEntryView{inData: inData}
 	// Every peek returns all the bytes the window holds from the entry's
 	// start, so a peek is needed only where those fall short: most entries
-	// of a 64 KiB window take none (a third of the scan's instructions).
+	// of a 64 KiB window take none.
 	for n := uint32(0); n < count; n++ {
 		e := w.buf[w.r:w.w]
 		if len(e) < fixed {

@@ -417,8 +417,7 @@ func scanIndex(src io.Reader, size int64, hashSize int, s *IndexScan, win int) (
 // scanWindow is the window's initial size (options.scanWindow: tests
 // shrink it to exercise refills and growth; the fuzz target passes its
 // own). 64 KiB, not more: each page of the buffer is a page fault on first
-// use, and those cost more than the extra read calls on the machines
-// measured (docs/performance.md).
+// use, and those cost more than the extra read calls (docs/performance.md).
 const scanWindow = 64 << 10
 
 // window is a sliding window over a reader: peek(n) makes the next n bytes

@@ -259,8 +259,8 @@ func (e *Engine) isOverride(name string) bool {
 }
 
 // Reserve sizes the engine's memo for about n directories before a
-// caller resolves them (a whole worktree's 10,000): growing it step by
-// step was a tenth of the resolution's instructions.
+// caller resolves them (a whole worktree's 10,000), so that it is not
+// grown entry by entry.
 func (e *Engine) Reserve(n int) {
 	if len(e.dirs) == 0 {
 		e.dirs = make(map[string]*DirInfo, n)

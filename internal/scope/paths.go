@@ -93,8 +93,8 @@ func PathDirs(root string, e *resolve.Engine, rels []string, kinds []resolve.Kin
 
 // lstatAll completes known (nil: none known) with the kind lstat(2) gives
 // root/rel for every rel whose kind is Missing there, on as many
-// goroutines as there are processors (pre-commit passes a thousand files;
-// one after another they were a tenth of the run), and returns the first
+// goroutines as there are processors (pre-commit passes a thousand files),
+// and returns the first
 // error in rels order. A path that does not exist (no entry, or a file
 // where a directory on the way was) is Missing.
 func lstatAll(root string, rels []string, known []resolve.Kind) ([]resolve.Kind, error) {
