@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 
+	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
@@ -35,28 +33,17 @@ func SourceLoader(src resolve.Source) Loader {
 	}
 }
 
-// ReadInfo reads info/attributes of the Git directory commonDir (shared
-// by linked worktrees); nil when there is none. Like Git it follows a
-// link there and drops a leading UTF-8 byte-order mark.
+// ReadInfo parses info/attributes of the Git directory commonDir (shared
+// by linked worktrees), read by repo.ReadInfoAttributes; nil when there is
+// none. Like Git it follows a link there and drops a leading UTF-8
+// byte-order mark.
 func ReadInfo(commonDir string) (*File, error) {
-	name := filepath.Join(commonDir, "info", "attributes")
-	f, err := os.Open(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("info/attributes: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("%s is over %d bytes, more than rivumi-lint reads of an attributes file; shorten it", name, MaxFileBytes)
+	data, ok, err := repo.ReadInfoAttributes(commonDir, MaxFileBytes)
+	if err != nil || !ok {
+		return nil, err
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	return Parse("info/attributes", "", data, true), nil
+	return Parse(repo.InfoAttributes, "", data, true), nil
 }
 
 // Source is a tree or index snapshot read as a checkout holds it (F5);

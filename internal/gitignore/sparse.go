@@ -21,33 +21,31 @@ type Sparse struct {
 }
 
 // ReadSparse reads the skip-worktree .gitignore entries an index scan
-// found (repo.IndexScan.SkipIgnores) from their blobs; nil when there are
-// none, which is every checkout that is not sparse: then nothing more than
-// the scan is read.
+// found (repo.IndexScan.SkipIgnores) from their blobs (repo.ReadEntries);
+// nil when there are none, which is every checkout that is not sparse:
+// then nothing more than the scan is read.
 func ReadSparse(top, gitDir string, ents []repo.IndexEntry) (*Sparse, error) {
-	if len(ents) == 0 {
-		return nil, nil
-	}
-	r, err := repo.OpenAt(top, gitDir)
+	blobs, err := repo.ReadEntries(top, gitDir, ents, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read skip-worktree .gitignore files: %w", err)
 	}
-	defer r.Close()
+	if len(blobs) == 0 {
+		return nil, nil
+	}
 	s := &Sparse{lists: map[string]*List{}}
-	for _, e := range ents {
-		data, kind, size, err := r.ReadEntry(e, MaxFileBytes)
-		if err != nil || kind != resolve.Regular {
+	for _, b := range blobs {
+		if b.Err != nil || b.Kind != resolve.Regular {
 			continue // a link or an unreadable blob: Git reads no pattern either
 		}
-		if size > MaxFileBytes || len(data) > MaxFileBytes {
-			return nil, tooLarge(":" + e.Path)
+		if b.Size > MaxFileBytes || len(b.Data) > MaxFileBytes {
+			return nil, tooLarge(":" + b.Entry.Path)
 		}
-		dir := path.Dir(e.Path)
+		dir := path.Dir(b.Entry.Path)
 		if dir == "." {
 			dir = ""
 		}
 		// Source names the index entry as Git's revision syntax does.
-		s.lists[dir] = Parse(data, ":"+e.Path, dir)
+		s.lists[dir] = Parse(b.Data, ":"+b.Entry.Path, dir)
 	}
 	if len(s.lists) == 0 {
 		return nil, nil
