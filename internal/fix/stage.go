@@ -2,10 +2,7 @@ package fix
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/repo"
@@ -89,11 +86,12 @@ func (pl *planner) stage(link, target string) error {
 // index changes (X1). A lock taken after this check makes git add fail,
 // and the line then says to stage by hand.
 func (pl *planner) indexFree() error {
-	lock := repo.IndexLockFile(pl.gitTop, pl.gitDir)
-	if _, err := os.Lstat(lock); err == nil {
-		return fmt.Errorf("the index is locked (%s exists), so the swap could not be staged; nothing was changed: wait for the other git command to finish, or remove the file if no git is running, and run fix again", lock)
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	lock, locked, err := repo.IndexLocked(pl.gitTop, pl.gitDir)
+	if err != nil {
 		return fmt.Errorf("look for Git's index lock: %w", err)
+	}
+	if locked {
+		return fmt.Errorf("the index is locked (%s exists), so the swap could not be staged; nothing was changed: wait for the other git command to finish, or remove the file if no git is running, and run fix again", lock)
 	}
 	return nil
 }

@@ -302,21 +302,14 @@ func writeAtomic(path string, data []byte) error {
 	return nil
 }
 
-// gitConfigPath reads a path-typed config value; set is false when the key
-// is not set.
+// gitConfigPath reads a path-typed config value (repo.DiscoverConfigPath);
+// set is false when the key is not set.
 func gitConfigPath(root, key string) (value string, set bool, err error) {
-	cmd := repo.DiscoverCommand(root, "config", "--type=path", "--get", key)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 1 && stderr.Len() == 0 {
-		return "", false, nil // key not set
-	}
+	value, set, stderr, err := repo.DiscoverConfigPath(root, key)
 	if err != nil {
-		return "", false, gitError([]string{"config", "--get", key}, err, stderr.Bytes())
+		return "", false, gitError([]string{"config", "--get", key}, err, stderr)
 	}
-	return strings.TrimRight(string(out), "\r\n"), true, nil
+	return value, set, nil
 }
 
 // runGit runs git in root through repo's one git helper, which drops the

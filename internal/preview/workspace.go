@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/repo"
@@ -33,7 +31,7 @@ func workspaceOf(root string) (ws Workspace, note string) {
 	if err != nil {
 		return ws, fmt.Sprintf("workspace: %v; branch and state are unknown", err)
 	}
-	branch, err := headBranch(gitDir)
+	branch, err := repo.ReadHeadBranch(gitDir)
 	if err != nil {
 		note = fmt.Sprintf("workspace: %v; branch unknown", err)
 	} else {
@@ -49,34 +47,6 @@ func workspaceOf(root string) (ws Workspace, note string) {
 		ws.State = "clean"
 	}
 	return ws, note
-}
-
-// headBranch reads HEAD: the branch it names (also an unborn one), or
-// "(detached at 0123456789ab)".
-func headBranch(gitDir string) (string, error) {
-	f, err := os.Open(filepath.Join(gitDir, "HEAD"))
-	if err != nil {
-		return "", fmt.Errorf("read HEAD: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 4096))
-	if err != nil {
-		return "", fmt.Errorf("read HEAD: %w", err)
-	}
-	s := strings.TrimSpace(string(b))
-	if target, ok := strings.CutPrefix(s, "ref:"); ok {
-		target = strings.TrimSpace(target)
-		if name, ok := strings.CutPrefix(target, "refs/heads/"); ok && name != "" {
-			return name, nil
-		}
-		if target != "" {
-			return target, nil
-		}
-	}
-	if (len(s) == 40 || len(s) == 64) && strings.Trim(s, "0123456789abcdef") == "" {
-		return "(detached at " + s[:12] + ")", nil
-	}
-	return "", errors.New("HEAD is neither a reference nor an object id")
 }
 
 // gitDirty reports whether git status lists anything: a staged, unstaged
