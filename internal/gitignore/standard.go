@@ -62,7 +62,7 @@ func Standard(top, gitDir string) (*Rules, error) {
 		}
 		lists = append(lists, l)
 	}
-	l, err := readOuterFile(repo.InfoFile(gitDir, "exclude"))
+	l, err := readOuterFile(repo.InfoExcludeFile(gitDir))
 	if err != nil {
 		return nil, err
 	}

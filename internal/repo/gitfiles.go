@@ -29,11 +29,11 @@ import (
 // the messages show it.
 const InfoAttributes = "info/attributes"
 
-// InfoFile returns the path of info/NAME in the common Git directory of
-// gitDir (a linked worktree shares its main worktree's): "exclude" or
-// "attributes".
-func InfoFile(gitDir, name string) string {
-	return filepath.Join(CommonDir(gitDir), "info", name)
+// InfoExcludeFile returns the path of info/exclude in the common Git
+// directory of gitDir (a linked worktree shares its main worktree's), for
+// ReadExcludeFile and the messages that name it.
+func InfoExcludeFile(gitDir string) string {
+	return filepath.Join(CommonDir(gitDir), "info", "exclude")
 }
 
 // OverLimitError is a file over the limit its reader was given.
