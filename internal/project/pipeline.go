@@ -253,8 +253,8 @@ func (r *Run) worktreeScope() ([]string, error) {
 			}
 		}
 		plan.Run(nil)
-		dirs, err = r.directories(wt, func(below func(string) ([]string, error)) ([]string, error) {
-			dirs, missing, err := scope.PathDirs(p.Root, r.Engine, rels, plan.Kinds, below)
+		dirs, err = r.directories(wt, func() ([]string, error) {
+			dirs, missing, err := scope.PathDirs(p.Root, r.Engine, wt, rels, plan.Kinds)
 			if err == nil && len(missing) > 0 {
 				if !r.scope.Typed {
 					p.Notes = append(p.Notes, repo.Info("%s", missingNote(missing)))
@@ -366,7 +366,7 @@ func (r *Run) diffScope() ([]string, error) {
 	if s.Base != nil {
 		base = s.Base
 	}
-	dirs, err := r.directories(headCO, func(below func(string) ([]string, error)) ([]string, error) {
+	dirs, err := r.directories(headCO, func() ([]string, error) {
 		if d.Kind == repo.RangeWholeHead {
 			return headCO.DirsBelow("")
 		}
@@ -374,7 +374,7 @@ func (r *Run) diffScope() ([]string, error) {
 		for i, c := range r.changes {
 			paths[i] = c.Path
 		}
-		dirs, err := scope.Affected(r.Engine, paths, below)
+		dirs, err := scope.Affected(r.Engine, headCO, paths)
 		// A new or changed link to a directory is resolved itself, as a
 		// whole-worktree check does, so the candidates behind it are
 		// reported (C1).
@@ -404,14 +404,15 @@ func (r *Run) diffScope() ([]string, error) {
 
 // directories is the directory stage of the worktree's PATHs and of the
 // diff scopes, over snap, the snapshot the engine reads: expand lists the
-// directories the scope's paths reach, given below (snap's directories at
-// or below one that may hold a candidate, R7); then what the engine will
-// read of those and of the directories above them is read ahead, on
-// several goroutines, from snap and from base (nil: none), the snapshot
-// drift resolves (R9). The engines then find it read.
-func (r *Run) directories(snap resolve.Snapshot, expand func(below func(dir string) ([]string, error)) ([]string, error), base resolve.Snapshot) ([]string, error) {
+// directories the scope's paths reach from snap (scope.PathDirs,
+// scope.Affected: its directories at or below one that may hold a
+// candidate, R7); then what the engine will read of those and of the
+// directories above them is read ahead, on several goroutines, from snap
+// and from base (nil: none), the snapshot drift resolves (R9). The
+// engines then find it read.
+func (r *Run) directories(snap resolve.Snapshot, expand func() ([]string, error), base resolve.Snapshot) ([]string, error) {
 	names := r.Engine.Candidates()
-	dirs, err := expand(func(dir string) ([]string, error) { return snap.CandidateDirsBelow(dir, names) })
+	dirs, err := expand()
 	if err != nil {
 		return nil, err
 	}

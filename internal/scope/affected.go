@@ -15,10 +15,11 @@ import (
 //     change (a rename is its old path and its new path);
 //   - for every changed instruction candidate in directory P, P itself and
 //     every directory below P that holds a candidate at the checked
-//     revision, found with dirsBelow (the directories of the revision at or
-//     below P that may hold one, sorted: all of them will do, the Git
-//     sources give those with an entry of a candidate's name) and e, the
-//     engine over that revision, which decides. A path such as
+//     revision, found with snap's CandidateDirsBelow (the directories of
+//     the revision at or below P that may hold one of e's candidates,
+//     sorted: all of them will do, the Git sources give those with an
+//     entry of a candidate's name) and e, the engine over that revision,
+//     which decides. A path such as
 //     P/AGENTS.md/x counts as a change of the candidate entry P/AGENTS.md: a
 //     directory with that name is the layer of P (R2). A changed
 //     P/.gitattributes expands P the same way (F5).
@@ -26,7 +27,7 @@ import (
 // Directories that do not exist at the checked revision are kept here; the
 // engine reports them as fs.ErrNotExist and project.Resolve skips them. The
 // engine memoises every directory, so each chain is resolved once.
-func Affected(e *resolve.Engine, changed []string, dirsBelow func(dir string) ([]string, error)) ([]string, error) {
+func Affected(e *resolve.Engine, snap resolve.Snapshot, changed []string) ([]string, error) {
 	set := map[string]bool{}
 	var expand []string
 	for _, p := range changed {
@@ -62,7 +63,7 @@ func Affected(e *resolve.Engine, changed []string, dirsBelow func(dir string) ([
 			continue
 		}
 		done = append(done, p)
-		dirs, err := dirsBelow(p)
+		dirs, err := snap.CandidateDirsBelow(p, e.Candidates())
 		if err != nil {
 			return nil, err
 		}

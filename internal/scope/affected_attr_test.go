@@ -20,7 +20,7 @@ func TestF5AttributesChangeReachesBelow(t *testing.T) {
 	} {
 		src := head()
 		calls := 0
-		got, err := Affected(resolve.New(src, opts), []string{tc.changed}, src.dirsBelow(&calls))
+		got, err := Affected(resolve.New(src, opts), src.snap(&calls), []string{tc.changed})
 		if err != nil {
 			t.Fatal(err)
 		}

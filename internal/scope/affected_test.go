@@ -71,19 +71,33 @@ func (m memSource) Read(p string, limit int64) ([]byte, resolve.Kind, int64, err
 
 func (m memSource) LinkTarget(string) (string, error) { return "", nil }
 
-func (m memSource) dirsBelow(calls *int) func(string) ([]string, error) {
-	return func(p string) ([]string, error) {
-		*calls++
-		var out []string
-		for d := range m.dirs() {
-			if p == "" || d == p || strings.HasPrefix(d, p+"/") {
-				out = append(out, d)
-			}
-		}
-		sort.Strings(out)
-		return out, nil
-	}
+// memSnap is a memSource as the directory stage reads it
+// (resolve.Snapshot), counting the CandidateDirsBelow calls.
+type memSnap struct {
+	memSource
+	calls *int
 }
+
+func (m memSource) snap(calls *int) memSnap { return memSnap{m, calls} }
+
+func (m memSnap) DirsBelow(p string) ([]string, error) {
+	var out []string
+	for d := range m.dirs() {
+		if p == "" || d == p || strings.HasPrefix(d, p+"/") {
+			out = append(out, d)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (m memSnap) CandidateDirsBelow(p string, _ []string) ([]string, error) {
+	*m.calls++
+	return m.DirsBelow(p)
+}
+
+func (m memSnap) DirLink(string) (bool, error)    { return false, nil }
+func (m memSnap) Prefetch(_, _ []string, _ int64) {}
 
 var opts = resolve.Options{Overrides: []string{"AGENTS.override.md"}, Normals: []string{"AGENTS.md"}, MaxFileBytes: 1000}
 
@@ -122,7 +136,7 @@ func TestAffected(t *testing.T) {
 			src := head()
 			e := resolve.New(src, opts)
 			calls := 0
-			got, err := Affected(e, tc.changed, src.dirsBelow(&calls))
+			got, err := Affected(e, src.snap(&calls), tc.changed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +144,7 @@ func TestAffected(t *testing.T) {
 				t.Errorf("Affected(%q) = %q, want %q", tc.changed, strings.Join(got, ","), tc.want)
 			}
 			if calls != tc.calls {
-				t.Errorf("dirsBelow called %d times, want %d", calls, tc.calls)
+				t.Errorf("CandidateDirsBelow called %d times, want %d", calls, tc.calls)
 			}
 		})
 	}

@@ -20,9 +20,9 @@ import (
 // paths relative to root, "" for the root itself): a directory is resolved
 // itself, a file from its directory. A PATH that is an instruction
 // candidate also brings every directory below its own that holds a
-// candidate (R7), found by below (Walker.DirsBelow: the worktree's
-// directories at or below a directory, sorted), which walks only the
-// subtrees of those candidates, each once.
+// candidate (R7), found by snap's CandidateDirsBelow (the worktree's:
+// Walker.DirsBelow, the directories at or below one, sorted), which walks
+// only the subtrees of those candidates, each once.
 //
 // kinds, when not nil, holds what the disk has at each PATH, as its
 // directory's listing said (resolve.Worktree.PrefetchKinds); a PATH whose
@@ -33,7 +33,7 @@ import (
 // its directory is resolved when it still exists (the engine skips it
 // otherwise), and a deleted candidate brings the directories below it.
 // missing lists those PATHs, so the caller can say so.
-func PathDirs(root string, e *resolve.Engine, rels []string, kinds []resolve.Kind, below func(dir string) ([]string, error)) (dirs, missing []string, err error) {
+func PathDirs(root string, e *resolve.Engine, snap resolve.Snapshot, rels []string, kinds []resolve.Kind) (dirs, missing []string, err error) {
 	set := map[string]bool{}
 	var expand []string
 	kinds, err = lstatAll(root, rels, kinds)
@@ -80,7 +80,7 @@ func PathDirs(root string, e *resolve.Engine, rels []string, kinds []resolve.Kin
 			continue
 		}
 		done = append(done, p)
-		dirs, err := below(p)
+		dirs, err := snap.CandidateDirsBelow(p, e.Candidates())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -141,6 +141,14 @@ func isRepo(abs string) bool {
 	return err == nil
 }
 
+// isDirBehind reports whether what the link at abs leads to is a
+// directory. It is not snap.DirLink (resolve.Worktree.DirLink), which asks
+// whether p is a link first: here the kind is known already (the
+// listing's or lstat's), so DirLink's lstat would be one more system call
+// per linked PATH, and on Windows the two disagree on a junction, which
+// the listing calls a link (resolve's winKind) while
+// os.Lstat no longer sets ModeSymlink on a mount point: DirLink would
+// resolve a PATH naming one from its parent.
 func isDirBehind(abs string) bool {
 	fi, err := os.Stat(abs)
 	return err == nil && fi.IsDir()

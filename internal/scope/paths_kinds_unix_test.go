@@ -60,7 +60,8 @@ func TestPathKindsFromListings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer wt0.Close()
-	wantDirs, wantMissing, err := PathDirs(root, resolve.New(wt0, opts), rels, nil, below)
+	wt0.SetWalk(below)
+	wantDirs, wantMissing, err := PathDirs(root, resolve.New(wt0, opts), wt0, rels, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +73,7 @@ func TestPathKindsFromListings(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer wt.Close()
+		wt.SetWalk(below)
 		e := resolve.New(wt, opts)
 		kinds := wt.PrefetchKinds(rels)
 		lstat, err := lstatAll(root, rels, nil)
@@ -88,7 +90,7 @@ func TestPathKindsFromListings(t *testing.T) {
 				t.Errorf("GOMAXPROCS=%d: %q: the listing says %v, want it left to lstat", procs, rel, kinds[i])
 			}
 		}
-		dirs, missing, err := PathDirs(root, e, rels, kinds, below)
+		dirs, missing, err := PathDirs(root, e, wt, rels, kinds)
 		if err != nil {
 			t.Fatal(err)
 		}
