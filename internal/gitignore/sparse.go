@@ -21,17 +21,20 @@ type Sparse struct {
 }
 
 // ReadSparse reads the skip-worktree .gitignore entries an index scan
-// found (repo.IndexScan.SkipIgnores) from their blobs (repo.ReadEntries);
-// nil when there are none, which is every checkout that is not sparse:
-// then nothing more than the scan is read.
-func ReadSparse(top, gitDir string, ents []repo.IndexEntry) (*Sparse, error) {
-	blobs, err := repo.ReadEntries(top, gitDir, ents, MaxFileBytes)
+// found (repo.IndexScan.SkipIgnores) from their blobs (Repo.ReadEntries),
+// through the repository open returns: the caller's, opened when first
+// asked for. It is nil when there are none, which is every checkout that
+// is not sparse: then open is not called, and nothing more than the scan
+// is read.
+func ReadSparse(ents []repo.IndexEntry, open func() (*repo.Repo, error)) (*Sparse, error) {
+	if len(ents) == 0 {
+		return nil, nil
+	}
+	r, err := open()
 	if err != nil {
 		return nil, fmt.Errorf("read skip-worktree .gitignore files: %w", err)
 	}
-	if len(blobs) == 0 {
-		return nil, nil
-	}
+	blobs := r.ReadEntries(ents, MaxFileBytes)
 	s := &Sparse{lists: map[string]*List{}}
 	for _, b := range blobs {
 		if b.Err != nil || b.Kind != resolve.Regular {

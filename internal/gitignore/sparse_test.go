@@ -60,12 +60,26 @@ func TestSparseGitignoreFromIndex(t *testing.T) {
 	}
 }
 
-// readSparse is ReadSparse of what the worktree's index scan finds.
+// readSparse is ReadSparse of what the worktree's index scan finds,
+// through a repository opened at most once, and only when the scan found
+// skip-worktree .gitignore entries.
 func readSparse(t *testing.T, top, gitDir string) (*Sparse, error) {
 	t.Helper()
 	scan, err := repo.ScanIndexOf(top, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ReadSparse(top, gitDir, scan.SkipIgnores)
+	opens := 0
+	s, err := ReadSparse(scan.SkipIgnores, func() (*repo.Repo, error) {
+		opens++
+		r, err := repo.OpenAt(top, gitDir)
+		if err == nil {
+			t.Cleanup(func() { r.Close() })
+		}
+		return r, err
+	})
+	if want := min(len(scan.SkipIgnores), 1); opens != want {
+		t.Errorf("ReadSparse of %d skip-worktree entries opened the repository %d times, want %d", len(scan.SkipIgnores), opens, want)
+	}
+	return s, err
 }

@@ -317,7 +317,7 @@ func (r *Run) worktreeDirs() ([]string, error) {
 func (r *Run) walker() *scope.Walker {
 	p := r.p
 	return &scope.Walker{Top: p.GitTop, GitDir: p.GitDir, Prefix: p.Prefix, Tracked: p.tracked, SkipIgnores: p.skipIgnores,
-		Skip: r.Config.Ignored, List: p.wt.ListKeep}
+		Repo: p.openRepo, Skip: r.Config.Ignored, List: p.wt.ListKeep}
 }
 
 // diffScope opens both sides of the change and the config (F7) and lists

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/repo"
@@ -79,9 +80,13 @@ type Project struct {
 	// directory): only commits can be checked there.
 	noWorktree *repo.NoWorktreeError
 	wt         *resolve.Worktree
-	repo       *repo.Repo
-	allDirs    []string
-	tracked    func(dir string) bool // a tracked path lies below dir (relative to GitTop)
+	// repo is the one repository the project opens (openRepo, once:
+	// repoOnce), nil until asked for or when it failed (repoErr).
+	repo     *repo.Repo
+	repoErr  error
+	repoOnce sync.Once
+	allDirs  []string
+	tracked  func(dir string) bool // a tracked path lies below dir (relative to GitTop)
 	// skipIgnores are the index's skip-worktree .gitignore entries (F4).
 	skipIgnores []repo.IndexEntry
 	// unmerged are the paths below the root that the index holds in

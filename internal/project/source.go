@@ -12,25 +12,29 @@ import (
 // repository opens the Git repository around the root for a diff-mode
 // check.
 func (p *Project) repository(d repo.Range) (*repo.Repo, error) {
-	if p.repo != nil {
-		return p.repo, nil
-	}
 	if p.GitDir == "" {
 		return nil, fmt.Errorf("%s needs a Git repository: %s: %w (pass --root DIR inside a repository)", d.What(), p.Root, repo.ErrNotGit)
 	}
 	if p.noWorktree != nil && d.Kind == repo.RangeStaged {
 		return nil, fmt.Errorf("%w: --staged checks the index of a worktree; check commits there with --base REV [--head REV]", p.noWorktree)
 	}
-	top := p.GitTop
-	if p.noWorktree != nil {
-		top = ""
-	}
-	r, err := repo.OpenAt(top, p.GitDir)
-	if err != nil {
-		return nil, err
-	}
-	p.repo = r
-	return r, nil
+	return p.openRepo()
+}
+
+// openRepo opens the project's one Git repository (GitDir must be set)
+// the first time it is asked for, and returns it after: the diff scopes
+// read it, and so does the worktree walk for a sparse checkout's
+// skip-worktree .gitignore files (scope.Walker.Repo). It is safe for
+// concurrent use; Close closes the repository.
+func (p *Project) openRepo() (*repo.Repo, error) {
+	p.repoOnce.Do(func() {
+		top := p.GitTop
+		if p.noWorktree != nil {
+			top = ""
+		}
+		p.repo, p.repoErr = repo.OpenAt(top, p.GitDir)
+	})
+	return p.repo, p.repoErr
 }
 
 // sideConfigs are the repository's config at each side of a diff (the

@@ -102,27 +102,18 @@ type EntryBlob struct {
 	Err   error
 }
 
-// ReadEntries opens the repository with worktree top and Git directory
-// gitDir and reads the blobs of ents (a sparse checkout's skip-worktree
-// .gitignore entries, IndexScan.SkipIgnores), each as ReadEntry with
-// limit; an entry that cannot be read carries its error. Nothing is
-// opened when ents is empty.
-func ReadEntries(top, gitDir string, ents []IndexEntry, limit int64) ([]EntryBlob, error) {
-	if len(ents) == 0 {
-		return nil, nil
-	}
-	r, err := OpenAt(top, gitDir)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
+// ReadEntries reads the blobs of ents (a sparse checkout's skip-worktree
+// .gitignore entries, IndexScan.SkipIgnores) from r, each as ReadEntry
+// with limit; an entry that cannot be read carries its error. Like every
+// read of a Repo, it is not for concurrent use.
+func (r *Repo) ReadEntries(ents []IndexEntry, limit int64) []EntryBlob {
 	out := make([]EntryBlob, len(ents))
 	for i, e := range ents {
 		b := EntryBlob{Entry: e}
 		b.Data, b.Kind, b.Size, b.Err = r.ReadEntry(e, limit)
 		out[i] = b
 	}
-	return out, nil
+	return out
 }
 
 // IndexLocked reports whether Git's index of the worktree top with Git

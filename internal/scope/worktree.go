@@ -42,8 +42,12 @@ type Walker struct {
 	// paths below them; nil when there is no index.
 	Tracked func(dir string) bool
 	// SkipIgnores are the index's skip-worktree .gitignore entries (a
-	// sparse checkout), which Git reads when the worktree lacks them (F4).
+	// sparse checkout), which Git reads when the worktree lacks them (F4),
+	// from their blobs in the repository Repo returns: the caller's, which
+	// it opens when first asked for (safe for concurrent use). The walk
+	// asks for it once, and only when SkipIgnores is not empty.
 	SkipIgnores []repo.IndexEntry
+	Repo        func() (*repo.Repo, error)
 	// Skip, when not nil, prunes directories (the config's ignore globs),
 	// given relative to the project root.
 	Skip func(dir string) bool
@@ -72,7 +76,7 @@ func (w *Walker) rules() (*gitignore.Rules, error) {
 		}
 		w.outer, w.err = gitignore.Standard(w.Top, w.GitDir)
 		if w.err == nil {
-			w.sparse, w.err = gitignore.ReadSparse(w.Top, w.GitDir, w.SkipIgnores)
+			w.sparse, w.err = gitignore.ReadSparse(w.SkipIgnores, w.Repo)
 		}
 		if w.err != nil {
 			w.err = fmt.Errorf("read Git's ignore rules for %s: %w", w.Top, w.err)

@@ -304,3 +304,58 @@ func TestF4SymlinkIsNotADirectory(t *testing.T) {
 	}
 	assertGit(t, g, filepath.Join(g.Dir, ".git"), "linkdir")
 }
+
+// F4 and F1: the walk of a sparse checkout reads the skip-worktree
+// .gitignore from its index blob through the caller's repository
+// (Walker.Repo), asked for once however many goroutines walk, and a
+// checkout that is not sparse never asks for it.
+func TestWalkerSparseReadsCallersRepo(t *testing.T) {
+	gittest.SetEnv(t)
+	g := gittest.New(t)
+	g.Write(".gitignore", "build/\n", "AGENTS.md", "r\n", "a/x.go", "x\n")
+	g.Commit("c")
+	gitDir := filepath.Join(g.Dir, ".git")
+	for _, sparse := range []bool{false, true} {
+		if sparse {
+			g.Git("sparse-checkout", "set", "--no-cone", "/*", "!/.gitignore")
+		}
+		if err := os.MkdirAll(filepath.Join(g.Dir, "build", "deep"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 4} {
+			scan, err := repo.ScanIndexOf(g.Dir, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wt, err := resolve.OpenWorktree(g.Dir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer wt.Close()
+			opens := 0
+			w := &Walker{Top: g.Dir, GitDir: gitDir, Tracked: scan.Tracked.Has, SkipIgnores: scan.SkipIgnores, List: wt.ListKeep, Workers: workers,
+				Repo: func() (*repo.Repo, error) {
+					opens++
+					r, err := repo.OpenAt(g.Dir, gitDir)
+					if err == nil {
+						t.Cleanup(func() { r.Close() })
+					}
+					return r, err
+				}}
+			got, err := w.WorktreeDirs()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.DirsBelow("a"); err != nil {
+				t.Fatal(err)
+			}
+			want, wantOpens := ",a", 0
+			if sparse {
+				wantOpens = 1
+			}
+			if strings.Join(got, ",") != want || opens != wantOpens {
+				t.Errorf("sparse %v, %d workers: %q, %d opens; want %q, %d", sparse, workers, got, opens, want, wantOpens)
+			}
+		}
+	}
+}
