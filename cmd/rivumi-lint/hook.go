@@ -14,6 +14,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/report"
+	"github.com/rivumi/rivumi-lint/internal/rootpath"
 )
 
 const hookUsage = `usage: rivumi-lint hook install [--pre-push] [--force] [--root DIR]
@@ -162,8 +163,7 @@ func hookBinary() string {
 	if r, err := filepath.EvalSymlinks(tmp); err == nil {
 		tmp = r
 	}
-	if rel, err := filepath.Rel(tmp, exe); err == nil && !strings.HasPrefix(rel, "..") &&
-		strings.Contains(filepath.ToSlash(rel), "go-build") {
+	if rel, ok := rootpath.Within(tmp, exe); ok && strings.Contains(rel, "go-build") {
 		return ""
 	}
 	return exe

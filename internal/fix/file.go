@@ -139,7 +139,7 @@ func readIn(d *os.Root, name string, limit int64) (*snapshot, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("it is not a regular file (%s)", kindOf(fi.Mode()))
 	}
-	f, err := d.OpenFile(name, os.O_RDONLY|openFlags, 0)
+	f, err := d.OpenFile(name, os.O_RDONLY|resolve.NoFollowFlags, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func replaceFile(d *os.Root, name string, data []byte, mode fs.FileMode, was *sn
 	var tmpName string
 	for i := 0; ; i++ {
 		tmpName = tempName(name, "", i)
-		f, err := d.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL|openFlags, 0o600)
+		f, err := d.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL|resolve.NoFollowFlags, 0o600)
 		if errors.Is(err, fs.ErrExist) && i < 100 {
 			continue
 		}

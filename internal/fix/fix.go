@@ -30,6 +30,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
+	"github.com/rivumi/rivumi-lint/internal/rootpath"
 	"github.com/rivumi/rivumi-lint/internal/shell"
 )
 
@@ -387,7 +388,7 @@ func (pl *planner) planSwap(f lint.Finding) (*change, error) {
 	tl := filepath.ToSlash(link)
 	var target string
 	if path.IsAbs(tl) || filepath.IsAbs(link) {
-		rel, ok := project.Within(pl.root, filepath.Clean(link))
+		rel, ok := rootpath.Within(pl.root, filepath.Clean(link))
 		if !ok {
 			return nil, fmt.Errorf("its target %s is outside the project root; replace the link with a regular file holding the text by hand", link)
 		}

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/repo"
+	"github.com/rivumi/rivumi-lint/internal/rootpath"
 )
 
 // rootInfo is the project found for a workspace folder or a directory.
@@ -51,7 +51,7 @@ func (s *Server) projectOf(path string) (root, rel string) {
 	start := filepath.Dir(path)
 	best := ""
 	for _, f := range s.folders {
-		if _, ok := project.Within(f, path); ok && len(f) > len(best) {
+		if _, ok := rootpath.Within(f, path); ok && len(f) > len(best) {
 			best = f
 		}
 	}
@@ -59,7 +59,7 @@ func (s *Server) projectOf(path string) (root, rel string) {
 		start = best
 		// R1: a submodule's checkout or a nested repository holding the
 		// document is its project.
-		if rel, ok := project.Within(best, filepath.Dir(path)); ok {
+		if rel, ok := rootpath.Within(best, filepath.Dir(path)); ok {
 			if inner := repo.Inner(best, rel); inner != "" {
 				start = filepath.Join(best, filepath.FromSlash(inner))
 			}
@@ -86,7 +86,7 @@ func (s *Server) projectOf(path string) (root, rel string) {
 // relTo is path relative to root, also when one of them is reached
 // through a link (an editor may open /tmp/x for /private/tmp/x).
 func relTo(root, path string) (string, bool) {
-	if rel, ok := project.Within(root, path); ok && rel != "" {
+	if rel, ok := rootpath.Within(root, path); ok && rel != "" {
 		return rel, true
 	}
 	rr, err1 := filepath.EvalSymlinks(root)
@@ -94,7 +94,7 @@ func relTo(root, path string) (string, bool) {
 	if err1 != nil || err2 != nil {
 		return "", false
 	}
-	rel, ok := project.Within(rr, filepath.Join(pd, filepath.Base(path)))
+	rel, ok := rootpath.Within(rr, filepath.Join(pd, filepath.Base(path)))
 	return rel, ok && rel != ""
 }
 

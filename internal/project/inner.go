@@ -9,6 +9,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
+	"github.com/rivumi/rivumi-lint/internal/rootpath"
 	"github.com/rivumi/rivumi-lint/internal/shell"
 )
 
@@ -105,7 +106,7 @@ func (p *Project) enterInner(o Options) error {
 		if err != nil {
 			return err
 		}
-		rel, ok := Within(p.Root, abs)
+		rel, ok := rootpath.Within(p.Root, abs)
 		if !ok || strings.Contains("/"+filepath.ToSlash(t)+"/", "/../") {
 			return nil // refused later by Rel, with its own message
 		}

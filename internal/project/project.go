@@ -14,6 +14,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
+	"github.com/rivumi/rivumi-lint/internal/rootpath"
 )
 
 // ConfigName is the config file looked for at the root.
@@ -145,7 +146,7 @@ func (p *Project) locate(o Options) error {
 		p.Root = loc.Top
 		return nil
 	}
-	rel, ok := repo.Within(loc.Top, p.Root)
+	rel, ok := rootpath.WithinResolved(loc.Top, p.Root)
 	if !ok {
 		return fmt.Errorf("--root %s is outside the worktree %s of the Git directory %s (set by GIT_DIR, GIT_WORK_TREE or core.worktree): pass a --root inside that worktree, or unset those variables", o.Root, loc.Top, loc.GitDir)
 	}
@@ -313,7 +314,7 @@ func (p *Project) engineOptions(cfg *config.Config) (resolve.Options, error) {
 		if err != nil {
 			return opt, err
 		}
-		u.Location, _ = Within(p.Root, u.Path)
+		u.Location, _ = rootpath.Within(p.Root, u.Path)
 		opt.User = u
 	}
 	return opt, nil
@@ -358,17 +359,8 @@ func UserFile(name string) (*resolve.UserFile, error) {
 	return &resolve.UserFile{Path: abs, Display: Tilde(abs)}, nil
 }
 
-// Within is abs as a slash path relative to root, and whether it lies
-// inside the root ("" for the root itself): the one inside-the-root test
-// of a local file named on the command line (a user-level file's
-// repository location, F10; the memory file's display).
-func Within(root, abs string) (string, bool) {
-	rel, err := filepath.Rel(root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return cleanRel(rel), true
-}
+// Within is rootpath.Within, for pipeline.go until it calls that itself.
+func Within(root, abs string) (string, bool) { return rootpath.Within(root, abs) }
 
 // Tilde shows a path under the home directory as ~/… (P2).
 func Tilde(abs string) string {
@@ -376,7 +368,7 @@ func Tilde(abs string) string {
 	if err != nil || home == "" {
 		return filepath.ToSlash(abs)
 	}
-	if rel, ok := Within(home, abs); ok {
+	if rel, ok := rootpath.Within(home, abs); ok {
 		return "~/" + rel
 	}
 	return filepath.ToSlash(abs)
@@ -394,12 +386,12 @@ func (p *Project) Rel(arg string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("path %q: %w", arg, err)
 	}
-	rel, ok := Within(p.Root, abs)
+	rel, ok := rootpath.Within(p.Root, abs)
 	if !ok {
 		// The working directory may reach the root through a link.
 		if real, err2 := filepath.EvalSymlinks(filepath.Dir(abs)); err2 == nil {
 			if rr, err3 := filepath.EvalSymlinks(p.Root); err3 == nil {
-				if r2, ok := Within(rr, filepath.Join(real, filepath.Base(abs))); ok {
+				if r2, ok := rootpath.Within(rr, filepath.Join(real, filepath.Base(abs))); ok {
 					return r2, nil
 				}
 			}
@@ -423,12 +415,4 @@ func (p *Project) abs(arg string) (string, error) {
 		p.wd = wd
 	}
 	return filepath.Join(p.wd, arg), nil
-}
-
-func cleanRel(rel string) string {
-	rel = filepath.ToSlash(rel)
-	if rel == "." {
-		return ""
-	}
-	return rel
 }

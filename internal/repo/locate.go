@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
+
+	"github.com/rivumi/rivumi-lint/internal/rootpath"
 )
 
 // Location is where git itself finds the repository from a directory
@@ -111,7 +113,7 @@ func locateEnv(env string) (*Location, error) {
 	// directory belongs to, that worktree's top level is the top (R1).
 	implicit := wd
 	if own := ownTop(gd); own != "" {
-		if _, ok := Within(own, wd); ok {
+		if _, ok := rootpath.WithinResolved(own, wd); ok {
 			implicit = own
 		}
 	}
@@ -289,31 +291,6 @@ func sameDir(a, b string) bool {
 	ra, err1 := filepath.EvalSymlinks(a)
 	rb, err2 := filepath.EvalSymlinks(b)
 	return err1 == nil && err2 == nil && ra == rb
-}
-
-// Within returns dir's slash path below top ("" for top itself); ok is
-// false when dir is not top or below it. Links on the way are resolved
-// when the plain paths do not match.
-func Within(top, dir string) (rel string, ok bool) {
-	try := func(t, d string) (string, bool) {
-		r, err := filepath.Rel(t, d)
-		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
-			return "", false
-		}
-		if r == "." {
-			return "", true
-		}
-		return filepath.ToSlash(r), true
-	}
-	if r, ok := try(filepath.Clean(top), filepath.Clean(dir)); ok {
-		return r, true
-	}
-	rt, err1 := filepath.EvalSymlinks(top)
-	rd, err2 := filepath.EvalSymlinks(dir)
-	if err1 != nil || err2 != nil {
-		return "", false
-	}
-	return try(rt, rd)
 }
 
 // objectSearchDirs are the object directories to read: objectDirs, led by

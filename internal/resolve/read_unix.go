@@ -9,9 +9,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openFlags open a file for reading without following a symbolic link at the
-// last component (C1) and without blocking on a FIFO or device (C2).
-const openFlags = unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC | unix.O_NOCTTY
+// NoFollowFlags, added to an open's access mode, open a file without
+// following a symbolic link at the last component (C1) and without
+// blocking on a FIFO or device (C2); the descriptor is then checked to be
+// a regular file. The one spelling of those flags: readAt's openat and
+// fix's os.Root opens use it; on other systems it is 0
+// (read_other.go).
+const NoFollowFlags = unix.O_NOFOLLOW | unix.O_NONBLOCK
+
+// openFlags are readAt's: NoFollowFlags for reading, plus what a raw
+// openat needs that os.OpenFile would add (close-on-exec) and never
+// making a terminal the controlling one.
+const openFlags = unix.O_RDONLY | NoFollowFlags | unix.O_CLOEXEC | unix.O_NOCTTY
 
 // readAt is the one function through which every instruction file is read.
 // It opens name relative to the directory descriptor dirfd (unix.AT_FDCWD
