@@ -18,6 +18,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/memory"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
+	"github.com/rivumi/rivumi-lint/internal/rootpath"
 	"github.com/rivumi/rivumi-lint/internal/scope"
 	"github.com/rivumi/rivumi-lint/internal/skills"
 	"github.com/rivumi/rivumi-lint/internal/trace"
@@ -513,7 +514,7 @@ func DisplayPath(path, root string) (display string, inRoot bool) {
 		return filepath.ToSlash(path), false
 	}
 	if root != "" {
-		if rel, ok := Within(root, abs); ok {
+		if rel, ok := rootpath.Within(root, abs); ok {
 			if rel == "" {
 				rel = "."
 			}

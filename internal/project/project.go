@@ -359,9 +359,6 @@ func UserFile(name string) (*resolve.UserFile, error) {
 	return &resolve.UserFile{Path: abs, Display: Tilde(abs)}, nil
 }
 
-// Within is rootpath.Within, for pipeline.go until it calls that itself.
-func Within(root, abs string) (string, bool) { return rootpath.Within(root, abs) }
-
 // Tilde shows a path under the home directory as ~/… (P2).
 func Tilde(abs string) string {
 	home, err := os.UserHomeDir()
