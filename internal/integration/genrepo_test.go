@@ -264,8 +264,11 @@ func (g *genSpec) addInner(both []string) {
 			name = "mod"
 		}
 		p := pathJoin(both[r.IntN(len(both))], name)
-		if _, ok := g.head[p]; ok || hasPrefixEntry(g.head, p) || hasPrefixEntry(g.staged, p) {
+		if _, ok := g.head[p]; ok || hasPrefixEntry(g.head, p) || hasPrefixEntry(g.staged, p) || !plainDirs(p, g.head, g.staged, g.untracked) {
 			continue
+		}
+		if sub && strings.HasPrefix(p, "-") || strings.Contains(p, "/-") {
+			continue // `git submodule add` takes a path starting with - for an option, even after --
 		}
 		if _, ok := g.staged[p]; ok {
 			continue
@@ -316,6 +319,27 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// plainDirs reports whether every directory on the way to p is one in
+// each of the trees and the untracked files: no entry (a file, a link, a
+// gitlink) sits where one of them must be, so git can create p there.
+func plainDirs(p string, trees ...any) bool {
+	for d := path.Dir(p); d != "." && d != ""; d = path.Dir(d) {
+		for _, t := range trees {
+			switch m := t.(type) {
+			case genTree:
+				if _, ok := m[d]; ok {
+					return false
+				}
+			case map[string][]byte:
+				if _, ok := m[d]; ok {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 func hasPrefixEntry(m genTree, p string) bool {
@@ -629,7 +653,7 @@ func buildCommitted(t *testing.T, g *genSpec, parent string) committed {
 		// committed: the head gains the gitlink and .gitmodules.
 		src := filepath.Join(parent, fmt.Sprintf("inner-%d", i))
 		initRepo(t, src, in.tree)
-		gitCmd(t, dir, nil, nil, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "--", src, in.path)
+		gitCmd(t, dir, nil, nil, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "-f", "--", src, in.path) // -f: the parent may be ignored
 		gitCmd(t, dir, nil, nil, "commit", "-q", "-m", "submodule")
 		c.head = strings.TrimSpace(gitCmd(t, dir, nil, nil, "rev-parse", "HEAD"))
 	}
