@@ -96,8 +96,12 @@ func upperFirst(s string) string {
 
 // printFlags prints fs's flags as `--name VALUE`, the form the README and
 // docs use (the flag package prints `-name`).
+// A short form (shortFlag) is printed beside its flag, not on its own.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
+		if isShort(fs, f) {
+			return
+		}
 		arg, usage := flag.UnquoteUsage(f)
 		if arg == "value" && isBool(f) {
 			arg = ""
@@ -106,12 +110,51 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 		if arg != "" {
 			head += " " + arg
 		}
+		if s := shortOf(fs, f); s != "" {
+			head += ", -" + s
+			if arg != "" {
+				head += " " + arg
+			}
+		}
 		def := ""
 		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && !strings.Contains(usage, "default") {
 			def = fmt.Sprintf(" (default %s)", f.DefValue)
 		}
 		fmt.Fprintf(w, "%s\n      %s%s\n", head, usage, def)
 	})
+}
+
+// shortFlag defines -short as another name of the flag long (check -f
+// for --format): the two share one value.
+func shortFlag(fs *flag.FlagSet, short, long string) {
+	fs.Var(fs.Lookup(long).Value, short, "short for --"+long)
+}
+
+// isShort reports whether f is a short form of a longer flag of fs.
+func isShort(fs *flag.FlagSet, f *flag.Flag) bool {
+	return longOf(fs, f) != ""
+}
+
+// longOf is the flag f is a short form of, or "".
+func longOf(fs *flag.FlagSet, f *flag.Flag) string {
+	long := ""
+	fs.VisitAll(func(g *flag.Flag) {
+		if g != f && g.Value == f.Value && len(g.Name) > len(f.Name) {
+			long = g.Name
+		}
+	})
+	return long
+}
+
+// shortOf is the short form of f, or "".
+func shortOf(fs *flag.FlagSet, f *flag.Flag) string {
+	short := ""
+	fs.VisitAll(func(g *flag.Flag) {
+		if g != f && g.Value == f.Value && len(g.Name) < len(f.Name) {
+			short = g.Name
+		}
+	})
+	return short
 }
 
 func isBool(f *flag.Flag) bool {
@@ -149,7 +192,11 @@ func flagMistake(fs *flag.FlagSet, name string, err error) string {
 	if bad, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		bad = strings.TrimLeft(bad, "-")
 		var names []string
-		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		fs.VisitAll(func(f *flag.Flag) {
+			if !isShort(fs, f) {
+				names = append(names, f.Name)
+			}
+		})
 		if s := suggest(bad, names); s != "" {
 			return fmt.Sprintf("%s: unknown flag --%s: did you mean --%s? (%s)", name, bad, s, help)
 		}

@@ -36,6 +36,7 @@ func cmdPreview(args []string, watchContext func() (context.Context, context.Can
 		noColor    = fs.Bool("no-color", false, "no colour in text output (NO_COLOR is honoured too)")
 	)
 	fs.Var(&interval, "interval", "polling `INTERVAL` of --watch: a duration (500ms, 2s) or milliseconds")
+	shortFlag(fs, "f", "format")
 	pos, code, done := parseFlags(fs, "preview", args, stdout, stderr,
 		"DIR defaults to the working directory; a file previews its directory.\n")
 	if done {
