@@ -21,7 +21,7 @@ var commands = []struct{ name, args, desc string }{
 	{"init", "[--force] [--root DIR]", "write .rivumi-lint.yaml with every default and print the CI snippets"},
 	{"schema", "", "print the JSON Schema of .rivumi-lint.yaml"},
 	{"version", "", "print the version"},
-	{"help", "", "print this help"},
+	{"help", "[COMMAND]", "print this help, or COMMAND's (as COMMAND --help)"},
 }
 
 // exitCodes is §6 in one block; every help text ends with it.
