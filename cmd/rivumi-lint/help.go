@@ -181,12 +181,12 @@ func parseFlags(fs *flag.FlagSet, name string, args []string, stdout, stderr io.
 	if errors.As(err, &ue) {
 		return nil, fail(stderr, err), true
 	}
-	return nil, fail(stderr, &usageError{flagMistake(fs, name, err)}), true
+	return nil, fail(stderr, &usageError{flagMistake(fs, name, args, err)}), true
 }
 
-// flagMistake rewrites the flag package's error in the docs' --flag form,
-// with a suggestion for a mistyped flag.
-func flagMistake(fs *flag.FlagSet, name string, err error) string {
+// flagMistake rewrites the flag package's error to name the flag as the
+// user typed it (--formt, -formt), with a suggestion for a mistyped flag.
+func flagMistake(fs *flag.FlagSet, name string, args []string, err error) string {
 	msg := err.Error()
 	help := fmt.Sprintf("run \"rivumi-lint %s --help\" for the flags", name)
 	if bad, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
@@ -198,13 +198,48 @@ func flagMistake(fs *flag.FlagSet, name string, err error) string {
 			}
 		})
 		if s := suggest(bad, names); s != "" {
-			return fmt.Sprintf("%s: unknown flag --%s: did you mean --%s? (%s)", name, bad, s, help)
+			return fmt.Sprintf("%s: unknown flag %s: did you mean --%s? (%s)", name, typedFlag(args, bad), s, help)
 		}
-		return fmt.Sprintf("%s: unknown flag --%s (%s)", name, bad, help)
+		return fmt.Sprintf("%s: unknown flag %s (%s)", name, typedFlag(args, bad), help)
 	}
-	// "flag needs an argument: -format", "invalid value … for flag -x: …"
-	msg = strings.NewReplacer("argument: -", "argument: --", "for flag -", "for flag --").Replace(msg)
+	// "flag needs an argument: -format", "invalid value … for flag -x: …",
+	// "invalid boolean value … for -x: …"
+	for _, p := range []string{"flag needs an argument: -", "for flag -", "for -"} {
+		i := strings.LastIndex(msg, p) // the last: a quoted value may hold one too
+		if i < 0 {
+			continue
+		}
+		start := i + len(p) - 1
+		end := len(msg)
+		if j := strings.IndexByte(msg[start:], ':'); j >= 0 {
+			end = start + j
+		}
+		flagName := strings.TrimLeft(msg[start:end], "-")
+		msg = msg[:start] + typedFlag(args, flagName) + msg[end:]
+		break
+	}
 	return fmt.Sprintf("%s: %s (%s)", name, msg, help)
+}
+
+// typedFlag is the flag name as the user typed it in args, with its one or
+// two dashes (-formt, --formt), or --name when it is not there.
+func typedFlag(args []string, name string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		for _, dash := range []string{"--", "-"} {
+			rest, ok := strings.CutPrefix(a, dash)
+			if !ok {
+				continue
+			}
+			if n, _, _ := strings.Cut(rest, "="); n == name {
+				return dash + name
+			}
+			break
+		}
+	}
+	return "--" + name
 }
 
 // suggest returns the option closest to word when it is close enough to be
