@@ -30,7 +30,6 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		failOn   = fs.String("fail-on", "error", "exit 1 on findings at or above `LEVEL`: error, warning, notice or never")
 		root     = fs.String("root", "", "project root `DIR` (default: the Git worktree around the working directory)")
 		user     = fs.String("user-instructions", "", "user-level instruction `FILE` to put first in every chain")
-		noColor  = fs.Bool("no-color", false, "no colour in text output (NO_COLOR is honoured too)")
 		staged   = fs.Bool("staged", false, "check what is staged: the index against HEAD, content from the index")
 		base     = fs.String("base", "", "check the change from base `REV` to --head: content from the head, drift from the base")
 		head     = fs.String("head", "", "the revision `REV` --base compares with (default HEAD)")
@@ -39,6 +38,8 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stdinAs  = fs.String("stdin-filename", "", "check standard input as the text of `PATH` (an editor's unsaved buffer); PATHs then are none or -")
 		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
+	shortFlag(fs, "f", "format")
+	color := colorFlags(fs)
 	paths, code, done := parseFlags(fs, "check", args, stdout, stderr, checkHelp)
 	if done {
 		return code
@@ -85,7 +86,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	defer out.abort()
-	if err := write(out, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, *output, *noColor), AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
+	if err := write(out, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, *output, *color), AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
 		return fail(stderr, fmt.Errorf("write report: %w", err))
 	}
 	if err := out.commit(); err != nil {

@@ -16,12 +16,12 @@ var commands = []struct{ name, args, desc string }{
 	{"fix", "[--dry-run] [flags] [PATH...]", "fix what check finds where the fix is safe"},
 	{"preview", "[flags] [DIR]", "print what the model would see from DIR"},
 	{"hook", "install|uninstall", "manage the native Git pre-commit and pre-push hooks"},
-	{"rules", "[ID]", "print the rule catalogue, or one rule's explanation"},
+	{"rules", "[ID|NAME]", "print the rule catalogue, or one rule's explanation"},
 	{"lsp", "[--stdio]", "run the language server for editors (stdio; docs/lsp.md)"},
 	{"init", "[--force] [--root DIR]", "write .rivumi-lint.yaml with every default and print the CI snippets"},
 	{"schema", "", "print the JSON Schema of .rivumi-lint.yaml"},
 	{"version", "", "print the version"},
-	{"help", "", "print this help"},
+	{"help", "[COMMAND]", "print this help, or COMMAND's (as COMMAND --help)"},
 }
 
 // exitCodes is §6 in one block; every help text ends with it.
@@ -96,8 +96,12 @@ func upperFirst(s string) string {
 
 // printFlags prints fs's flags as `--name VALUE`, the form the README and
 // docs use (the flag package prints `-name`).
+// A short form (shortFlag) is printed beside its flag, not on its own.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
+		if isShort(fs, f) {
+			return
+		}
 		arg, usage := flag.UnquoteUsage(f)
 		if arg == "value" && isBool(f) {
 			arg = ""
@@ -106,12 +110,51 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 		if arg != "" {
 			head += " " + arg
 		}
+		if s := shortOf(fs, f); s != "" {
+			head += ", -" + s
+			if arg != "" {
+				head += " " + arg
+			}
+		}
 		def := ""
 		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && !strings.Contains(usage, "default") {
 			def = fmt.Sprintf(" (default %s)", f.DefValue)
 		}
 		fmt.Fprintf(w, "%s\n      %s%s\n", head, usage, def)
 	})
+}
+
+// shortFlag defines -short as another name of the flag long (check -f
+// for --format): the two share one value.
+func shortFlag(fs *flag.FlagSet, short, long string) {
+	fs.Var(fs.Lookup(long).Value, short, "short for --"+long)
+}
+
+// isShort reports whether f is a short form of a longer flag of fs.
+func isShort(fs *flag.FlagSet, f *flag.Flag) bool {
+	return longOf(fs, f) != ""
+}
+
+// longOf is the flag f is a short form of, or "".
+func longOf(fs *flag.FlagSet, f *flag.Flag) string {
+	long := ""
+	fs.VisitAll(func(g *flag.Flag) {
+		if g != f && g.Value == f.Value && len(g.Name) > len(f.Name) {
+			long = g.Name
+		}
+	})
+	return long
+}
+
+// shortOf is the short form of f, or "".
+func shortOf(fs *flag.FlagSet, f *flag.Flag) string {
+	short := ""
+	fs.VisitAll(func(g *flag.Flag) {
+		if g != f && g.Value == f.Value && len(g.Name) < len(f.Name) {
+			short = g.Name
+		}
+	})
+	return short
 }
 
 func isBool(f *flag.Flag) bool {
@@ -138,26 +181,65 @@ func parseFlags(fs *flag.FlagSet, name string, args []string, stdout, stderr io.
 	if errors.As(err, &ue) {
 		return nil, fail(stderr, err), true
 	}
-	return nil, fail(stderr, &usageError{flagMistake(fs, name, err)}), true
+	return nil, fail(stderr, &usageError{flagMistake(fs, name, args, err)}), true
 }
 
-// flagMistake rewrites the flag package's error in the docs' --flag form,
-// with a suggestion for a mistyped flag.
-func flagMistake(fs *flag.FlagSet, name string, err error) string {
+// flagMistake rewrites the flag package's error to name the flag as the
+// user typed it (--formt, -formt), with a suggestion for a mistyped flag.
+func flagMistake(fs *flag.FlagSet, name string, args []string, err error) string {
 	msg := err.Error()
 	help := fmt.Sprintf("run \"rivumi-lint %s --help\" for the flags", name)
 	if bad, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		bad = strings.TrimLeft(bad, "-")
 		var names []string
-		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		fs.VisitAll(func(f *flag.Flag) {
+			if !isShort(fs, f) {
+				names = append(names, f.Name)
+			}
+		})
 		if s := suggest(bad, names); s != "" {
-			return fmt.Sprintf("%s: unknown flag --%s: did you mean --%s? (%s)", name, bad, s, help)
+			return fmt.Sprintf("%s: unknown flag %s: did you mean --%s? (%s)", name, typedFlag(args, bad), s, help)
 		}
-		return fmt.Sprintf("%s: unknown flag --%s (%s)", name, bad, help)
+		return fmt.Sprintf("%s: unknown flag %s (%s)", name, typedFlag(args, bad), help)
 	}
-	// "flag needs an argument: -format", "invalid value … for flag -x: …"
-	msg = strings.NewReplacer("argument: -", "argument: --", "for flag -", "for flag --").Replace(msg)
+	// "flag needs an argument: -format", "invalid value … for flag -x: …",
+	// "invalid boolean value … for -x: …"
+	for _, p := range []string{"flag needs an argument: -", "for flag -", "for -"} {
+		i := strings.LastIndex(msg, p) // the last: a quoted value may hold one too
+		if i < 0 {
+			continue
+		}
+		start := i + len(p) - 1
+		end := len(msg)
+		if j := strings.IndexByte(msg[start:], ':'); j >= 0 {
+			end = start + j
+		}
+		flagName := strings.TrimLeft(msg[start:end], "-")
+		msg = msg[:start] + typedFlag(args, flagName) + msg[end:]
+		break
+	}
 	return fmt.Sprintf("%s: %s (%s)", name, msg, help)
+}
+
+// typedFlag is the flag name as the user typed it in args, with its one or
+// two dashes (-formt, --formt), or --name when it is not there.
+func typedFlag(args []string, name string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		for _, dash := range []string{"--", "-"} {
+			rest, ok := strings.CutPrefix(a, dash)
+			if !ok {
+				continue
+			}
+			if n, _, _ := strings.Cut(rest, "="); n == name {
+				return dash + name
+			}
+			break
+		}
+	}
+	return "--" + name
 }
 
 // suggest returns the option closest to word when it is close enough to be

@@ -20,7 +20,7 @@ import (
 const hookUsage = `usage: rivumi-lint hook install [--pre-push] [--force] [--root DIR]
        rivumi-lint hook uninstall [--pre-push] [--root DIR]
        rivumi-lint hook staged [check flags]
-       rivumi-lint hook pre-push REMOTE [URL] < refs
+       rivumi-lint hook pre-push [--color WHEN] REMOTE [URL] < refs
 
 install writes a Git pre-commit hook that runs "rivumi-lint check --staged"
 (with --pre-push: a pre-push hook that checks each pushed range of commits)
@@ -215,6 +215,12 @@ func peeled(top, rev string) string {
 // default branch; otherwise remote sha..local sha. The exit status is the
 // worst of the ranges'.
 func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("hook pre-push", flag.ContinueOnError)
+	color := colorFlags(fs)
+	args, c, done := parseFlags(fs, "hook pre-push", args, stdout, stderr, hookUsage)
+	if done {
+		return c
+	}
 	if len(args) == 0 || len(args) > 2 {
 		return fail(stderr, &usageError{"hook pre-push: want REMOTE [URL] (Git's pre-push arguments) and Git's ref lines on stdin"})
 	}
@@ -269,7 +275,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			return fail(stderr, err)
 		}
 		write, _ := report.Lookup("text")
-		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, "", false)}); err != nil {
+		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, "", *color)}); err != nil {
 			return fail(stderr, fmt.Errorf("write report: %w", err))
 		}
 		if c := exitFor(res, lint.Error); c > code {

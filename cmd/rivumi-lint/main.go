@@ -104,6 +104,10 @@ func run(args []string, e env) (code int) {
 		}
 		return cmdVersion(stdout)
 	case "help", "-h", "--help":
+		if args[0] == "help" && len(args) > 1 && !isHelp(args[1]) {
+			// help CMD [SUB] is CMD [SUB] --help, byte for byte.
+			return run(append(append([]string(nil), args[1:]...), "--help"), e)
+		}
 		fmt.Fprint(stdout, usageText())
 		return exitOK
 	}

@@ -565,7 +565,7 @@ func jsonType(v any) string {
 	return reflect.TypeOf(v).String()
 }
 
-// TestColorOnTTY checks §6 (--no-color, NO_COLOR) and §7 (text: colour on
+// TestColorOnTTY checks §6 (--no-color, --color, NO_COLOR, TERM=dumb) and §7 (text: colour on
 // a TTY); RL010 gives it a finding to print: colour on a terminal, none with
 // --no-color or NO_COLOR. (Scripts cannot give the command a terminal on
 // stdout, so this runs run() in-process with a pseudo-terminal.)
@@ -579,15 +579,28 @@ func TestColorOnTTY(t *testing.T) {
 		args    []string
 		noColor string
 		color   bool
+		term    string // TERM; "": unset
 	}{
-		{"tty", nil, "", true},
-		{"no-color flag", []string{"--no-color"}, "", false},
-		{"NO_COLOR", nil, "1", false},
+		{"tty", nil, "", true, ""},
+		{"no-color flag", []string{"--no-color"}, "", false, ""},
+		{"NO_COLOR", nil, "1", false, ""},
+		{"color=never", []string{"--color=never"}, "", false, ""},
+		{"color=auto", []string{"--color=auto"}, "", true, "xterm"},
+		{"TERM=dumb", nil, "", false, "dumb"},
+		{"TERM=dumb color=always", []string{"--color=always"}, "", true, "dumb"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("NO_COLOR", tc.noColor)
 			if tc.noColor == "" {
 				os.Unsetenv("NO_COLOR")
+			}
+			t.Setenv("TERM", tc.term)
+			if tc.term == "" {
+				os.Unsetenv("TERM")
+			}
+			for _, k := range []string{"FORCE_COLOR", "CLICOLOR_FORCE"} {
+				t.Setenv(k, "")
+				os.Unsetenv(k)
 			}
 			master, slave := openPTY(t)
 			var stderr bytes.Buffer
@@ -623,6 +636,40 @@ func readAll(t *testing.T, f *os.File) string {
 				t.Fatalf("timed out reading the terminal")
 			}
 			return string(out)
+		}
+	}
+}
+
+// TestWantColor is the one colour decision (§6, issue #26) over every
+// input: --color, NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE, TERM, --output
+// FILE and whether standard output is a terminal.
+func TestWantColor(t *testing.T) {
+	for _, tc := range []struct {
+		mode             colorMode
+		env              map[string]string
+		toFile, terminal bool
+		want             bool
+	}{
+		{colorAuto, nil, false, true, true},
+		{colorAuto, nil, false, false, false},
+		{colorAuto, nil, true, true, false},
+		{colorAuto, map[string]string{"NO_COLOR": "1"}, false, true, false},
+		{colorAuto, map[string]string{"TERM": "dumb"}, false, true, false},
+		{colorAuto, map[string]string{"TERM": "xterm"}, false, true, true},
+		{colorAuto, map[string]string{"FORCE_COLOR": "1"}, false, false, true},
+		{colorAuto, map[string]string{"FORCE_COLOR": "0"}, false, false, false},
+		{colorAuto, map[string]string{"FORCE_COLOR": "0"}, false, true, true},
+		{colorAuto, map[string]string{"CLICOLOR_FORCE": "yes"}, false, false, true},
+		{colorAuto, map[string]string{"CLICOLOR_FORCE": "0"}, false, false, false},
+		{colorAuto, map[string]string{"FORCE_COLOR": "1"}, true, false, false},
+		{colorAuto, map[string]string{"FORCE_COLOR": "1", "TERM": "dumb"}, false, true, true},
+		{colorAuto, map[string]string{"FORCE_COLOR": "1", "NO_COLOR": "1"}, false, true, false},
+		{colorNever, map[string]string{"FORCE_COLOR": "1"}, false, true, false},
+		{colorAlways, map[string]string{"NO_COLOR": "1", "TERM": "dumb"}, true, false, true},
+	} {
+		getenv := func(k string) string { return tc.env[k] }
+		if got := wantColor(tc.mode, getenv, tc.toFile, tc.terminal); got != tc.want {
+			t.Errorf("wantColor(%s, %v, toFile %v, terminal %v) = %v, want %v", tc.mode, tc.env, tc.toFile, tc.terminal, got, tc.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,11 +15,84 @@ func toTerminal(stdout io.Writer, output string) bool {
 	return output == "" && isTerminal(stdout)
 }
 
-// colorOutput decides colour in text output, for every command: on a
-// terminal only (toTerminal), never with --no-color or with NO_COLOR set
-// to anything but "" (no-color.org).
-func colorOutput(stdout io.Writer, output string, noColor bool) bool {
-	return !noColor && os.Getenv("NO_COLOR") == "" && toTerminal(stdout, output)
+// colorMode is --color: auto (the default), always or never.
+type colorMode string
+
+const (
+	colorAuto   colorMode = "auto"
+	colorAlways colorMode = "always"
+	colorNever  colorMode = "never"
+)
+
+func (m *colorMode) String() string { return string(*m) }
+
+func (m *colorMode) Set(s string) error {
+	switch colorMode(s) {
+	case colorAuto, colorAlways, colorNever:
+		*m = colorMode(s)
+		return nil
+	}
+	return fmt.Errorf("want auto, always or never")
+}
+
+// noColorFlag is --no-color, which is --color=never.
+type noColorFlag struct{ m *colorMode }
+
+func (f noColorFlag) String() string   { return "false" }
+func (f noColorFlag) IsBoolFlag() bool { return true }
+
+func (f noColorFlag) Set(s string) error {
+	switch s {
+	case "true":
+		*f.m = colorNever
+	case "false":
+		if *f.m == colorNever {
+			*f.m = colorAuto
+		}
+	default:
+		return fmt.Errorf("want true or false")
+	}
+	return nil
+}
+
+// colorFlags defines --color and --no-color on fs.
+func colorFlags(fs *flag.FlagSet) *colorMode {
+	m := colorAuto
+	fs.Var(&m, "color", "colour in text output, `WHEN`: auto (on a terminal; NO_COLOR, TERM=dumb: off; FORCE_COLOR, CLICOLOR_FORCE: on), always or never")
+	fs.Var(noColorFlag{&m}, "no-color", "no colour in text output, as --color=never (NO_COLOR is honoured too)")
+	return &m
+}
+
+// colorOutput decides colour in text output, for every command: the one
+// place (wantColor) that reads --color and the environment.
+func colorOutput(stdout io.Writer, output string, mode colorMode) bool {
+	return wantColor(mode, os.Getenv, output != "", isTerminal(stdout))
+}
+
+// wantColor is the decision: never and always are as written; auto is off
+// with NO_COLOR set to anything but "" (no-color.org), else on with
+// FORCE_COLOR or CLICOLOR_FORCE set to anything but "" and "0" when the
+// output is standard output (a terminal or not), else off with TERM=dumb,
+// else on a terminal only (toTerminal: standard output, no --output FILE).
+func wantColor(mode colorMode, getenv func(string) string, toFile, terminal bool) bool {
+	switch mode {
+	case colorNever:
+		return false
+	case colorAlways:
+		return true
+	}
+	forced := func(k string) bool { v := getenv(k); return v != "" && v != "0" }
+	switch {
+	case getenv("NO_COLOR") != "":
+		return false
+	case toFile:
+		return false
+	case forced("FORCE_COLOR") || forced("CLICOLOR_FORCE"):
+		return true
+	case getenv("TERM") == "dumb":
+		return false
+	}
+	return terminal
 }
 
 // output is where a command writes: standard output, or the --output

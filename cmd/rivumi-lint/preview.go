@@ -33,9 +33,10 @@ func cmdPreview(args []string, watchContext func() (context.Context, context.Can
 		projectKey = fs.String("project", "", "memory project `KEY` (default: config project, else the absolute root path)")
 		section    = fs.String("section", "", "print exactly the bytes of section `NAME` ("+strings.Join(dynamicSections(), ", ")+") and nothing else")
 		watch      = fs.Bool("watch", false, "re-render when the directory's instructions, skills, memory or config change; Ctrl-C ends")
-		noColor    = fs.Bool("no-color", false, "no colour in text output (NO_COLOR is honoured too)")
 	)
 	fs.Var(&interval, "interval", "polling `INTERVAL` of --watch: a duration (500ms, 2s) or milliseconds")
+	shortFlag(fs, "f", "format")
+	color := colorFlags(fs)
 	pos, code, done := parseFlags(fs, "preview", args, stdout, stderr,
 		"DIR defaults to the working directory; a file previews its directory.\n")
 	if done {
@@ -70,7 +71,7 @@ func cmdPreview(args []string, watchContext func() (context.Context, context.Can
 		o.Dir = pos[0]
 	}
 	tty := toTerminal(stdout, *output)
-	wo := report.Options{Color: colorOutput(stdout, *output, *noColor)}
+	wo := report.Options{Color: colorOutput(stdout, *output, *color)}
 
 	if *watch {
 		out, err := openOutput(*output, stdout)

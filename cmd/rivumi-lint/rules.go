@@ -11,7 +11,7 @@ import (
 
 func cmdRules(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 1 && isHelp(args[0]) {
-		commandHelp(stdout, "rules", nil, "ID is a rule id such as RL004, in any case.\n")
+		commandHelp(stdout, "rules", nil, "ID is a rule id such as RL004, or its name (invalid-utf8), in any case.\n")
 		return exitOK
 	}
 	if len(args) > 1 {
@@ -21,11 +21,19 @@ func cmdRules(args []string, stdout, stderr io.Writer) int {
 		// Rule ids are written RL004 everywhere, but rl004 is no other rule.
 		r, ok := lint.Lookup(strings.ToUpper(args[0]))
 		if !ok {
+			// A rule's name (invalid-utf8) names it too, in any case.
+			for _, n := range lint.Rules() {
+				if strings.EqualFold(n.Name, args[0]) {
+					r, ok = n, true
+				}
+			}
+		}
+		if !ok {
 			var ids []string
 			for _, r := range lint.Rules() {
-				ids = append(ids, r.ID)
+				ids = append(ids, r.ID, r.Name)
 			}
-			if s := suggest(strings.ToUpper(args[0]), ids); s != "" {
+			if s := suggest(args[0], ids); s != "" {
 				return fail(stderr, &usageError{fmt.Sprintf("unknown rule %q: did you mean %s? (run \"rivumi-lint rules\" for the list)", args[0], s)})
 			}
 			return fail(stderr, &usageError{fmt.Sprintf("unknown rule %q (run \"rivumi-lint rules\" for the list)", args[0])})
