@@ -315,7 +315,7 @@ func readIgnoreConfigNative(top, gitDir string) (IgnoreConfig, error) {
 			return c, fmt.Errorf("read Git config %s: %w", files[i], err)
 		}
 		cfg := formatcfg.New()
-		if err := formatcfg.NewDecoder(bytes.NewReader(b)).Decode(cfg); err != nil {
+		if err := formatcfg.NewDecoder(bytes.NewReader(validHeaders(b))).Decode(cfg); err != nil {
 			return c, fmt.Errorf("read Git config %s: %w (fix it; git fails on it too)", files[i], err)
 		}
 		for _, s := range cfg.Sections {

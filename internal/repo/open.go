@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
@@ -179,10 +180,27 @@ func readGitConfig(name string) (*formatcfg.Config, error) {
 		return nil, fmt.Errorf("read Git config: %w", err)
 	}
 	cfg := formatcfg.New()
-	if err := formatcfg.NewDecoder(bytes.NewReader(b)).Decode(cfg); err != nil {
+	if err := formatcfg.NewDecoder(bytes.NewReader(validHeaders(b))).Decode(cfg); err != nil {
 		return nil, fmt.Errorf("read Git config %s: %w", name, err)
 	}
 	return cfg, nil
+}
+
+// validHeaders is a Git config file with the bytes that are not UTF-8 in
+// its section headers replaced (U+FFFD). Git takes any bytes there — `git
+// submodule add` of a path that is not UTF-8 writes one — while go-git's
+// parser stops at them; no key this tool reads lives in such a section.
+func validHeaders(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	for i, l := range lines {
+		if t := bytes.TrimLeft(l, " \t"); len(t) > 0 && t[0] == '[' && !utf8.Valid(l) {
+			lines[i] = bytes.ToValidUTF8(l, []byte("\uFFFD"))
+		}
+	}
+	return bytes.Join(lines, nil)
 }
 
 // openGoGit opens the repository for reading without the git binary:

@@ -498,3 +498,28 @@ func TestRevisionsInEveryObjectLayout(t *testing.T) {
 		}
 	}
 }
+
+// A submodule whose path is not UTF-8 puts those bytes into a section
+// header of .git/config (git submodule add); the config must still be
+// read, as Git reads it (found by the differential run, seed 1796160275).
+func TestConfigWithNonUTF8SectionHeader(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "config")
+	data := "[core]\n\tbare = false\n[submodule \"bad\xffname/mod\"]\n\tactive = true\n[extensions]\n\tobjectFormat = sha256\n"
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := readGitConfig(name)
+	if err != nil {
+		t.Fatalf("readGitConfig: %v", err)
+	}
+	if got := cfg.Section("extensions").Options.Get("objectformat"); got != "sha256" {
+		t.Errorf("extensions.objectFormat = %q after the header, want sha256", got)
+	}
+	if err := os.WriteFile(name, []byte("[core]\n\texcludesFile = a\xffb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readGitConfig(name); err == nil {
+		t.Errorf("a value that is not UTF-8 decoded; the header-only repair should leave values alone")
+	}
+}
