@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/repo"
@@ -20,26 +21,26 @@ import (
 // directory from outside, and neither may the check: without this a PATH
 // there resolved nothing and passed.
 
-// InnerRepoError says the targets lie in another repository than the
+// innerRepoError says the targets lie in another repository than the
 // root's (or in several) where the run cannot move its root there: --root
 // was given, GIT_DIR decides the repository, the command writes (fix), or
 // the targets span repositories.
-type InnerRepoError struct {
-	Groups []RepoGroup
+type innerRepoError struct {
+	Groups []repoGroup
 	Why    string // why the root was not moved
 }
 
-// RepoGroup is the targets of one repository: Dir is its top relative to
+// repoGroup is the targets of one repository: Dir is its top relative to
 // the working directory ("." for the root's own repository), Kind says
 // what it is to the root's repository, Paths are the targets relative to
 // Dir, and Command runs the same command there.
-type RepoGroup struct {
+type repoGroup struct {
 	Dir, Kind string
 	Paths     []string
 	Command   string
 }
 
-func (e *InnerRepoError) Error() string {
+func (e *innerRepoError) Error() string {
 	var b strings.Builder
 	for _, g := range e.Groups {
 		if g.Kind == "" {
@@ -77,16 +78,19 @@ func inDir(dir string, paths []string) []string {
 	return out
 }
 
+// quoteList is ps quoted, the first max of them, and how many more: names
+// in a message are quoted, so that a message is one line whatever a file
+// name holds.
 func quoteList(ps []string, max int) string {
-	var q []string
-	for i, p := range ps {
-		if i == max {
-			q = append(q, fmt.Sprintf("and %d more", len(ps)-max))
-			break
-		}
-		q = append(q, fmt.Sprintf("%q", p))
+	q := make([]string, 0, min(len(ps), max))
+	for _, p := range ps[:min(len(ps), max)] {
+		q = append(q, strconv.Quote(p))
 	}
-	return strings.Join(q, ", ")
+	more := ""
+	if len(ps) > max {
+		more = fmt.Sprintf(" and %d more", len(ps)-max)
+	}
+	return strings.Join(q, ", ") + more
 }
 
 // enterInner moves the root into the repository holding every target
@@ -161,11 +165,11 @@ func (p *Project) enterInner(o Options) error {
 		return nil
 	}
 	sort.Strings(order)
-	err := &InnerRepoError{Why: why}
+	err := &innerRepoError{Why: why}
 	for _, inner := range order {
 		g := byInner[inner]
 		dir, _ := p.fromWD(filepath.Join(p.Root, filepath.FromSlash(inner)))
-		rg := RepoGroup{Dir: dir, Paths: g.rels}
+		rg := repoGroup{Dir: dir, Paths: g.rels}
 		if inner != "" {
 			rg.Kind = kindOf(p.Root, inner)
 		}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/config"
@@ -586,17 +585,8 @@ func (p *Project) checkMissing(missing []string) error {
 // or a typo, which the note makes visible. Names are quoted: a note is one
 // line whatever a file name holds.
 func missingNote(missing []string) string {
-	const show = 5
-	q := make([]string, 0, show)
-	for _, m := range missing[:min(len(missing), show)] {
-		q = append(q, strconv.Quote(m))
-	}
-	more := ""
-	if len(missing) > show {
-		more = fmt.Sprintf(" and %d more", len(missing)-show)
-	}
-	return fmt.Sprintf("%d PATH(s) do not exist (deleted?): %s%s; their directories are checked where they still exist (F9)",
-		len(missing), strings.Join(q, ", "), more)
+	return fmt.Sprintf("%d PATH(s) do not exist (deleted?): %s; their directories are checked where they still exist (F9)",
+		len(missing), quoteList(missing, 5))
 }
 
 func appendNew(dst, src []Note) []Note {
