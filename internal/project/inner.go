@@ -105,6 +105,7 @@ func (p *Project) enterInner(o Options) error {
 	}
 	byInner := map[string]*group{}
 	var order []string
+	inners := repo.NewInners(p.Root)
 	for _, t := range o.Targets {
 		abs, err := p.abs(t)
 		if err != nil {
@@ -120,7 +121,7 @@ func (p *Project) enterInner(o Options) error {
 				start = rel
 			}
 		}
-		inner := repo.Inner(p.Root, start)
+		inner := inners.Of(start)
 		g := byInner[inner]
 		if g == nil {
 			g = &group{inner: inner}

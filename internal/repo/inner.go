@@ -12,11 +12,30 @@ import (
 // "" means top's own repository holds rel. Git never looks past such a
 // directory from outside it, so a path there belongs to that repository
 // (R1): `cd` there finds it.
-func Inner(top, rel string) string {
-	for d := rel; d != "" && d != "."; d = parentDir(d) {
-		if _, err := os.Lstat(filepath.Join(top, filepath.FromSlash(d), ".git")); err == nil {
-			return d
-		}
+func Inner(top, rel string) string { return NewInners(top).Of(rel) }
+
+// Inners answers Inner for many paths below one top, looking at each
+// directory once: pre-commit passes a thousand paths that share theirs.
+type Inners struct {
+	top  string
+	memo map[string]string
+}
+
+// NewInners is Inner for paths below top.
+func NewInners(top string) *Inners { return &Inners{top: top, memo: map[string]string{}} }
+
+// Of is Inner(top, rel).
+func (s *Inners) Of(rel string) string {
+	if rel == "" || rel == "." {
+		return ""
 	}
-	return ""
+	if in, ok := s.memo[rel]; ok {
+		return in
+	}
+	in := rel
+	if _, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(rel), ".git")); err != nil {
+		in = s.Of(parentDir(rel))
+	}
+	s.memo[rel] = in
+	return in
 }
