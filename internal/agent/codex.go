@@ -623,3 +623,28 @@ func ReadCodexUser(home string) (*CodexUser, error) {
 // maxUserBytes bounds the user file read whole (Codex has no limit; a
 // user file of this size is a mistake worth an error).
 const maxUserBytes = 16 << 20
+
+// FileState is what Codex does with the file at p as a candidate of its
+// directory, whatever chain it is in: the directory's chosen file is
+// Loaded (Outside when it leads out of the root, Failed on an error),
+// the others as Codex passes them. ok is false when p is not one of
+// Codex's names, or its directory cannot be resolved.
+func (c *CodexResolver) FileState(p string) (Candidate, bool) {
+	s, err := c.slot(resolve.ParentDir(p))
+	if err != nil || s.linked {
+		return Candidate{}, false
+	}
+	for i, t := range s.tried {
+		if t.Path != p {
+			continue
+		}
+		if i == s.chosen && t.State == "" {
+			t.State, t.Reason = Loaded, "loaded"
+			if !utf8Valid(s.data) {
+				t.Reason = "loaded with its invalid UTF-8 bytes replaced"
+			}
+		}
+		return t, true
+	}
+	return Candidate{}, false
+}
