@@ -136,10 +136,12 @@ func differ(riv *resolve.Layer, c *agent.Candidate) string {
 		if !rivGets && !codexGets {
 			return ""
 		}
-		return fmt.Sprintf("Rivumi %s %s; %s %s %s", rivVerb(riv), riv.Path, codex, codexVerb(c), c.Path)
+		return fmt.Sprintf("%s; %s %s %s", rivSees(riv), codex, codexVerb(c), c.Path)
+	case c.State == agent.Empty:
+		return "" // the same whitespace: neither gets text from it
 	}
-	// Both get the same file: the same bytes when both load it (an
-	// accepted file is valid UTF-8; a cut is RL015's).
+	// The same file: the same bytes when both load it (an accepted file
+	// is valid UTF-8; a cut is RL015's).
 	switch {
 	case !rivGets && codexGets:
 		how := "loads it"
@@ -149,25 +151,26 @@ func differ(riv *resolve.Layer, c *agent.Candidate) string {
 		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseNotUTF8:
 			how = "loads it with its invalid bytes replaced by U+FFFD"
 		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseOversized:
-			how = "loads it (as far as its budget reaches)"
+			how = "loads it: Codex has no size limit of its own, only the chain's shared budget"
 		case riv.State == resolve.Suppressed:
 			how = "loads it: an override takes only its own directory's slot"
 		}
-		return fmt.Sprintf("Rivumi %s %s; %s %s", rivVerb(riv), riv.Path, codex, how)
+		return fmt.Sprintf("%s; %s %s", rivSees(riv), codex, how)
 	case rivGets && !codexGets && c.State != agent.Dropped && c.State != agent.Failed:
 		return fmt.Sprintf("Rivumi loads %s; %s %s", riv.Path, codex, codexVerb(c))
 	}
 	return ""
 }
 
-func rivVerb(l *resolve.Layer) string {
+// rivSees says what Rivumi does with its layer of a directory.
+func rivSees(l *resolve.Layer) string {
 	switch l.State {
 	case resolve.Active:
-		return "loads"
+		return "Rivumi loads " + l.Path
 	case resolve.Suppressed:
-		return "drops (an override below, " + l.By + ", suppresses it)"
+		return "Rivumi drops " + l.Path + " (the override " + l.By + " below suppresses it)"
 	}
-	return "skips (" + l.Rej.Reason + ")"
+	return "Rivumi skips " + l.Path + " (" + l.Rej.Reason + ")"
 }
 
 func codexVerb(c *agent.Candidate) string {
@@ -178,9 +181,9 @@ func codexVerb(c *agent.Candidate) string {
 		}
 		return "loads"
 	case agent.Empty:
-		return "adds nothing for (whitespace only)"
+		return "adds nothing for the whitespace-only"
 	}
-	return string(c.State) + ":"
+	return "skips (" + c.Reason + ")"
 }
 
 // codexNote is what Codex does with the file at p that Rivumi rejects,
@@ -199,7 +202,7 @@ func codexNote(r *agent.CodexResolver, p string) string {
 		case !utf8OK(c):
 			return " " + codexLabel() + " loads it with its invalid bytes replaced by U+FFFD."
 		}
-		return " " + codexLabel() + " loads it."
+		return " " + codexLabel() + " loads it (it has no size limit of its own, only the chain's shared budget)."
 	case agent.Shadowed, agent.NotAFile, agent.Outside, agent.Failed:
 		return " " + codexLabel() + ": " + c.Reason + "."
 	}
