@@ -40,6 +40,7 @@ package main
 //	                              scope, state, reason, bytes)
 //	json FILE summary K=N...      summary counts are exactly these
 //	json FILE count KIND N K=V... exactly N findings / dirs / layers match
+//	chomp FILE                    remove one trailing newline from FILE
 //
 // `! json …` asserts that nothing matches.
 
@@ -178,6 +179,17 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"sparse":     cmdSparse,
 	"writebytes": cmdWriteBytes,
 	"json":       cmdJSON,
+	"chomp":      cmdChomp,
+}
+
+// cmdChomp removes one trailing newline from FILE: a txtar file always
+// ends with one, an exact output (Codex's message, A3) may not.
+func cmdChomp(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: chomp FILE")
+	}
+	p := ts.MkAbs(args[0])
+	ts.Check(os.WriteFile(p, []byte(strings.TrimSuffix(ts.ReadFile(args[0]), "\n")), 0o666))
 }
 
 func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
