@@ -203,6 +203,9 @@ type slot struct {
 	// readErr is an error reading the chosen file: Codex meets it only
 	// when the budget reaches the file.
 	readErr string
+	// inexact says why the chosen file's bytes as Codex reads them are
+	// not known here: a checkout converts them (F5).
+	inexact string
 	marked  bool // the directory holds a root marker
 	linked  bool // the directory is below a link (Codex's cwd never is)
 }
@@ -295,6 +298,9 @@ func (c *CodexResolver) View(dir string) (*View, error) {
 				v.Candidates = append(v.Candidates, t)
 				continue
 			}
+			if s.inexact != "" && v.Inexact == "" {
+				v.Inexact = t.Path + ": " + s.inexact
+			}
 			if s.readErr != "" {
 				v.Lost = s.readErr
 				t.State, t.Reason = Failed, "Codex cannot read it and loads no project file: "+s.readErr
@@ -303,6 +309,17 @@ func (c *CodexResolver) View(dir string) (*View, error) {
 			}
 			kept := s.data
 			cut := s.size > remaining
+			if s.data == nil && s.size > 0 {
+				// Its bytes are not known here (s.inexact): counted, not shown.
+				t.Kept = min(s.size, remaining)
+				t.State, t.Reason = Loaded, "its bytes are not known here: "+s.inexact
+				if cut {
+					t.State = Truncated
+				}
+				remaining -= t.Kept
+				v.Candidates = append(v.Candidates, t)
+				continue
+			}
 			if cut {
 				kept = kept[:remaining]
 			}
@@ -566,17 +583,40 @@ func (c *CodexResolver) read(s *slot, p string) error {
 			}
 		}
 	}
-	data, kind, size, err := c.e.Source().Read(p, limit)
+	src := c.e.Source()
+	data, kind, size, err := src.Read(p, limit)
+	if err == nil && data == nil && kind == resolve.Regular && size > limit {
+		// A Git source reads nothing of a blob over the limit (C3);
+		// Codex reads its first bytes, so the blob is inflated whole.
+		if size > maxWholeBlob {
+			s.inexact = fmt.Sprintf("it is %d bytes, more than this tool inflates from a Git object to take its first %d", size, limit)
+			s.size = size
+			return nil
+		}
+		data, kind, size, err = src.Read(p, size)
+	}
 	if resolve.IsFatal(err) {
 		return fmt.Errorf("read %s: %w", p, err)
 	}
+	var re *resolve.RejectError
 	switch {
+	case errors.As(err, &re):
+		// The checkout holds other bytes than the object (F5): Codex reads
+		// those, which this snapshot does not have.
+		s.inexact = re.Rej.Reason
+		s.size = size
+		return nil
 	case err != nil && errors.Is(err, fs.ErrNotExist):
 		s.readErr = p + " vanished while being read"
 	case err != nil:
 		s.readErr = err.Error()
 	case kind != resolve.Regular:
 		s.readErr = p + " is no longer a regular file"
+	}
+	if conv, ok := src.(interface{ Converts(p string) string }); ok && err == nil {
+		if why := conv.Converts(p); why != "" {
+			s.inexact = why
+		}
 	}
 	if size < int64(len(data)) {
 		size = int64(len(data))
@@ -587,6 +627,9 @@ func (c *CodexResolver) read(s *slot, p string) error {
 	s.data, s.size = data, size
 	return nil
 }
+
+// maxWholeBlob bounds the Git object read whole for its first bytes.
+const maxWholeBlob = 256 << 20
 
 func utf8Valid(b []byte) bool { return bytes.Equal(content.Lossy(b), b) }
 

@@ -88,6 +88,22 @@ func NewSource(src resolve.Snapshot, c *Checker) *Source {
 // otherwise.
 func (s *Source) Record(p string) *Record { return s.recs[p] }
 
+// Converts says how a checkout changes the bytes of the file at p, once
+// it was read: "" when it writes them as they are. Another agent profile,
+// which reads the bytes themselves (A1), then knows they are not these.
+func (s *Source) Converts(p string) string {
+	r := s.recs[p]
+	switch {
+	case r == nil:
+		return ""
+	case r.Filter != nil:
+		return "a filter attribute converts it on checkout (" + Describe("filter", r.Filter) + ")"
+	case r.CRLFApplied:
+		return "Git ends its lines in CRLF on checkout (" + Describe("eol", r.CRLF) + ")"
+	}
+	return ""
+}
+
 // Read implements resolve.Source.
 func (s *Source) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error) {
 	data, kind, size, err := s.Snapshot.Read(p, limit)

@@ -271,6 +271,19 @@ func (e *Engine) foldsToCandidate(name string) bool {
 // Candidates returns the candidate names in priority order.
 func (e *Engine) Candidates() []string { return e.candidates }
 
+// Names returns every name a directory's listing keeps for the enabled
+// agent profiles: the candidates, then Options.Also (A1). A change of an
+// entry of one of them changes a chain (R7).
+func (e *Engine) Names() []string {
+	if len(e.alsoNames) == 0 {
+		return e.candidates
+	}
+	return append(slices.Clone(e.candidates), e.alsoNames...)
+}
+
+// IsName reports whether name is one of Names.
+func (e *Engine) IsName(name string) bool { return e.rank(name) >= 0 || e.isAlso(name) }
+
 // IsCandidate reports whether name is an instruction candidate.
 func (e *Engine) IsCandidate(name string) bool { return e.rank(name) >= 0 }
 

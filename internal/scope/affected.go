@@ -41,7 +41,7 @@ func Affected(e *resolve.Engine, snap resolve.Snapshot, changed []string) ([]str
 		for i, c := range comps {
 			// F5: a changed .gitattributes may convert the instruction
 			// files at or below its directory.
-			if e.IsCandidate(c) || (i == len(comps)-1 && c == gitattr.FileName) {
+			if e.IsName(c) || (i == len(comps)-1 && c == gitattr.FileName) {
 				expand = append(expand, dir)
 			}
 			if dir == "" {
@@ -63,7 +63,7 @@ func Affected(e *resolve.Engine, snap resolve.Snapshot, changed []string) ([]str
 			continue
 		}
 		done = append(done, p)
-		dirs, err := snap.CandidateDirsBelow(p, e.Candidates())
+		dirs, err := snap.CandidateDirsBelow(p, e.Names())
 		if err != nil {
 			return nil, err
 		}

@@ -47,7 +47,7 @@ func PathDirs(root string, e *resolve.Engine, snap resolve.Snapshot, rels []stri
 			missing = append(missing, rel)
 			dir := resolve.ParentDir(rel)
 			set[dir] = true
-			if e.IsCandidate(path.Base(rel)) {
+			if e.IsName(path.Base(rel)) {
 				expand = append(expand, dir)
 			}
 		case resolve.Dir:
@@ -56,7 +56,7 @@ func PathDirs(root string, e *resolve.Engine, snap resolve.Snapshot, rels []stri
 				break
 			}
 			set[resolve.ParentDir(rel)] = true // a changed entry of its parent, like a file
-			if e.IsCandidate(path.Base(rel)) {
+			if e.IsName(path.Base(rel)) {
 				expand = append(expand, resolve.ParentDir(rel))
 			}
 		case resolve.Symlink:
@@ -68,7 +68,7 @@ func PathDirs(root string, e *resolve.Engine, snap resolve.Snapshot, rels []stri
 		default:
 			dir := resolve.ParentDir(rel)
 			set[dir] = true
-			if e.IsCandidate(path.Base(rel)) {
+			if e.IsName(path.Base(rel)) {
 				expand = append(expand, dir)
 			}
 		}
@@ -80,7 +80,7 @@ func PathDirs(root string, e *resolve.Engine, snap resolve.Snapshot, rels []stri
 			continue
 		}
 		done = append(done, p)
-		dirs, err := snap.CandidateDirsBelow(p, e.Candidates())
+		dirs, err := snap.CandidateDirsBelow(p, e.Names())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -169,7 +169,7 @@ func Below(e *resolve.Engine, dirs []string, p string) []string {
 			continue
 		}
 		info, err := e.Dir(d)
-		if err == nil && len(info.Files) > 0 {
+		if err == nil && (len(info.Files) > 0 || len(info.Also) > 0) {
 			out = append(out, d)
 		}
 	}
