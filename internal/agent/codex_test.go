@@ -22,11 +22,14 @@ func tree(t *testing.T, files map[string]string) string {
 	}
 	for p, c := range files {
 		full := filepath.Join(root, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			if err := os.MkdirAll(full, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
-		}
-		if strings.HasSuffix(p, "/") {
-			continue
 		}
 		if t, ok := strings.CutPrefix(c, "-> "); ok {
 			err = os.Symlink(t, full)
