@@ -75,7 +75,7 @@ func agentSection(pv *preview.Preview, profiles []string) (view struct{ Text str
 
 func cmdAgents(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 1 && isHelp(args[0]) {
-		commandHelp(stdout, "agents", nil, "Enable profiles with --agent NAME[,NAME…] (or all) on check, preview and fix,\nor with agents: [rivumi, codex] in .rivumi-lint.yaml; docs/agents.md has their rules.\n")
+		commandHelp(stdout, "agents", nil, "Enable profiles with --agent NAME[,NAME…] (or all) on check, preview and fix,\nor with agents: [rivumi, codex] in .rivumi-lint.yaml; docs/agent-profiles.md has their rules.\n")
 		return exitOK
 	}
 	if len(args) > 0 {

@@ -28,7 +28,7 @@ func init() {
 	register(Rule{ID: "RL017", Name: "agents-differ", Default: Notice, Agent: AnyAgents,
 		Category: "loading", Precision: "very-high",
 		Summary: "The enabled agents load different files, or different bytes, in one directory.",
-		Doc:     "The agents each read the same files by their own rules (docs/agents.md): Rivumi skips a link, Codex follows it; Rivumi reads RIVUMI.md, Codex never does; Rivumi rejects a file with invalid UTF-8, Codex replaces the bytes; Rivumi's override suppresses the layers above it, Codex's only takes its directory's slot. The finding lists who sees what in the directory. It is a notice: a difference may be intended. Fix: make the files mean the same to every agent the repository is used with (one regular UTF-8 AGENTS.md per directory is read alike), or turn the rule off.",
+		Doc:     "The agents each read the same files by their own rules (docs/agent-profiles.md): Rivumi skips a link, Codex follows it; Rivumi reads RIVUMI.md, Codex never does; Rivumi rejects a file with invalid UTF-8, Codex replaces the bytes; Rivumi's override suppresses the layers above it, Codex's only takes its directory's slot. The finding lists who sees what in the directory. It is a notice: a difference may be intended. Fix: make the files mean the same to every agent the repository is used with (one regular UTF-8 AGENTS.md per directory is read alike), or turn the rule off.",
 		Input:   InAgents, run: checkAgentsDiffer})
 }
 
