@@ -98,7 +98,7 @@ ignore:
 rules:
   RL005: "off"
   RL007: error
-  RL011: notice
+  near-miss-name: notice
   RL014: warning
 project: github.com/rivumi/rivumi-lint
 agents: [codex, rivumi]
@@ -265,9 +265,10 @@ func TestParseErrors(t *testing.T) {
 		{"ignore: [./x]\n", 1, `must be relative to the root`},
 		// rules
 		{"rules: [RL001]\n", 1, `rules: expected a mapping of keys to values, got a list`},
-		{"rules:\n  RL999: off\n", 2, `unknown rule id "RL999" in rules (known: ` + strings.Join(ruleIDs(), ", ") + `)`},
-		{"rules:\n  rl001: off\n", 2, `unknown rule id "rl001"`},
-		{"rules:\n  symlink: off\n", 2, `unknown rule id "symlink"`},
+		{"rules:\n  RL999: off\n", 2, `unknown rule "RL999" in rules (a rule id such as RL004 or a name such as invalid-utf8; ` + "`rivumi-lint rules`" + ` lists them)`},
+		{"rules:\n  rl001: off\n", 2, `unknown rule "rl001"`},
+		{"rules:\n  Symlink: off\n", 2, `unknown rule "Symlink"`},
+		{"rules:\n  RL001: off\n  symlink: error\n", 3, `rules: "symlink" sets RL001 again (first as "RL001" at line 2)`},
 		{"rules:\n  RL001: err\n", 2, `rules.RL001: unknown severity "err" (accepted: off, notice, warning, error)`},
 		{"rules:\n  RL001: Error\n", 2, `rules.RL001: unknown severity "Error"`},
 		{"rules:\n  RL001: false\n", 2, `rules.RL001: expected a severity (off, notice, warning, error), got the boolean "false"`},

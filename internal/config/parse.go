@@ -445,12 +445,24 @@ func (d *decoder) rules(c *Config, v *yaml.Node) error {
 	if err != nil {
 		return err
 	}
+	byName := map[string]string{}
+	for _, r := range lint.Rules() {
+		byName[r.Name] = r.ID
+	}
+	given := map[string]*yaml.Node{} // rule id → the key that set it
 	for _, p := range pairs {
 		id := p.k.Value
-		if _, ok := lint.Lookup(id); !ok {
-			return d.errorf(p.k, "unknown rule id %s in rules (known: %s)", shown(id), strings.Join(ruleIDs(), ", "))
+		if named, ok := byName[id]; ok {
+			id = named // a rule's name (invalid-utf8) names it as its id does
 		}
-		key := "rules." + id
+		if _, ok := lint.Lookup(id); !ok {
+			return d.errorf(p.k, "unknown rule %s in rules (a rule id such as RL004 or a name such as invalid-utf8; `rivumi-lint rules` lists them)", shown(p.k.Value))
+		}
+		if first, dup := given[id]; dup {
+			return d.errorf(p.k, "rules: %s sets %s again (first as %s at line %d)", shown(p.k.Value), id, shown(first.Value), first.Line)
+		}
+		given[id] = p.k
+		key := "rules." + p.k.Value
 		if p.v.Kind != yaml.ScalarNode || p.v.ShortTag() != "!!str" {
 			return d.errorf(p.v, "%s: expected a severity (%s), got %s", key, strings.Join(severity.Names, ", "), describe(p.v))
 		}

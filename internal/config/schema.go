@@ -112,6 +112,13 @@ func keySchema(k *Key) map[string]any {
 				"default":     r.Default.String(),
 				"description": fmt.Sprintf("%s (%s): %s Default: %s.", r.ID, r.Name, r.Summary, r.Default),
 			}
+			// The rule's name sets it too (one of the two: the parser
+			// refuses both, which a schema cannot say).
+			props[r.Name] = map[string]any{
+				"enum":        severity.Names,
+				"default":     r.Default.String(),
+				"description": fmt.Sprintf("%s, by its name: %s Default: %s.", r.ID, r.Summary, r.Default),
+			}
 		}
 		return map[string]any{
 			"type":                 []string{"object", "null"},

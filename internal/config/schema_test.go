@@ -100,7 +100,7 @@ func TestSchemaKeysX3(t *testing.T) {
 		inTable = append(inTable, k.Path)
 		if k.Kind == KindRules {
 			for _, r := range lint.Rules() {
-				inTable = append(inTable, k.Path+"."+r.ID)
+				inTable = append(inTable, k.Path+"."+r.ID, k.Path+"."+r.Name)
 			}
 		}
 	}
@@ -224,6 +224,7 @@ var notInSchema = []struct{ msg, why string }{
 	{"is also in filenames.", "a name in both lists compares two keys, one perhaps at its default"},
 	{"invalid glob", "doublestar glob syntax (brackets, braces, a trailing backslash)"},
 	{"expected a plain key", "a YAML merge key (<<) is refused; JSON has none"},
+	{"sets RL", "a rule set by its id and by its name compares two keys"},
 }
 
 // config is one config text from the repository and where it is.
