@@ -22,7 +22,7 @@ func checkOverride(p *pass) {
 			if _, ok := byOverride[l.By]; !ok {
 				order = append(order, l.By)
 			}
-			byOverride[l.By] = append(byOverride[l.By], l.Path)
+			byOverride[l.By] = append(byOverride[l.By], rootRelative(l.Path))
 		}
 	}
 	for _, by := range order {
@@ -30,4 +30,13 @@ func checkOverride(p *pass) {
 			"Fix: nothing if that is intended; else copy the rules that must still apply into the override, or rename it to a normal layer (AGENTS.md); rules.RL005: off silences this notice",
 			strings.Join(byOverride[by], ", "))
 	}
+}
+
+// rootRelative writes a path of the root directory as ./NAME, so that
+// "suppresses ./AGENTS.md" cannot be read as any directory's AGENTS.md.
+func rootRelative(p string) string {
+	if !strings.Contains(p, "/") && !strings.HasPrefix(p, "~") {
+		return "./" + p
+	}
+	return p
 }

@@ -665,7 +665,7 @@ func (e *Engine) check(f *File, data []byte, kind Kind, size int64, err error) {
 			r := &Rejection{Cause: CauseNotUTF8, Pos: inv.Pos, BOM: inv.BOM,
 				Reason: fmt.Sprintf("it is not valid UTF-8: first invalid byte at line %d, column %d (offset %d)", inv.Line, inv.Column, inv.Offset)}
 			if inv.BOM != "" {
-				r.Reason = "it is encoded as " + inv.BOM + " (it starts with a " + inv.BOM + " byte-order mark), not UTF-8; re-save it as UTF-8"
+				r.Reason = "it is encoded as " + inv.BOM + " (it starts with a " + inv.BOM + " byte-order mark), not UTF-8"
 			}
 			f.Rej = r
 			f.raw = data
