@@ -38,6 +38,9 @@ func (p *Project) useStdin(o Options) error {
 // on disk that is not a regular file is judged as loadConfig judges it:
 // the overlay never makes a link or a FIFO readable.
 func (p *Project) worktreeConfig() (*config.Config, error) {
+	if p.opts.Config == "" {
+		p.Notes = appendNew(p.Notes, strayConfigs(p.Root))
+	}
 	data, ok := p.opts.Overlay[ConfigName]
 	if !ok || p.opts.Config != "" {
 		return loadConfig(p.Root, p.opts.Config)
