@@ -22,6 +22,9 @@ type Directory struct {
 	// the number RL006 prints; writers print it rather than divide again.
 	// Not in the JSON: its consumers have the bytes.
 	Used string `json:"-"`
+	// Budget is Limits.BudgetLine of RenderedBytes ("603 + 8192 reserved
+	// = 8795 of 65536 bytes (13.4%)"): the one way every writer states it.
+	Budget string `json:"-"`
 }
 
 // Layer is one considered layer of a directory's chain (R5).

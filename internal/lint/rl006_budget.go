@@ -46,6 +46,19 @@ func (l Limits) UsedShare(total int64) string {
 	return fmt.Sprintf("%d.%d%%", p/10, p%10)
 }
 
+// BudgetLine states what a chain's dynamic context takes of the budget,
+// in the one form every output prints it (issue #26): "603 + 8192
+// reserved = 8795 of 65536 bytes (13.4%)"; rendered is what check knows
+// (the instructions and skills sections), the reserve stands for the
+// rest.
+func (l Limits) BudgetLine(rendered int64) string {
+	total := rendered + l.ReservedBytes
+	if l.ReservedBytes == 0 {
+		return fmt.Sprintf("%d of %d bytes (%s)", rendered, l.MaxDynamicBytes, l.UsedShare(total))
+	}
+	return fmt.Sprintf("%d + %d reserved = %d of %d bytes (%s)", rendered, l.ReservedBytes, total, l.MaxDynamicBytes, l.UsedShare(total))
+}
+
 func checkBudget(p *pass) {
 	active := p.res.Active()
 	if len(active) == 0 {
@@ -74,15 +87,16 @@ func checkBudget(p *pass) {
 	}
 	deepest := active[len(active)-1]
 	dir := resolve.DisplayDir(p.res.Dir)
+	line := p.limits.BudgetLine(int64(rendered))
 	if sev == Error {
 		p.report(deepest.Path, noPos, sev,
-			"Rivumi's dynamic context from %s would be %d bytes (%s + reserved %d), %s of limits.max_dynamic_bytes %d, over it by %d bytes; layers (rendered bytes): %s. %s",
-			dir, total, sizes, p.limits.ReservedBytes, p.limits.UsedShare(total), p.limits.MaxDynamicBytes, total-p.limits.MaxDynamicBytes, strings.Join(parts, ", "), budgetFix)
+			"Rivumi's dynamic context from %s is over limits.max_dynamic_bytes by %d bytes: %s, the rendered part being %s; layers (rendered bytes): %s. %s",
+			dir, total-p.limits.MaxDynamicBytes, line, sizes, strings.Join(parts, ", "), budgetFix)
 		return
 	}
 	p.report(deepest.Path, noPos, sev,
-		"Rivumi's dynamic context from %s would be %d bytes (%s + reserved %d), %s of limits.max_dynamic_bytes %d (warn_ratio %g); layers (rendered bytes): %s. %s",
-		dir, total, sizes, p.limits.ReservedBytes, p.limits.UsedShare(total), p.limits.MaxDynamicBytes, p.limits.WarnRatio, strings.Join(parts, ", "), budgetFix)
+		"Rivumi's dynamic context from %s is above warn_ratio %g of limits.max_dynamic_bytes: %s, the rendered part being %s; layers (rendered bytes): %s. %s",
+		dir, p.limits.WarnRatio, line, sizes, strings.Join(parts, ", "), budgetFix)
 }
 
 const budgetFix = "Fix: shorten the largest layers, move detail into deeper directories' files, or use an override to replace rather than add to the layers above"

@@ -423,7 +423,7 @@ func directoryOf(r *resolve.Resolution, rendered int, lim Limits, layers []Layer
 	}
 	d := Directory{Path: resolve.DisplayDir(r.Dir), Fingerprint: r.Fingerprint, Layers: layers,
 		RenderedBytes: rendered, BudgetBytes: int(lim.MaxDynamicBytes - lim.ReservedBytes),
-		Used: used}
+		Used: used, Budget: lim.BudgetLine(int64(rendered))}
 	if layers != nil {
 		return d
 	}

@@ -108,10 +108,10 @@ func fixtureResult() *lint.Result {
 				Message: "line 7 is not a JSON object; the runtime skips it"},
 		},
 		Directories: []lint.Directory{
-			{Path: ".", Fingerprint: "rivumi-fp-v1:" + strings.Repeat("a", 64), RenderedBytes: 2100, BudgetBytes: 57344, Used: fixtureLimits.UsedShare(2100 + 8192)},
-			{Path: "services/api", Fingerprint: "rivumi-fp-v1:" + strings.Repeat("b", 64), RenderedBytes: 53000, BudgetBytes: 57344, Used: fixtureLimits.UsedShare(53000 + 8192)},
-			{Path: "dir with spaces", Fingerprint: "rivumi-fp-v1:" + strings.Repeat("c", 64), RenderedBytes: 0, BudgetBytes: 57344, Used: fixtureLimits.UsedShare(0 + 8192)},
-			{Path: "odd|dir `x` <b>", Fingerprint: "rivumi-fp-v1:" + strings.Repeat("d", 64), RenderedBytes: 60000, BudgetBytes: 57344, Used: fixtureLimits.UsedShare(60000 + 8192)},
+			{Path: ".", Fingerprint: "rivumi-fp-v1:" + strings.Repeat("a", 64), RenderedBytes: 2100, BudgetBytes: 57344, Used: fixtureLimits.UsedShare(2100 + 8192), Budget: fixtureLimits.BudgetLine(2100)},
+			{Path: "services/api", Fingerprint: "rivumi-fp-v1:" + strings.Repeat("b", 64), RenderedBytes: 53000, BudgetBytes: 57344, Used: fixtureLimits.UsedShare(53000 + 8192), Budget: fixtureLimits.BudgetLine(53000)},
+			{Path: "dir with spaces", Fingerprint: "rivumi-fp-v1:" + strings.Repeat("c", 64), RenderedBytes: 0, BudgetBytes: 57344, Used: fixtureLimits.UsedShare(0 + 8192), Budget: fixtureLimits.BudgetLine(0)},
+			{Path: "odd|dir `x` <b>", Fingerprint: "rivumi-fp-v1:" + strings.Repeat("d", 64), RenderedBytes: 60000, BudgetBytes: 57344, Used: fixtureLimits.UsedShare(60000 + 8192), Budget: fixtureLimits.BudgetLine(60000)},
 			{Path: "no-budget", Fingerprint: "rivumi-fp-v1:" + strings.Repeat("e", 64), RenderedBytes: 10, BudgetBytes: 0, Used: "n/a"},
 		},
 		Drift: []lint.Drift{

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/lint"
@@ -141,7 +140,7 @@ func driftSection(groups []lint.Drift) mdSection {
 
 func budgetSection(dirs []lint.Directory) mdSection {
 	s := mdSection{
-		head: "### Budget\n\n| Directory | Rendered bytes | Budget bytes | Used of limits.max_dynamic_bytes |\n| --- | ---: | ---: | ---: |\n",
+		head: "### Budget\n\n| Directory | Dynamic context of limits.max_dynamic_bytes |\n| --- | ---: |\n",
 		one:  "directory", many: "directories",
 	}
 	sorted := append([]lint.Directory(nil), dirs...)
@@ -153,12 +152,11 @@ func budgetSection(dirs []lint.Directory) mdSection {
 		return sorted[i].Path < sorted[j].Path
 	})
 	for _, d := range sorted {
-		used := d.Used // lint's number, the one RL006 prints
-		if used == "" {
-			used = "n/a"
+		line := d.Budget // lint's line, the one RL006 prints
+		if line == "" {
+			line = "n/a"
 		}
-		s.rows = append(s.rows, "| "+escapeMarkdown(d.Path)+" | "+strconv.Itoa(d.RenderedBytes)+" | "+
-			strconv.Itoa(d.BudgetBytes)+" | "+used+" |\n")
+		s.rows = append(s.rows, "| "+escapeMarkdown(d.Path)+" | "+line+" |\n")
 	}
 	return s
 }
