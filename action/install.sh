@@ -131,7 +131,8 @@ case "$ext" in
 esac
 mv -f "$dir/x/rivumi-lint$exe" "$bin$exe"
 chmod +x "$bin$exe"
-said=$("$bin$exe" version)
+# The first line names the version; the build details follow it.
+said=$("$bin$exe" version | sed -n 1p)
 if [ "$said" != "rivumi-lint $version" ]; then
   fail "$archive holds a binary that says \"$said\", not \"rivumi-lint $version\""
 fi

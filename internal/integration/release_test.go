@@ -43,7 +43,7 @@ func TestGoInstallAtVersionReportsItD2(t *testing.T) {
 		t.Fatalf("go install @%s from the local proxy: %s", version, r)
 	}
 	out := run(t, t.TempDir(), env(t), nil, filepath.Join(gobin, "rivumi-lint"), "version")
-	if got := strings.TrimSpace(out.stdout); out.code != 0 || got != "rivumi-lint "+version {
+	if got, _, _ := strings.Cut(out.stdout, "\n"); out.code != 0 || got != "rivumi-lint "+version {
 		t.Errorf("rivumi-lint version after go install @%s: %s\nwant rivumi-lint %s", version, out, version)
 	}
 }

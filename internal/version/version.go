@@ -4,6 +4,7 @@
 package version
 
 import (
+	"runtime"
 	"runtime/debug"
 	"strings"
 )
@@ -63,4 +64,44 @@ func from(stamp string, bi *debug.BuildInfo) string {
 		rev += "-dirty"
 	}
 	return "devel-" + rev
+}
+
+// stampedCommit is the commit a release was built from, set at link time
+// like stamped (-X …version.stampedCommit=<full hash>).
+var stampedCommit string
+
+// Build is what `rivumi-lint version` prints below the version: the
+// commit (and whether the tree had changes), the Go toolchain and the
+// platform, so that a bug report names the exact build.
+type Build struct {
+	Commit   string // "" when unknown
+	Modified bool
+	Go       string // runtime.Version()
+	Platform string // GOOS/GOARCH
+}
+
+// Info is this binary's Build.
+func Info() Build {
+	bi, _ := debug.ReadBuildInfo()
+	b := buildFrom(stampedCommit, bi)
+	b.Go, b.Platform = runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH
+	return b
+}
+
+func buildFrom(commit string, bi *debug.BuildInfo) Build {
+	b := Build{Commit: strings.TrimSpace(commit)}
+	if bi == nil {
+		return b
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			if b.Commit == "" {
+				b.Commit = s.Value
+			}
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
+		}
+	}
+	return b
 }

@@ -32,3 +32,17 @@ func TestFromD2(t *testing.T) {
 		}
 	}
 }
+
+func TestBuildFrom(t *testing.T) {
+	bi := &debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef"}, {Key: "vcs.modified", Value: "true"}}}
+	if b := buildFrom("", bi); b.Commit != "0123456789abcdef" || !b.Modified {
+		t.Errorf("from VCS settings: %+v", b)
+	}
+	// A release's stamp wins over what Go recorded.
+	if b := buildFrom("fedcba", bi); b.Commit != "fedcba" {
+		t.Errorf("stamped: %+v", b)
+	}
+	if b := buildFrom("", nil); b.Commit != "" || b.Modified {
+		t.Errorf("no build info: %+v", b)
+	}
+}
