@@ -332,7 +332,7 @@ func TestGitHubSummaryUnder1MiB(t *testing.T) {
 	if len(s) >= 1<<20 {
 		t.Fatalf("step summary is %d bytes, not under 1 MiB", len(s))
 	}
-	for _, want := range []string{"more findings left out to keep this summary under 1 MiB.", "1 drift group left out", "20000 directories left out"} {
+	for _, want := range []string{"more findings left out to keep this summary under 1 MiB.", "1 drift group left out", "20000 budget rows left out"} {
 		if !bytes.Contains(s, []byte(want)) {
 			t.Errorf("summary lacks %q", want)
 		}

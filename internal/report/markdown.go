@@ -22,8 +22,25 @@ const maxDriftDirsListed = 20
 // through escapeMarkdown; no value is put into a code span, and no line
 // starts with a value.
 func Markdown(w io.Writer, r *lint.Result, o Options) error {
-	_, err := io.WriteString(w, renderMarkdown(r, 0, ""))
+	_, err := io.WriteString(w, renderMarkdown(r, maxCommentBytes, ""))
 	return err
+}
+
+// maxCommentBytes keeps the summary within GitHub's limit on a pull
+// request comment, 65,536 characters (a character is at least a byte, so
+// bytes bound it from above); a whole worktree of a large repository
+// would otherwise be refused as a comment.
+const maxCommentBytes = 65536
+
+// limitText names a renderMarkdown limit in the "left out" lines.
+func limitText(limit int) string {
+	switch limit {
+	case maxCommentBytes:
+		return "under GitHub's 65,536-character comment limit"
+	case maxStepSummaryBytes:
+		return "under 1 MiB"
+	}
+	return fmt.Sprintf("under %d bytes", limit)
 }
 
 // mdSection is a part of the summary that may be cut: its head is written
@@ -64,14 +81,14 @@ func renderMarkdown(r *lint.Result, limit int, note string) string {
 		}
 		if full || !room(len(s.head)) {
 			full = true
-			fmt.Fprintf(&b, "\n%s left out to keep this summary under 1 MiB.\n", plural(len(s.rows), s.one, s.many))
+			fmt.Fprintf(&b, "\n%s left out to keep this summary %s.\n", plural(len(s.rows), s.one, s.many), limitText(limit))
 			continue
 		}
 		b.WriteString("\n" + s.head)
 		for j, row := range s.rows {
 			if !room(len(row)) {
 				full = true
-				fmt.Fprintf(&b, "\n%s left out to keep this summary under 1 MiB.\n", plural(len(s.rows)-j, "more "+s.one, "more "+s.many))
+				fmt.Fprintf(&b, "\n%s left out to keep this summary %s.\n", plural(len(s.rows)-j, "more "+s.one, "more "+s.many), limitText(limit))
 				break
 			}
 			b.WriteString(row)
@@ -140,26 +157,58 @@ func driftSection(groups []lint.Drift) mdSection {
 
 func budgetSection(dirs []lint.Directory) mdSection {
 	s := mdSection{
-		head: "### Budget\n\n| Directory | Dynamic context of limits.max_dynamic_bytes |\n| --- | ---: |\n",
-		one:  "directory", many: "directories",
+		head: "### Budget\n\n| Directories | Dynamic context of limits.max_dynamic_bytes |\n| --- | ---: |\n",
+		one:  "budget row", many: "budget rows",
 	}
-	sorted := append([]lint.Directory(nil), dirs...)
-	sort.SliceStable(sorted, func(i, j int) bool {
-		pi, pj := permille(sorted[i]), permille(sorted[j])
+	// Directories with one chain have one budget: one row names them all
+	// (a monorepo's 10,000 directories are a few hundred chains).
+	type group struct {
+		first lint.Directory
+		names []string
+	}
+	var groups []*group
+	byChain := map[string]*group{}
+	for _, d := range dirs {
+		key := d.Fingerprint + "\x00" + d.Budget
+		g := byChain[key]
+		if g == nil || d.Fingerprint == "" {
+			g = &group{first: d}
+			byChain[key] = g
+			groups = append(groups, g)
+		}
+		g.names = append(g.names, d.Path)
+	}
+	sort.SliceStable(groups, func(i, j int) bool {
+		pi, pj := permille(groups[i].first), permille(groups[j].first)
 		if pi != pj {
 			return pi > pj
 		}
-		return sorted[i].Path < sorted[j].Path
+		return groups[i].first.Path < groups[j].first.Path
 	})
-	for _, d := range sorted {
-		line := d.Budget // lint's line, the one RL006 prints
+	for _, g := range groups {
+		line := g.first.Budget // lint's line, the one RL006 prints
 		if line == "" {
 			line = "n/a"
 		}
-		s.rows = append(s.rows, "| "+escapeMarkdown(d.Path)+" | "+line+" |\n")
+		names := g.names
+		if len(names) > maxBudgetDirsListed {
+			names = names[:maxBudgetDirsListed]
+		}
+		escaped := make([]string, len(names))
+		for i, n := range names {
+			escaped[i] = escapeMarkdown(n)
+		}
+		cell := strings.Join(escaped, ", ")
+		if more := len(g.names) - len(names); more > 0 {
+			cell += fmt.Sprintf(" and %d more", more)
+		}
+		s.rows = append(s.rows, "| "+cell+" | "+line+" |\n")
 	}
 	return s
 }
+
+// maxBudgetDirsListed is how many directories one budget row names.
+const maxBudgetDirsListed = 5
 
 // permille is the share of the budget a directory uses, in tenths of a
 // percent, rounded half up; -1 when there is no budget to compare with.
