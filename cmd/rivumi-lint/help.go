@@ -22,6 +22,7 @@ var commands = []struct{ name, args, desc string }{
 	{"init", "[--force] [--root DIR]", "write .rivumi-lint.yaml with every default and print the CI snippets"},
 	{"schema", "", "print the JSON Schema of .rivumi-lint.yaml"},
 	{"version", "", "print the version"},
+	{"completion", "bash|zsh|fish", "print a shell completion script"},
 	{"help", "[COMMAND]", "print this help, or COMMAND's (as COMMAND --help)"},
 }
 

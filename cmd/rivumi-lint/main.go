@@ -93,6 +93,8 @@ func run(args []string, e env) (code int) {
 		return cmdRules(args[1:], stdout, stderr)
 	case "agents":
 		return cmdAgents(args[1:], stdout, stderr)
+	case "completion":
+		return cmdCompletion(args[1:], stdout, stderr)
 	case "lsp":
 		return cmdLsp(args[1:], stdin, stdout, stderr)
 	case "init":
