@@ -113,6 +113,13 @@ func Check(in Inputs, cfg Config) *Result {
 		used         string  // the directories' budget share (UsedShare), shared
 	}
 	memos := map[*resolve.DirInfo]*memo{}
+	// The Agents rules' findings (positions in res.Findings) per Codex
+	// view and Rivumi chain.
+	type agentKey struct {
+		view  *agent.View
+		chain *resolve.DirInfo
+	}
+	agentMemo := map[agentKey][]int{}
 	facts := factCache{}
 	var prepared map[*resolve.DirInfo]*preparedChain
 	if in.Prepared != nil {
@@ -158,12 +165,22 @@ func Check(in Inputs, cfg Config) *Result {
 			}
 		}
 		if in.Codex != nil {
-			for _, rule := range table {
-				if rule.Input == InAgents && in.on(rule) {
-					runRule(rule, cfg, &pass{res: r, codex: in.Codex, view: in.CodexViews[ci]}, func(f Finding) {
-						add(res, index, f, dir)
-					})
+			// Directories with the same Codex view and the same Rivumi
+			// chain have the same findings: the rules run once for them.
+			ak := agentKey{in.CodexViews[ci], key}
+			found, ok := agentMemo[ak]
+			if !ok {
+				for _, rule := range table {
+					if rule.Input == InAgents && in.on(rule) {
+						runRule(rule, cfg, &pass{res: r, codex: in.Codex, view: in.CodexViews[ci]}, func(f Finding) {
+							found = append(found, add(res, index, f, ""))
+						})
+					}
 				}
+				agentMemo[ak] = found
+			}
+			for _, i := range found {
+				addDir(res, i, dir)
 			}
 		}
 		d := directoryOf(r, m.instructions+len(skills), lim, m.layers, m.used)
