@@ -223,19 +223,10 @@ func NewCodex(e *resolve.Engine, o CodexOptions) *CodexResolver {
 // Options returns the resolver's options.
 func (c *CodexResolver) Options() *CodexOptions { return &c.o }
 
-// View resolves Codex's chain from dir (relative to the root). Views
-// share their candidates: the caller must not change them.
+// View resolves Codex's chain from dir (relative to the root), once per
+// directory. The view is the resolver's, its candidates shared with other
+// directories' views: read-only.
 func (c *CodexResolver) View(dir string) (*View, error) {
-	v, err := c.view(dir)
-	if err != nil {
-		return nil, err
-	}
-	cp := *v
-	return &cp, nil
-}
-
-// view is View, once per directory (kept in its slot: one map for both).
-func (c *CodexResolver) view(dir string) (*View, error) {
 	s, err := c.slot(dir)
 	if err != nil {
 		return nil, err
@@ -249,11 +240,11 @@ func (c *CodexResolver) view(dir string) (*View, error) {
 	return s.view, nil
 }
 
-// resolveView resolves dir's chain. A directory holding none of Codex's
-// names and no root marker adds nothing to its parent's chain: its view
-// is the parent's, candidates shared: most directories of a large
-// repository hold none, and building each of their chains again made
-// 43% of the profile's allocations on the benchmark's worktree (A8).
+// resolveView resolves dir's chain, d its slot. A directory holding none
+// of Codex's names and no root marker adds nothing to its parent's chain:
+// its view is the parent's, candidates shared. Most directories of a
+// large repository hold none, and building each of their chains again
+// made 43% of the profile's allocations on the benchmark's worktree (A8).
 func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 	v := &View{Dir: dir, User: c.o.User, rootAbs: c.o.RootAbs}
 	if dir != "" && len(c.o.markers()) > 0 && len(d.tried) == 0 && !d.marked && !d.linked && d.lost == "" {
@@ -263,7 +254,7 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 			return nil, err
 		}
 		if !ps.linked {
-			pv, err := c.view(parent)
+			pv, err := c.View(parent)
 			if err != nil {
 				return nil, err
 			}
