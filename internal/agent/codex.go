@@ -244,7 +244,7 @@ func (c *CodexResolver) View(dir string) (*View, error) {
 // of Codex's names and no root marker adds nothing to its parent's chain:
 // its view is the parent's, candidates shared. Most directories of a
 // large repository hold none, and building each of their chains again
-// made 43% of the profile's allocations on the benchmark's worktree (A8).
+// made 43% of the views' allocations on the benchmark's worktree (A8).
 func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 	v := &View{Dir: dir, User: c.o.User, rootAbs: c.o.RootAbs}
 	if dir != "" && len(c.o.markers()) > 0 && len(d.tried) == 0 && !d.marked && !d.linked && d.lost == "" {
