@@ -149,8 +149,12 @@ type job struct {
 	maxRSS  int64 // KiB
 	// wantExit lists the exit codes that are not a crash.
 	wantExit []int
-	affected int // directories resolved, from the verification run
-	note     string
+	// theirExit lists the yardstick's exit codes that are not a crash
+	// besides 0 (an agent row's yardstick is a check that may find).
+	theirExit []int
+	affected  int      // directories resolved, from the verification run
+	doc       *jsonDoc // the verification run's output
+	note      string
 
 	ourS, theirS []sample
 	phases       map[string][]float64
@@ -364,7 +368,92 @@ func (b *bench) diffJobs(dir, label, group string) {
 		want := affected(changed, files)
 		b.verifyDirs(j, want)
 		b.jobs = append(b.jobs, j)
+		b.agentJob(j, want)
 	}
+}
+
+// agentFlag is the agent rows' profiles (A8): Codex's chains beside
+// Rivumi's, over the same listings and reads.
+var agentFlag = []string{"--agent", "rivumi,codex"}
+
+// agentRules are the rules only the codex profile adds (A4).
+var agentRules = []string{"RL015", "RL016", "RL017"}
+
+// agentJob adds the row of base with the codex profile on, timed against
+// base itself (issue A8: ≤ 1.3×), after checking that it resolves the same
+// directories with the same fingerprints and reports the same findings
+// plus only the codex profile's rules.
+func (b *bench) agentJob(base *job, want map[string]bool) {
+	j := &job{name: base.name + " " + strings.Join(agentFlag, " "), group: base.group, dir: base.dir,
+		ours:      append(append([]string{}, base.ours...), agentFlag...),
+		theirs:    [][]string{append([]string{b.bin}, base.ours...)},
+		theirExit: base.wantExit,
+		refName:   "the same case, Rivumi only",
+		target:    "≤ 1.3× Rivumi only",
+		ratio:     1.3,
+		wantExit:  base.wantExit,
+	}
+	b.verifyDirs(j, want)
+	b.verifyAgents(j, base)
+	b.jobs = append(b.jobs, j)
+}
+
+// verifyAgents checks an agent row's answer against its Rivumi-only
+// case: Rivumi's fingerprints unchanged, and the same findings (rule and
+// path, counted) once the codex profile's own rules are set aside.
+func (b *bench) verifyAgents(j, base *job) {
+	if j.doc == nil || base.doc == nil {
+		return // verifyDirs failed already
+	}
+	bad := 0
+	for d, fp := range fpByJob[base] {
+		if fpByJob[j][d] != fp {
+			bad++
+		}
+	}
+	if bad > 0 {
+		b.fail("%s: %d directories have another fingerprint than with Rivumi alone (R8 is Rivumi's chain)", j.name, bad)
+	}
+	count := func(doc *jsonDoc) map[string]int {
+		n := map[string]int{}
+		for _, f := range doc.Findings {
+			if !slices.Contains(agentRules, f.Rule) {
+				n[f.Rule+" "+f.Path]++
+			}
+		}
+		return n
+	}
+	got, want := count(j.doc), count(base.doc)
+	var diff []string
+	for k, n := range want {
+		if got[k] != n {
+			diff = append(diff, fmt.Sprintf("%s: %d, alone %d", k, got[k], n))
+		}
+	}
+	for k, n := range got {
+		if _, ok := want[k]; !ok {
+			diff = append(diff, fmt.Sprintf("%s: %d, alone 0", k, n))
+		}
+	}
+	sort.Strings(diff)
+	if len(diff) > 0 {
+		b.fail("%s: findings other than %s differ from the Rivumi-only run: %s", j.name, strings.Join(agentRules, ", "), head(diff))
+	}
+	added, unmarked := 0, 0
+	for _, f := range j.doc.Findings {
+		if slices.Contains(agentRules, f.Rule) {
+			added++
+		}
+		if f.Agent == "" {
+			unmarked++
+		}
+	}
+	if unmarked > 0 {
+		// Every finding names its agent once a second profile is on (A4):
+		// one that does not means the profile was not.
+		b.fail("%s: %d findings carry no agent: the codex profile was not on", j.name, unmarked)
+	}
+	j.note = fmt.Sprintf("%d findings of %s", added, strings.Join(agentRules, ", "))
 }
 
 func (b *bench) mainJobs(dir string) {
@@ -493,6 +582,7 @@ func (b *bench) mainJobs(dir string) {
 	}
 	b.verifyDirs(j, want)
 	b.jobs = append(b.jobs, j)
+	b.agentJob(j, want)
 }
 
 // limitJobs are the hostile-size cases, each in a tiny repository of its
@@ -618,8 +708,9 @@ func writeMemory(name string, n int) error {
 // jsonDoc is the part of `check --format json` the verification reads.
 type jsonDoc struct {
 	Findings []struct {
-		Rule string `json:"rule"`
-		Path string `json:"path"`
+		Rule  string `json:"rule"`
+		Path  string `json:"path"`
+		Agent string `json:"agent"`
 	} `json:"findings"`
 	Directories []struct {
 		Path        string `json:"path"`
@@ -679,6 +770,7 @@ func (b *bench) verifyDirs(j *job, want map[string]bool) {
 		fps[p] = d.Fingerprint
 	}
 	j.affected = len(got)
+	j.doc = doc
 	fpByJob[j] = fps
 	var missing, extra []string
 	for d := range want {
@@ -816,7 +908,7 @@ func (b *bench) runTheirs(j *job) sample {
 	var total sample
 	for _, argv := range j.theirs {
 		s, code, err := b.runOnce(j.dir, b.env, argv, io.Discard)
-		if err != nil || code != 0 {
+		if err != nil || code != 0 && !slices.Contains(j.theirExit, code) {
 			b.fail("%s: %s: exit %d, %v", j.name, strings.Join(argv, " "), code, err)
 		}
 		total.wall += s.wall
@@ -1031,7 +1123,7 @@ func (b *bench) print(w io.Writer) {
 		fmt.Fprintln(w, "| case | dirs 1× | rivumi-lint 1× | dirs | rivumi-lint | git 1× | git |")
 		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
 		for _, j := range b.jobs {
-			if j.group != "main" || !strings.Contains(j.name, "A..") {
+			if j.group != "main" || !strings.Contains(j.name, "A..") || strings.Contains(j.name, agentFlag[0]) {
 				continue
 			}
 			for _, k := range b.jobs {

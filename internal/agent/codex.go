@@ -206,8 +206,9 @@ type slot struct {
 	// inexact says why the chosen file's bytes as Codex reads them are
 	// not known here: a checkout converts them (F5).
 	inexact string
-	marked  bool // the directory holds a root marker
-	linked  bool // the directory is below a link (Codex's cwd never is)
+	marked  bool  // the directory holds a root marker
+	linked  bool  // the directory is below a link (Codex's cwd never is)
+	view    *View // the chain from here, once resolved
 }
 
 type startAt struct {
@@ -225,12 +226,45 @@ func NewCodex(e *resolve.Engine, o CodexOptions) *CodexResolver {
 // Options returns the resolver's options.
 func (c *CodexResolver) Options() *CodexOptions { return &c.o }
 
-// View resolves Codex's chain from dir (relative to the root).
+// View resolves Codex's chain from dir (relative to the root), once per
+// directory. The view is the resolver's, its candidates shared with other
+// directories' views: read-only.
 func (c *CodexResolver) View(dir string) (*View, error) {
-	v := &View{Dir: dir, User: c.o.User, rootAbs: c.o.RootAbs}
-	d, err := c.slot(dir)
+	s, err := c.slot(dir)
 	if err != nil {
 		return nil, err
+	}
+	if s.view != nil {
+		return s.view, nil
+	}
+	if s.view, err = c.resolveView(dir, s); err != nil {
+		return nil, err
+	}
+	return s.view, nil
+}
+
+// resolveView resolves dir's chain, d its slot. A directory holding none
+// of Codex's names and no root marker adds nothing to its parent's chain:
+// its view is the parent's, candidates shared. Most directories of a
+// large repository hold none, and building each of their chains again
+// made 43% of the views' allocations on the benchmark's worktree (A8).
+func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
+	v := &View{Dir: dir, User: c.o.User, rootAbs: c.o.RootAbs}
+	if dir != "" && len(c.o.markers()) > 0 && len(d.tried) == 0 && !d.marked && !d.linked && d.lost == "" {
+		parent := resolve.ParentDir(dir)
+		ps, err := c.slot(parent)
+		if err != nil {
+			return nil, err
+		}
+		if !ps.linked {
+			pv, err := c.View(parent)
+			if err != nil {
+				return nil, err
+			}
+			cp := *pv
+			cp.Dir = dir
+			return &cp, nil
+		}
 	}
 	if d.linked {
 		v.Inexact = "the directory is below a symbolic link: Codex, started there, runs in the link's target and resolves that directory's chain"

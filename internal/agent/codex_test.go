@@ -133,3 +133,45 @@ func TestCodexTruncationInsideCharacter(t *testing.T) {
 		t.Errorf("second: %+v", c)
 	}
 }
+
+// A directory with none of Codex's names and no root marker adds nothing
+// to its parent's chain: its view is the parent's, for its own directory,
+// the candidates shared rather than built again (the worktree check of a
+// large repository resolves a view per directory). A marker below starts
+// a chain of its own.
+func TestCodexViewSharesTheParentsChain(t *testing.T) {
+	root := tree(t, map[string]string{
+		"AGENTS.md":   "root rules\n",
+		"a/AGENTS.md": "a rules\n",
+		"a/b/c/x.go":  "package x\n",
+		"m/.hg":       "marker\n",
+		"m/n/x.go":    "package x\n",
+	})
+	wt, err := resolve.OpenWorktree(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := CodexOptions{MaxBytes: DefaultCodexMaxBytes, RootAbs: root, RootMarkers: []string{".git", ".hg"}}
+	e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
+	r := NewCodex(e, o)
+	view := func(dir string) *View {
+		v, err := r.View(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	a, abc := view("a"), view("a/b/c")
+	if got, want := string(abc.Message()), wrap(root, "a/b/c", "root rules\n\n\na rules\n"); got != want {
+		t.Errorf("a/b/c: got %q, want %q", got, want)
+	}
+	if len(abc.Candidates) != 2 || &abc.Candidates[0] != &a.Candidates[0] {
+		t.Errorf("a/b/c does not share a's candidates: %+v", abc.Candidates)
+	}
+	if abc.Dir != "a/b/c" || a.Dir != "a" {
+		t.Errorf("dirs %q and %q", abc.Dir, a.Dir)
+	}
+	if mn := view("m/n"); mn.Start != "m" || len(mn.Candidates) != 0 || mn.Message() != nil {
+		t.Errorf("m/n below the marker m: %+v", mn)
+	}
+}

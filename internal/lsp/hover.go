@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
@@ -34,8 +36,9 @@ func (s *Server) hover(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err // the pipeline names the directory (resolve DIR: ...)
 	}
-	if !run.Engine.IsCandidate(path.Base(d.rel)) || len(run.Resolutions) == 0 {
-		return nil, nil // not an instruction file: nothing to show
+	name := path.Base(d.rel)
+	if len(run.Resolutions) == 0 || !run.Engine.IsCandidate(name) && !codexName(run, name) {
+		return nil, nil // not an instruction file of an enabled agent: nothing to show
 	}
 	var ld *lint.Directory
 	for i := range res.Directories {
@@ -43,7 +46,11 @@ func (s *Server) hover(params json.RawMessage) (any, error) {
 			ld = &res.Directories[i]
 		}
 	}
-	return hover{Contents: markupContent{Kind: "markdown", Value: chainMarkdown(run.Resolutions[0], ld)}}, nil
+	text := chainMarkdown(run.Resolutions[0], ld)
+	if run.Codex != nil {
+		text += agentsMarkdown(run, d.rel)
+	}
+	return hover{Contents: markupContent{Kind: "markdown", Value: text}}, nil
 }
 
 // chainMarkdown is the hover text of one directory's chain.
@@ -94,3 +101,134 @@ func code(s string) string {
 var markdownEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "#", `\#`, "|", `\|`)
 
 func escapeMarkdown(s string) string { return markdownEscaper.Replace(s) }
+
+// codexName reports whether name is one Codex tries in a directory, when
+// the codex profile is on: a fallback name such as CLAUDE.md is an
+// instruction file to Codex alone.
+func codexName(run *project.Run, name string) bool {
+	return run.Codex != nil && slices.Contains(run.Codex.Options().Names(), name)
+}
+
+// agentsMarkdown is the hover's part for the other enabled profiles (A3):
+// what each agent does with the hovered file rel, beside Rivumi's state
+// of it, since the profiles may load the same file differently.
+func agentsMarkdown(run *project.Run, rel string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n**The enabled agents on %s**\n\n", code(rel))
+	fmt.Fprintf(&b, "- Rivumi: %s\n", rivumiFileState(run, rel))
+	fmt.Fprintf(&b, "- %s: %s\n", agent.Lookup(agent.Codex).Label(), codexFileState(run, rel))
+	return b.String()
+}
+
+// rivumiFileState is the state of the file rel in Rivumi's chain of its
+// directory.
+func rivumiFileState(run *project.Run, rel string) string {
+	for _, l := range run.Resolutions[0].Layers {
+		if l.Scope == resolve.ScopeProject && l.Path == rel {
+			return layerState(l)
+		}
+	}
+	if !run.Engine.IsCandidate(path.Base(rel)) {
+		return "ignored: not one of Rivumi's names (filenames.override, filenames.normal)"
+	}
+	return "not in the chain"
+}
+
+// codexFileState is what Codex does with the file rel when it starts in
+// rel's directory: its state in the view of that directory's chain (the
+// budget from the chain's start down to it), else as a candidate of its
+// directory alone (a view lists no file it cannot know, nor a non-file
+// once project files are off).
+func codexFileState(run *project.Run, rel string) string {
+	v := run.CodexViews[0]
+	for i, c := range v.Candidates {
+		if c.Path == rel {
+			return codexState(c, v.Lost, shadowing(v.Candidates[:i], rel)) + inexact(v)
+		}
+	}
+	if !codexName(run, path.Base(rel)) {
+		return codexState(agent.Candidate{State: agent.Ignored}, "", "")
+	}
+	if c, ok := run.Codex.FileState(rel); ok {
+		var before []agent.Candidate
+		for _, n := range run.Codex.Options().Names() {
+			p := path.Join(resolve.ParentDir(rel), n)
+			if p == rel {
+				break
+			}
+			if o, ok := run.Codex.FileState(p); ok {
+				before = append(before, o)
+			}
+		}
+		return codexState(c, "", shadowing(before, rel)) + inexact(v)
+	}
+	switch {
+	case v.Lost != "":
+		// Codex stopped at an error before it reached the file's name.
+		return codexState(agent.Candidate{State: agent.Failed}, v.Lost, "")
+	case v.Inexact != "":
+		return "not known: " + escapeMarkdown(v.Inexact)
+	}
+	return "not in its chain"
+}
+
+// shadowing is the file that takes rel's directory's slot among before,
+// the candidates tried before rel: the last of its directory that is
+// neither shadowed nor not a file.
+func shadowing(before []agent.Candidate, rel string) string {
+	by := ""
+	for _, c := range before {
+		if resolve.ParentDir(c.Path) == resolve.ParentDir(rel) && c.State != agent.Shadowed && c.State != agent.NotAFile {
+			by = c.Path
+		}
+	}
+	return by
+}
+
+// codexState says in a few words what Codex does with one candidate; lost
+// is the view's error, by the file that takes the slot of a shadowed one.
+func codexState(c agent.Candidate, lost, by string) string {
+	var s string
+	switch c.State {
+	case agent.Loaded:
+		s = "loaded"
+	case agent.Truncated:
+		s = fmt.Sprintf("cut at byte %d of %d (line %d)", c.Kept, c.Size, c.Line)
+	case agent.Dropped:
+		s = "dropped (the budget is used up)"
+	case agent.Empty:
+		s = "empty: adds nothing"
+	case agent.Shadowed:
+		s = "shadowed"
+		if by != "" {
+			s += " by " + code(by)
+		}
+	case agent.NotAFile:
+		s = "not a file"
+	case agent.Outside:
+		s = "follows a link out of the repository: what it loads is not known here"
+	case agent.Failed:
+		if lost == "" {
+			lost = c.Reason
+		}
+		s = "error: Codex loads no project file (" + escapeMarkdown(lost) + ")"
+	case agent.Disabled:
+		s = "off: project_doc_max_bytes is 0"
+	case agent.Ignored:
+		s = "ignored: not one of Codex's names"
+	default:
+		s = escapeMarkdown(string(c.State))
+	}
+	if c.Link != "" {
+		s = "follows the link to " + code(c.Link) + ": " + s
+	}
+	return s
+}
+
+// inexact is the note on a view whose text cannot be known here.
+func inexact(v *agent.View) string {
+	if v.Exact() {
+		return ""
+	}
+	return " (not exact: " + escapeMarkdown(v.Inexact) + ")"
+}
