@@ -133,6 +133,17 @@ type View struct {
 	Inexact string
 	User    *CodexUser
 	rootAbs string
+	origin  *View // the view shared (Origin), nil for its own
+}
+
+// Origin is the view whose chain this one shares (a directory that adds
+// nothing for Codex has its parent's), itself when it has its own: views
+// with one origin have the same candidates and findings.
+func (v *View) Origin() *View {
+	if v.origin != nil {
+		return v.origin
+	}
+	return v
 }
 
 // Exact reports whether the view's text is what Codex would send.
@@ -263,6 +274,7 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 			}
 			cp := *pv
 			cp.Dir = dir
+			cp.origin = pv.Origin()
 			return &cp, nil
 		}
 	}
@@ -354,8 +366,8 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 				v.Candidates = append(v.Candidates, t)
 				continue
 			}
-			if cut {
-				kept = kept[:remaining]
+			if cut && int64(len(kept)) > remaining {
+				kept = kept[:remaining] // fewer bytes than its size: it shrank while read
 			}
 			text := content.Lossy(kept)
 			if len(bytes.TrimFunc(text, unicode.IsSpace)) == 0 {
@@ -717,7 +729,12 @@ func (c *CodexResolver) FileState(p string) (Candidate, bool) {
 		}
 		if i == s.chosen && t.State == "" {
 			t.State, t.Reason = Loaded, "loaded"
-			if !utf8Valid(s.data) {
+			switch {
+			case c.o.MaxBytes == 0:
+				t.State, t.Reason = Disabled, "project_doc_max_bytes is 0: Codex reads no project file"
+			case s.readErr != "":
+				t.State, t.Reason = Failed, "Codex cannot read it and loads no project file: "+s.readErr
+			case !utf8Valid(s.data):
 				t.Reason = "loaded with its invalid UTF-8 bytes replaced"
 			}
 		}

@@ -82,6 +82,8 @@ func checkAgentsDiffer(p *pass) {
 		}
 		codex[resolve.ParentDir(c.Path)] = c
 	}
+	suppressed := map[string][]string{} // override → the layers it suppresses that Codex loads
+	var order []string
 	start, inChain := p.view.Start, false
 	for _, d := range p.res.Dirs {
 		if d.Path == start {
@@ -99,6 +101,16 @@ func checkAgentsDiffer(p *pass) {
 			}
 		}
 		c := codex[d.Path]
+		if riv != nil && riv.State == resolve.Suppressed && c != nil && riv.Path == c.Path &&
+			(c.State == agent.Loaded || c.State == agent.Truncated) {
+			// The difference is the override's: reported there, once,
+			// with every layer it suppresses that Codex still loads.
+			if _, ok := suppressed[riv.By]; !ok {
+				order = append(order, riv.By)
+			}
+			suppressed[riv.By] = append(suppressed[riv.By], rootRelative(riv.Path))
+			continue
+		}
 		if msg := differ(riv, c); msg != "" {
 			at := ""
 			switch {
@@ -107,10 +119,16 @@ func checkAgentsDiffer(p *pass) {
 			case c != nil:
 				at = c.Path
 			}
-			p.emit(Finding{Path: at, Message: msg + ". Fix: make the files mean the same to every agent used with the repository (one regular UTF-8 AGENTS.md per directory is read alike), or turn RL017 off if the difference is intended"})
+			p.emit(Finding{Path: at, Message: msg + ". " + differFix})
 		}
 	}
+	for _, by := range order {
+		p.emit(Finding{Path: by, Message: fmt.Sprintf("Rivumi's override %s suppresses %s for the directories below it; %s still loads them, since its overrides take only their own directory's slot. %s",
+			by, strings.Join(suppressed[by], ", "), codexLabel(), differFix)})
+	}
 }
+
+const differFix = "Fix: make the files mean the same to every agent used with the repository (one regular UTF-8 AGENTS.md per directory is read alike), or turn RL017 off if the difference is intended"
 
 // differ says in words how Rivumi's layer and Codex's file of one
 // directory differ; "" when both agents get the same bytes (or neither
@@ -152,8 +170,6 @@ func differ(riv *resolve.Layer, c *agent.Candidate) string {
 			how = "loads it with its invalid bytes replaced by U+FFFD"
 		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseOversized:
 			how = "loads it: Codex has no size limit of its own, only the chain's shared budget"
-		case riv.State == resolve.Suppressed:
-			how = "loads it: an override takes only its own directory's slot"
 		}
 		return fmt.Sprintf("%s; %s %s", rivSees(riv), codex, how)
 	case rivGets && !codexGets && c.State != agent.Dropped && c.State != agent.Failed:

@@ -167,7 +167,7 @@ func Check(in Inputs, cfg Config) *Result {
 		if in.Codex != nil {
 			// Directories with the same Codex view and the same Rivumi
 			// chain have the same findings: the rules run once for them.
-			ak := agentKey{in.CodexViews[ci], key}
+			ak := agentKey{in.CodexViews[ci].Origin(), key}
 			found, ok := agentMemo[ak]
 			if !ok {
 				for _, rule := range table {
@@ -293,7 +293,7 @@ func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
 	}
 	// Ignore globs name repository paths of the chains (§8); the memory
 	// file and a changed config are reported whatever they match.
-	chain := rule.Input == InChain || rule.Input == InDirectory
+	chain := rule.Input == InChain || rule.Input == InDirectory || rule.Input == InAgents
 	p.emit = func(f Finding) {
 		if user != nil && f.Path == user.Path {
 			// F10: the user-level file by its repository path when it
