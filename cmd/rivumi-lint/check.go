@@ -38,11 +38,16 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stdinAs  = fs.String("stdin-filename", "", "check standard input as the text of `PATH` (an editor's unsaved buffer); PATHs then are none or -")
 		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
+	agents := agentFlag(fs)
 	shortFlag(fs, "f", "format")
 	color := colorFlags(fs)
 	paths, code, done := parseFlags(fs, "check", args, stdout, stderr, checkHelp)
 	if done {
 		return code
+	}
+	profiles, err := parseAgents(*agents)
+	if err != nil {
+		return fail(stderr, err)
 	}
 	write, ok := report.Lookup(*format)
 	if !ok {
@@ -75,7 +80,8 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if diff.Source != "" {
 		printNotes(stderr, note("%s", diff.Describe()))
 	}
-	res, notes, err := project.Check(project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text},
+	res, notes, err := project.Check(project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text,
+		Agents: profiles, CodexHome: codexHome(os.Getenv)},
 		project.Scope{Diff: diff, Paths: paths, Typed: true, Memory: *memFile})
 	printNotes(stderr, notes)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -69,6 +70,57 @@ func TestDemo(t *testing.T) {
 	}
 	if got["RL012"] {
 		t.Errorf("RL012 cannot be committed and must not appear in the demo")
+	}
+	for _, r := range []string{"RL015", "RL016", "RL017"} {
+		if got[r] {
+			t.Errorf("%s fired with Rivumi alone: the other profiles' rules must wait for --agent", r)
+		}
+	}
+}
+
+// TestDemoAgents is the demo with every agent profile (A4): a Codex
+// truncation, a hidden override and disagreements, each marked with its
+// agent, beside every Rivumi finding of the default run.
+func TestDemoAgents(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"check", "--root", "../../testdata/demo", "--format", "json", "--agent", "all"}, env{Stdout: &stdout, Stderr: &stderr})
+	if code != exitFindings {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr.String())
+	}
+	var doc struct {
+		Findings []struct {
+			Rule, Path, Agent, Message string
+			Line                       int
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range doc.Findings {
+		got[f.Rule+" "+f.Path] = f.Agent
+		if f.Agent == "" {
+			t.Errorf("%s %s carries no agent with --agent all", f.Rule, f.Path)
+		}
+	}
+	for key, agent := range map[string]string{
+		"RL015 budget/more/AGENTS.md":             "codex",
+		"RL015 budget/more/most/AGENTS.md":        "codex",
+		"RL016 codex-override/AGENTS.override.md": "codex",
+		"RL017 shadowed/RIVUMI.md":                "rivumi,codex",
+		"RL017 symlink/AGENTS.md":                 "rivumi,codex",
+		"RL017 utf16/AGENTS.md":                   "rivumi,codex",
+		"RL001 symlink/AGENTS.md":                 "rivumi",
+		"RL009 empty-override/AGENTS.override.md": "rivumi",
+	} {
+		if a, ok := got[key]; !ok || a != agent {
+			t.Errorf("%s: agent %q, present %v; want agent %q", key, a, ok, agent)
+		}
+	}
+	for _, f := range doc.Findings {
+		if f.Rule == "RL001" && f.Path == "symlink/AGENTS.md" && !strings.Contains(f.Message, "Codex CLI 0.171.0 follows the link and loads AGENTS.md") {
+			t.Errorf("RL001 does not say what Codex does with the link: %s", f.Message)
+		}
 	}
 }
 

@@ -31,11 +31,18 @@ func cmdFix(args []string, stdout, stderr io.Writer) int {
 		cfgPath = fs.String("config", "", "config `FILE` (default: .rivumi-lint.yaml at the root)")
 		root    = fs.String("root", "", "project root `DIR` (default: the Git worktree around the working directory)")
 	)
+	agents := agentFlag(fs)
 	paths, code, done := parseFlags(fs, "fix", args, stdout, stderr, fixHelp)
 	if done {
 		return code
 	}
-	out, err := fix.Run(fix.Options{Project: project.Options{Root: *root, Config: *cfgPath, Targets: paths, Stay: true, Command: "fix"}, Paths: paths, DryRun: *dryRun}, stdout, stderr)
+	profiles, err := parseAgents(*agents)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	// The repairs are of Rivumi's findings; another profile's findings
+	// (RL015–RL017) carry none, so --agent changes only what fix reports.
+	out, err := fix.Run(fix.Options{Project: project.Options{Root: *root, Config: *cfgPath, Targets: paths, Stay: true, Command: "fix", Agents: profiles}, Paths: paths, DryRun: *dryRun}, stdout, stderr)
 	printNotes(stderr, out.Notes)
 	switch {
 	case err != nil:

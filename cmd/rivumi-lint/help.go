@@ -17,6 +17,7 @@ var commands = []struct{ name, args, desc string }{
 	{"preview", "[flags] [DIR]", "print what the model would see from DIR"},
 	{"hook", "install|uninstall", "manage the native Git pre-commit and pre-push hooks"},
 	{"rules", "[ID|NAME]", "print the rule catalogue, or one rule's explanation"},
+	{"agents", "", "list the agent profiles --agent can enable, their pinned versions and options"},
 	{"lsp", "[--stdio]", "run the language server for editors (stdio; docs/lsp.md)"},
 	{"init", "[--force] [--root DIR]", "write .rivumi-lint.yaml with every default and print the CI snippets"},
 	{"schema", "", "print the JSON Schema of .rivumi-lint.yaml"},

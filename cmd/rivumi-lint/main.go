@@ -91,6 +91,8 @@ func run(args []string, e env) (code int) {
 		return cmdHook(args[1:], stdin, stdout, stderr)
 	case "rules":
 		return cmdRules(args[1:], stdout, stderr)
+	case "agents":
+		return cmdAgents(args[1:], stdout, stderr)
 	case "lsp":
 		return cmdLsp(args[1:], stdin, stdout, stderr)
 	case "init":

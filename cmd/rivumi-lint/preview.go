@@ -35,6 +35,7 @@ func cmdPreview(args []string, watchContext func() (context.Context, context.Can
 		watch      = fs.Bool("watch", false, "re-render when the directory's instructions, skills, memory or config change; Ctrl-C ends")
 	)
 	fs.Var(&interval, "interval", "polling `INTERVAL` of --watch: a duration (500ms, 2s) or milliseconds")
+	agents := agentFlag(fs)
 	shortFlag(fs, "f", "format")
 	color := colorFlags(fs)
 	pos, code, done := parseFlags(fs, "preview", args, stdout, stderr,
@@ -44,6 +45,10 @@ func cmdPreview(args []string, watchContext func() (context.Context, context.Can
 	}
 	if len(pos) > 1 {
 		return fail(stderr, &usageError{fmt.Sprintf("preview takes one DIR, got %d: %s", len(pos), strings.Join(pos, " "))})
+	}
+	profiles, err := parseAgents(*agents)
+	if err != nil {
+		return fail(stderr, err)
 	}
 	f, ok := report.LookupPreview(*format)
 	if !ok {
@@ -56,9 +61,12 @@ func cmdPreview(args []string, watchContext func() (context.Context, context.Can
 		if *watch {
 			return fail(stderr, &usageError{"--section and --watch exclude each other"})
 		}
+		if err := checkAgentSection(*section, profiles); err != nil {
+			return fail(stderr, err)
+		}
 	}
 	o := preview.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, NoUser: *noUser,
-		Memory: *mem, NoMemory: *noMem, Project: *projectKey}
+		Memory: *mem, NoMemory: *noMem, Project: *projectKey, Agents: profiles, CodexHome: codexHome(os.Getenv)}
 	if err := o.Validate(); err != nil {
 		return fail(stderr, &usageError{err.Error()})
 	}
@@ -108,7 +116,11 @@ func cmdPreview(args []string, watchContext func() (context.Context, context.Can
 	if *section != "" {
 		// Exactly the section's bytes; a section left out prints nothing.
 		s, _ := pv.Section(*section)
-		_, err = io.WriteString(out, s.Text)
+		text := s.Text
+		if a, ok := agentSection(pv, profiles); ok {
+			text = a.Text // the agent's instruction message (A3)
+		}
+		_, err = io.WriteString(out, text)
 	} else {
 		err = f.Write(out, &pv.Preview, wo)
 	}

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -46,7 +47,21 @@ type Config struct {
 	// default severity, which the rule table (not the config) knows.
 	Rules   map[string]severity.Severity
 	Project string // memory project key; "" = unset
+	// Agents are the agent profiles to resolve (A1), in the profile
+	// table's order; rivumi alone by default.
+	Agents []string
+	Codex  Codex
 }
+
+// Codex is the codex profile's section (A2): Codex's own settings.
+type Codex struct {
+	MaxBytes    int64    // project_doc_max_bytes
+	Fallbacks   []string // project_doc_fallback_filenames
+	RootMarkers []string // project_root_markers
+}
+
+// Enabled reports whether the agent profile called name is on.
+func (c *Config) Enabled(name string) bool { return slices.Contains(c.Agents, name) }
 
 // Limits are the size limits of C3 and P3: the rules' own type, not a copy.
 type Limits = lint.Limits

@@ -29,7 +29,9 @@ func TestDefault(t *testing.T) {
 			Override: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 			Normal:   []string{"RIVUMI.md", "AGENTS.md"},
 		},
-		Rules: map[string]severity.Severity{},
+		Rules:  map[string]severity.Severity{},
+		Agents: []string{"rivumi"},
+		Codex:  Codex{MaxBytes: 32768, Fallbacks: []string{}, RootMarkers: []string{".git"}},
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("Default() = %+v, want %+v", c, want)
@@ -99,6 +101,11 @@ rules:
   RL011: notice
   RL014: warning
 project: github.com/rivumi/rivumi-lint
+agents: [codex, rivumi]
+codex:
+  project_doc_max_bytes: 0
+  project_doc_fallback_filenames: [CLAUDE.md, README.md]
+  project_root_markers: []
 `
 	c, err := Parse(name, []byte(in))
 	if err != nil {
@@ -115,6 +122,8 @@ project: github.com/rivumi/rivumi-lint
 		Ignore:  []string{"testdata/**", "**/vendor", "docs/{a,b}/*.md"},
 		Rules:   map[string]severity.Severity{"RL005": severity.Off, "RL007": severity.Error, "RL011": severity.Notice, "RL014": severity.Warning},
 		Project: "github.com/rivumi/rivumi-lint",
+		Agents:  []string{"rivumi", "codex"}, // the table's order
+		Codex:   Codex{MaxBytes: 0, Fallbacks: []string{"CLAUDE.md", "README.md"}, RootMarkers: []string{}},
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
@@ -168,7 +177,7 @@ func TestParseErrors(t *testing.T) {
 		msg  string // substring of the text after the prefix
 	}{
 		// unknown keys
-		{"version: 1\nlimits:\n  max_file_bytes: 10\nlimts: {}\n", 4, `unknown key "limts" (known: version, limits, filenames, ignore, rules, project)`},
+		{"version: 1\nlimits:\n  max_file_bytes: 10\nlimts: {}\n", 4, `unknown key "limts" (known: version, limits, filenames, ignore, rules, project, agents, codex)`},
 		{"limits:\n  max_bytes: 1\n", 2, `unknown key "max_bytes" in limits (known: max_file_bytes, max_dynamic_bytes, reserved_bytes, warn_ratio)`},
 		{"filenames:\n  overrides: []\n", 2, `unknown key "overrides" in filenames (known: override, normal)`},
 		{"\n\nVersion: 1\n", 3, `unknown key "Version"`},
@@ -176,9 +185,14 @@ func TestParseErrors(t *testing.T) {
 		{"? [a]\n: 1\n", 1, `config: expected a plain key, got a list`},
 		{"project: a\nproject: b\n", 2, `config: duplicate key "project" (first at line 1)`},
 		{"rules:\n  RL001: off\n  RL001: error\n", 3, `rules: duplicate key "RL001" (first at line 2)`},
+		{"agents: [rivumi, claude]\n", 1, `agents: unknown agent profile "claude"; the profiles are rivumi, codex`},
+		{"agents: []\n", 1, `agents: expected a list of agent profiles (rivumi, codex), got`},
+		{"agents: [codex, codex]\n", 1, `agents: duplicate profile "codex"`},
+		{"codex:\n  project_doc_max_bytes: -1\n", 2, `codex.project_doc_max_bytes`},
+		{"codex:\n  project_doc_fallback_filenames: [a/b.md]\n", 2, `contains a path separator`},
 		// the document
 		{"- a\n", 1, `expected a mapping of settings at the top level`},
-		{"just a string\n", 1, `expected a mapping of settings at the top level (keys: version, limits, filenames, ignore, rules, project), got the string "just a string"`},
+		{"just a string\n", 1, `expected a mapping of settings at the top level (keys: version, limits, filenames, ignore, rules, project, agents, codex), got the string "just a string"`},
 		{"version: 1\n---\nversion: 1\n", 2, `a second YAML document starts here`},
 		{"version: 1\n---\n", 2, `a second YAML document`},
 		{"version: 1\nlimits: [\n", 2, `invalid YAML: `},
@@ -285,7 +299,7 @@ func TestParseErrors(t *testing.T) {
 // §8: the example message of the brief, whole.
 func TestParseUnknownKeyMessage(t *testing.T) {
 	_, err := Parse(name, []byte("version: 1\n# limits\n\nlimts:\n  max_file_bytes: 1\n"))
-	want := `.rivumi-lint.yaml:4: unknown key "limts" (known: version, limits, filenames, ignore, rules, project)`
+	want := `.rivumi-lint.yaml:4: unknown key "limts" (known: version, limits, filenames, ignore, rules, project, agents, codex)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}

@@ -29,6 +29,8 @@ const (
 	KindGlobs
 	// KindRules maps a rule id of lint's table to a severity.
 	KindRules
+	// KindAgents is a list of agent profile names (A1), each once.
+	KindAgents
 )
 
 // Key is one key of .rivumi-lint.yaml (§8). Keys is the one table of them:
@@ -88,6 +90,20 @@ var Keys = []Key{
 	{Path: "project", Kind: KindString, def: "",
 		Doc: "The memory project key (P4); empty: unset.",
 		ref: func(c *Config) any { return &c.Project }},
+	{Path: "agents", Kind: KindAgents, def: []string{"rivumi"},
+		Doc: "Agent profiles to resolve and check (A1): rivumi, codex; `rivumi-lint agents` lists them.",
+		ref: func(c *Config) any { return &c.Agents }},
+	{Path: "codex", Kind: KindSection,
+		Doc: "The codex profile's settings (A2): set them as Codex's config.toml sets them."},
+	{Path: "codex.project_doc_max_bytes", Kind: KindInt, Min: 0, Max: MaxLimitBytes, def: int64(32768),
+		Doc: "Codex's budget in bytes for the whole chain of project files; 0 turns them off.",
+		ref: func(c *Config) any { return &c.Codex.MaxBytes }},
+	{Path: "codex.project_doc_fallback_filenames", Kind: KindNames, def: []string{},
+		Doc: "Names Codex tries after AGENTS.md in each directory; [] for none.",
+		ref: func(c *Config) any { return &c.Codex.Fallbacks }},
+	{Path: "codex.project_root_markers", Kind: KindNames, def: []string{".git"},
+		Doc: "Entries whose directory starts Codex's chain; [] for the working directory alone.",
+		ref: func(c *Config) any { return &c.Codex.RootMarkers }},
 }
 
 // The checks between two keys read the table through the parser, so they

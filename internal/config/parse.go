@@ -14,6 +14,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/lint/severity"
 )
@@ -277,6 +278,8 @@ func (d *decoder) value(c *Config, k *Key, p pair) error {
 		err = d.globs(k.ref(c).(*[]string), p.v, k.Path)
 	case KindRules:
 		err = d.rules(c, p.v)
+	case KindAgents:
+		err = d.agents(k.ref(c).(*[]string), p.v, k.Path)
 	default:
 		panic("config: key " + k.Path + " has an unknown kind")
 	}
@@ -310,6 +313,30 @@ func defaultNote(given *yaml.Node) string {
 		return ", the default"
 	}
 	return ""
+}
+
+// agents reads a list of agent profile names into list, in the profile
+// table's order.
+func (d *decoder) agents(list *[]string, v *yaml.Node, key string) error {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		return d.errorf(v, "%s: expected a list of agent profiles (%s), got %s", key, strings.Join(agent.Names(), ", "), describe(v))
+	}
+	var names []string
+	for _, item := range v.Content {
+		name, err := d.str(item, key)
+		if err != nil {
+			return err
+		}
+		if agent.Lookup(name) == nil {
+			return d.errorf(item, "%s: unknown agent profile %s; the profiles are %s", key, shown(name), strings.Join(agent.Names(), ", "))
+		}
+		if slices.Contains(names, name) {
+			return d.errorf(item, "%s: duplicate profile %s", key, shown(name))
+		}
+		names = append(names, name)
+	}
+	*list = agent.Ordered(names)
+	return nil
 }
 
 // names reads a list of candidate file names into list.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/lint/severity"
 )
@@ -86,6 +87,13 @@ func keySchema(k *Key) map[string]any {
 				"pattern": fileNamePattern,
 				"not":     map[string]any{"enum": []string{".", ".."}},
 			},
+		}
+	case KindAgents:
+		s = map[string]any{
+			"type":        "array",
+			"minItems":    1,
+			"uniqueItems": true,
+			"items":       map[string]any{"enum": agent.Names()},
 		}
 	case KindGlobs:
 		s = map[string]any{

@@ -35,7 +35,11 @@ func writeKeys(b *strings.Builder, section, indent string) {
 		case KindSection:
 			fmt.Fprintf(b, "%s%s:\n", indent, k.Name())
 			writeKeys(b, k.Path, indent+"  ")
-		case KindNames:
+		case KindNames, KindAgents:
+			if len(k.Default().([]string)) == 0 {
+				fmt.Fprintf(b, "%s%s: []\n", indent, k.Name())
+				continue
+			}
 			fmt.Fprintf(b, "%s%s:\n", indent, k.Name())
 			for _, n := range k.Default().([]string) {
 				fmt.Fprintf(b, "%s  - %s\n", indent, yamlString(n))

@@ -17,6 +17,11 @@ type Finding struct {
 	// for the formats that count so (SARIF); not part of the JSON form.
 	UTF16Column int    `json:"-"`
 	Message     string `json:"message"`
+	// Agent is the agent profile the finding is about (A4): set on every
+	// finding once a profile other than Rivumi is enabled ("rivumi",
+	// "codex", or the profiles compared, "rivumi,codex"); empty otherwise,
+	// so Rivumi-only output is unchanged.
+	Agent string `json:"agent,omitempty"`
 	// Directories are the resolved directories whose chain the finding affects.
 	Directories []string `json:"directories"`
 	// DirectoriesTotal is how many directories the finding affects: a

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/content"
 	"github.com/rivumi/rivumi-lint/internal/render"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
@@ -24,7 +25,11 @@ type pass struct {
 	// memory is the Memory input, change the ConfigChange input.
 	memory *MemoryFile
 	change *ConfigChange
-	emit   func(Finding)
+	// codex and view are the Agents input: the Codex resolver and its
+	// view of the resolution's directory.
+	codex *agent.CodexResolver
+	view  *agent.View
+	emit  func(Finding)
 }
 
 // fileFacts is what the content rules and the budget need from one

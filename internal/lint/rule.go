@@ -32,6 +32,10 @@ type Rule struct {
 	// not follow): GitHub's security-severity score, "0.1" to "10.0".
 	// It also gives the rule SARIF's "security" tag.
 	SecuritySeverity string `json:"security_severity,omitempty"`
+	// Agent is the agent profile whose loading the rule checks (A4):
+	// "" for Rivumi's rules, AnyAgents for a rule comparing the enabled
+	// profiles. A rule runs only while its profile is enabled.
+	Agent string `json:"agent,omitempty"`
 	// Input is what the rule reads; Run calls run once per value of it.
 	Input Input `json:"-"`
 	// rejects are the engine's rejection causes the rule reports (C1–C5,
@@ -54,6 +58,9 @@ const (
 	InMemory
 	// InConfigChange: a changed config file of a diff-mode check (F7).
 	InConfigChange
+	// InAgents: one resolved directory as another agent profile sees it
+	// (Inputs.Codex; A4), beside Rivumi's chain of it.
+	InAgents
 )
 
 // table is every rule in id order; register fills it.

@@ -3,6 +3,9 @@ package lint
 import (
 	"slices"
 	"sort"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/internal/agent"
 
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
@@ -47,6 +50,45 @@ type Inputs struct {
 	// Prepared, when not nil, holds the chains' part of the check done
 	// beforehand (Prepare) with the same config and Checkout.
 	Prepared *Prepared
+	// Agents are the enabled agent profiles (A1), in the table's order;
+	// nil is Rivumi alone. Codex resolves the chains for the codex
+	// profile when it is enabled.
+	Agents []string
+	Codex  *agent.CodexResolver
+	// CodexViews are Codex's views of Chains' directories, one each in
+	// the same order, when Codex is set.
+	CodexViews []*agent.View
+}
+
+// on reports whether rule runs with the enabled profiles.
+func (in *Inputs) on(rule Rule) bool {
+	agents := in.Agents
+	if agents == nil {
+		agents = []string{agent.Rivumi}
+	}
+	switch rule.Agent {
+	case "":
+		return slices.Contains(agents, agent.Rivumi)
+	case AnyAgents:
+		return len(agents) > 1 && in.Codex != nil
+	case agent.Codex:
+		return in.Codex != nil && slices.Contains(agents, agent.Codex)
+	}
+	return slices.Contains(agents, rule.Agent)
+}
+
+// agentOf is a finding's Agent (A4): empty while Rivumi alone is on.
+func (in *Inputs) agentOf(rule Rule) string {
+	if in.Agents == nil || len(in.Agents) == 1 && in.Agents[0] == agent.Rivumi {
+		return ""
+	}
+	switch rule.Agent {
+	case "":
+		return agent.Rivumi
+	case AnyAgents:
+		return strings.Join(in.Agents, ",")
+	}
+	return rule.Agent
 }
 
 // Check runs every enabled rule over the inputs it declares. A finding
@@ -76,7 +118,7 @@ func Check(in Inputs, cfg Config) *Result {
 	if in.Prepared != nil {
 		facts, prepared = in.Prepared.facts, in.Prepared.memos
 	}
-	for _, r := range in.Chains {
+	for ci, r := range in.Chains {
 		dir := resolve.DisplayDir(r.Dir)
 		key := contributor(r)
 		m, ok := memos[key]
@@ -115,6 +157,15 @@ func Check(in Inputs, cfg Config) *Result {
 				}
 			}
 		}
+		if in.Codex != nil {
+			for _, rule := range table {
+				if rule.Input == InAgents && in.on(rule) {
+					runRule(rule, cfg, &pass{res: r, codex: in.Codex, view: in.CodexViews[ci]}, func(f Finding) {
+						add(res, index, f, dir)
+					})
+				}
+			}
+		}
 		d := directoryOf(r, m.instructions+len(skills), lim, m.layers, m.used)
 		m.layers, m.used = d.Layers, d.Used
 		res.Directories = append(res.Directories, d)
@@ -134,8 +185,37 @@ func Check(in Inputs, cfg Config) *Result {
 		}
 	}
 	res.Findings = mergeUserFindings(res.Findings)
+	res.Findings = in.forAgents(res.Findings)
 	Sort(res.Findings)
 	return res
+}
+
+// forAgents keeps the findings of the rules the enabled profiles run,
+// marks each with its agent, and tells in a rejection's message what
+// Codex does with the same file when the codex profile is on (A4).
+func (in *Inputs) forAgents(fs []Finding) []Finding {
+	if in.Agents == nil {
+		return fs
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		rule, _ := Lookup(f.Rule)
+		if !in.on(rule) {
+			continue
+		}
+		f.Agent = in.agentOf(rule)
+		if in.Codex != nil && len(rule.rejects) > 0 && !f.User && slices.Contains(in.Agents, agent.Codex) {
+			if note := codexNote(in.Codex, f.Path); note != "" {
+				if i := strings.LastIndex(f.Message, ". Fix: "); i >= 0 {
+					f.Message = f.Message[:i+1] + note + f.Message[i+1:]
+				} else {
+					f.Message += "." + note
+				}
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // userFile is the user layer of r, nil when there is none.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/memory"
 	"github.com/rivumi/rivumi-lint/internal/preview/view"
@@ -141,7 +142,8 @@ func gather(o Options) (*inputs, error) {
 	if home == "" {
 		home = HomeDir(os.Getenv)
 	}
-	popt := project.Options{Root: o.Root, Config: o.Config, Enter: true, Command: "preview"}
+	popt := project.Options{Root: o.Root, Config: o.Config, Enter: true, Command: "preview",
+		Agents: o.Agents, CodexHome: o.CodexHome}
 	if o.Dir != "" {
 		popt.Targets = []string{o.Dir}
 	}
@@ -325,6 +327,9 @@ func (in *inputs) build() (*Preview, error) {
 	// Every section is known here: no reserve (P3).
 	b.Status = map[lint.Severity]string{lint.Error: "over", lint.Warning: "warning", lint.Off: "ok"}[lim.Budget(int64(b.Total))]
 	trace.Mark("sections")
+	if in.run.Codex != nil {
+		pv.Agents = append(pv.Agents, codexView(in.run.CodexViews[0]))
+	}
 	pv.Findings = res.Findings
 	s := res.Summary()
 	pv.Summary = Summary{Errors: s.Errors, Warnings: s.Warnings, Notices: s.Notices}
@@ -332,6 +337,23 @@ func (in *inputs) build() (*Preview, error) {
 		pv.Notes = []string{}
 	}
 	return pv, nil
+}
+
+// codexView is the preview's plain value of Codex's view (A3).
+func codexView(v *agent.View) view.Agent {
+	p := agent.Lookup(agent.Codex)
+	a := view.Agent{Agent: p.Name, Product: p.Product, Version: p.Version, Start: resolve.DisplayDir(v.Start),
+		Exact: v.Exact(), Inexact: v.Inexact, Lost: v.Lost, Files: []view.AgentFile{}}
+	if v.User != nil {
+		a.User = project.Tilde(v.User.Path)
+	}
+	for _, c := range v.Candidates {
+		a.Files = append(a.Files, view.AgentFile{Path: c.Path, State: string(c.State), Bytes: c.Size, Kept: c.Kept,
+			Link: c.Link, Line: c.Line, Column: c.Column, Reason: c.Reason})
+	}
+	msg := v.Message()
+	a.Bytes, a.Text = len(msg), string(msg)
+	return a
 }
 
 // noteTexts are the run's notes as the preview lists them, a warning

@@ -34,6 +34,10 @@ type Options struct {
 	// Machine holds the values of the runtime section; zero fields are taken
 	// from the machine when the preview is built.
 	Machine Machine
+	// Agents are the agent profiles to show (--agent, A1); nil keeps the
+	// config's. CodexHome is where Codex finds its user file ("" none).
+	Agents    []string
+	CodexHome string
 }
 
 // Validate says which options exclude each other: NoUser and

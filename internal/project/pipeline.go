@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/drift"
 	"github.com/rivumi/rivumi-lint/internal/lint"
@@ -65,6 +66,11 @@ type Run struct {
 	Resolutions []*resolve.Resolution
 	Skills      []skills.Skill
 	SkillNotes  []string
+	// Codex resolves the chains as Codex does when the codex profile is
+	// on (A1), over the engine's listings and reads; CodexViews are its
+	// views of Resolutions' directories, one each.
+	Codex      *agent.CodexResolver
+	CodexViews []*agent.View
 
 	p     *Project
 	scope Scope
@@ -104,6 +110,9 @@ func (p *Project) Start(s Scope) (*Run, error) {
 	if r.Resolutions, err = r.resolve(dirs); err != nil {
 		return nil, err
 	}
+	if err := r.agents(); err != nil {
+		return nil, err
+	}
 	if s.Diff.Kind == repo.RangeDeleted {
 		return r, nil
 	}
@@ -118,7 +127,11 @@ func (p *Project) Start(s Scope) (*Run, error) {
 // Lint runs the rules over the run's chains, its skills, the memory file
 // (nil: none) and a changed config, then the drift from the base.
 func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
-	in := lint.Inputs{Chains: r.Resolutions, Skills: skills.Render(r.Skills), Checkout: r.checkout, Memory: mem, Prepared: r.prepared}
+	in := lint.Inputs{Chains: r.Resolutions, Skills: skills.Render(r.Skills), Checkout: r.checkout, Memory: mem, Prepared: r.prepared,
+		Codex: r.Codex, CodexViews: r.CodexViews}
+	if len(r.Config.Agents) != 1 || r.Config.Agents[0] != agent.Rivumi {
+		in.Agents = r.Config.Agents
+	}
 	s := r.sides
 	if s != nil {
 		var err error

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
@@ -25,6 +26,12 @@ type Options struct {
 	Root             string // --root; "" = the Git worktree around the working directory
 	Config           string // --config; "" = ROOT/.rivumi-lint.yaml when present
 	UserInstructions string // --user-instructions; "" = no user layer
+	// Agents are the agent profiles to resolve (--agent, A1); nil keeps
+	// the config's agents.
+	Agents []string
+	// CodexHome is where Codex reads its user file ($CODEX_HOME or
+	// ~/.codex, as the command finds it); "" for none.
+	CodexHome string
 	// Overlay holds unsaved editor texts by slash path relative to the
 	// root: the worktree source reads them instead of the disk's bytes
 	// (the language server, X4; project/overlay.go).
@@ -304,10 +311,17 @@ func (p *Project) worktreeBeside(withTracked bool) (wt *resolve.Worktree, scanni
 // engineOptions are the engine's settings from cfg, with the user layer
 // of --user-instructions.
 func (p *Project) engineOptions(cfg *config.Config) (resolve.Options, error) {
+	if p.opts.Agents != nil {
+		cfg.Agents = p.opts.Agents
+	}
 	opt := resolve.Options{
 		Overrides:    cfg.Filenames.Override,
 		Normals:      cfg.Filenames.Normal,
 		MaxFileBytes: cfg.Limits.MaxFileBytes,
+	}
+	if cfg.Enabled(agent.Codex) {
+		co := codexOptions(cfg)
+		opt.Also = co.Also()
 	}
 	if p.opts.UserInstructions != "" {
 		u, err := UserFile(p.opts.UserInstructions)

@@ -116,6 +116,9 @@ func PreviewText(w io.Writer, p *view.Preview, o Options) error {
 		fmt.Fprintln(bw, line)
 	}
 	fmt.Fprintf(bw, "%s %s\n", c.bold("Fingerprint (R8):"), p.Fingerprint)
+	for _, a := range p.Agents {
+		previewAgentText(bw, c, a)
+	}
 
 	if len(p.Skills) > 0 {
 		fmt.Fprintf(bw, "\n%s\n", c.bold("Skills (P4b):"))
@@ -313,6 +316,51 @@ func mdLineStart(s string) string {
 }
 
 type previewPaint bool
+
+// previewAgentText writes one agent profile's layers table and message
+// (A3): every candidate of its chain with its state and why.
+func previewAgentText(bw *bufio.Writer, c previewPaint, a view.Agent) {
+	label := a.Product + " " + a.Version
+	fmt.Fprintf(bw, "\n%s\n", c.bold(label+" (chain from "+safe(a.Start)+"):"))
+	if len(a.Files) == 0 {
+		fmt.Fprintln(bw, "  none: no instruction file in the chain")
+	}
+	pw := 0
+	for _, f := range a.Files {
+		pw = max(pw, utf8.RuneCountInString(safe(f.Path)))
+	}
+	for _, f := range a.Files {
+		line := fmt.Sprintf("  %-*s  %s", pw, safe(f.Path), c.state(f.State))
+		if f.Reason != "" && f.State != "loaded" {
+			line += " (" + safe(f.Reason) + ")"
+		}
+		if f.Link != "" {
+			line += ", via the link to " + safe(f.Link)
+		}
+		if f.Kept > 0 {
+			line += ", " + plural(int(f.Kept), "byte", "bytes")
+		}
+		fmt.Fprintln(bw, line)
+	}
+	if a.User != "" {
+		fmt.Fprintf(bw, "  user file %s\n", safe(a.User))
+	}
+	if a.Lost != "" {
+		fmt.Fprintf(bw, "  %s %s\n", c.state("error"), safe("Codex loads no project file: "+a.Lost))
+	}
+	if !a.Exact {
+		fmt.Fprintf(bw, "  %s\n", c.dim(safe("not exact: "+a.Inexact)))
+	}
+	if a.Text == "" {
+		fmt.Fprintf(bw, "  %s\n", c.dim("no instruction message: "+a.Product+" sends none from here"))
+		return
+	}
+	fmt.Fprintf(bw, "%s\n", c.bold("== instructions for "+label+" ("+plural(a.Bytes, "byte", "bytes")+")"))
+	bw.WriteString(termLines(a.Text))
+	if !strings.HasSuffix(a.Text, "\n") {
+		bw.WriteString("\n")
+	}
+}
 
 func (p previewPaint) wrap(code, s string) string {
 	if !p {

@@ -142,6 +142,12 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 			dirs, total := capDirs(f.Directories, o.AllDirectories)
 			res.Properties = &sarifResultProperties{Directories: dirs, DirectoriesTotal: total}
 		}
+		if f.Agent != "" {
+			if res.Properties == nil {
+				res.Properties = &sarifResultProperties{Directories: []string{}}
+			}
+			res.Properties.Agent = f.Agent
+		}
 		results = append(results, res)
 	}
 
@@ -378,6 +384,9 @@ type sarifResultProperties struct {
 	// DirectoriesTotal is the full count when Directories is capped
 	// (MaxListedDirectories, as in the JSON output).
 	DirectoriesTotal int `json:"directories_total"`
+	// Agent is the agent profile the finding is about (A4), once one
+	// other than Rivumi is on.
+	Agent string `json:"agent,omitempty"`
 }
 
 type sarifLocation struct {

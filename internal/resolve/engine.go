@@ -84,6 +84,11 @@ type File struct {
 	Rej      *Rejection // nil when the file was read and accepted
 	Content  []byte     // raw bytes of an accepted file
 	Sum      [32]byte   // SHA-256 of Content, for an accepted file
+	// raw is what was read of the file: Content when accepted, the first
+	// bytes (at most MaxFileBytes+1) of one rejected for its size or its
+	// encoding, which another agent profile reads as they are (A1: no
+	// file read twice).
+	raw []byte
 	// Location is the user layer's UserFile.Location ("" for project
 	// files, whose Path is their location).
 	Location string
@@ -93,12 +98,30 @@ type File struct {
 // Accepted reports whether the file was read and passed C1–C5.
 func (f *File) Accepted() bool { return f.read && f.Rej == nil }
 
+// Bytes returns what the engine read of the file and whether that is
+// the whole file; nil when it read nothing (not chosen, a link, not
+// regular, unreadable).
+func (f *File) Bytes() (data []byte, whole bool) {
+	if f.raw == nil {
+		return nil, false
+	}
+	size := f.Entry.Size
+	if f.Rej != nil && f.Rej.Cause == CauseOversized {
+		size = f.Rej.Size
+	}
+	return f.raw, f.Rej == nil || size == int64(len(f.raw))
+}
+
 // DirInfo is what one directory contributes to every chain through it.
 type DirInfo struct {
 	Path string // "" for the root
 	// Files are the candidates that have an entry here, in priority order:
 	// Files[0] is the directory's layer, the rest are shadowed (R2).
 	Files []*File
+	// Also are the entries here of Options.Also, in that order: names
+	// other agent profiles look for, listed with the same listing and
+	// never read by this engine.
+	Also []Entry
 	// NearMisses are entries whose name resembles a candidate (RL011).
 	NearMisses []NearMiss
 	// CaseFold, when not nil, is the layer a checkout on a
@@ -190,6 +213,10 @@ type Options struct {
 	Normals      []string // normal candidate names, priority order
 	MaxFileBytes int64
 	User         *UserFile // nil: no user layer
+	// Also are names that are not candidates whose entries each
+	// directory keeps (DirInfo.Also): what other agent profiles look for
+	// (their candidates and root markers, A1), found in the same listing.
+	Also []string
 }
 
 // Engine resolves chains over one source, memoising every directory so each
@@ -199,6 +226,7 @@ type Engine struct {
 	opt        Options
 	candidates []string
 	candKeys   []string // nameKey of each candidate, for RL011
+	alsoNames  []string // Options.Also that are not candidates
 	dirs       map[string]*DirInfo
 	chains     map[string]*Resolution
 	user       *File
@@ -209,8 +237,14 @@ func New(src Source, opt Options) *Engine {
 	e := &Engine{src: src, opt: opt, dirs: map[string]*DirInfo{}, chains: map[string]*Resolution{}}
 	e.candidates = append(append([]string{}, opt.Overrides...), opt.Normals...)
 	e.candKeys = candidateKeys(e.candidates)
+	for _, a := range opt.Also {
+		if e.rank(a) < 0 && !slices.Contains(e.alsoNames, a) {
+			e.alsoNames = append(e.alsoNames, a)
+		}
+	}
 	if w, ok := src.(*Worktree); ok {
 		w.useCandidates(e.candidates, opt.MaxFileBytes)
+		w.also = opt.Also
 	}
 	if opt.User != nil {
 		e.user = e.loadUser(opt.User)
@@ -412,6 +446,16 @@ func (e *Engine) fill(d *DirInfo) error {
 			}
 			d.Files = append(d.Files, f)
 		}
+		for _, name := range e.also() {
+			ent, err := e.src.Lstat(path.Join(d.Path, name))
+			if IsFatal(err) {
+				return err
+			}
+			if err == nil && ent.Kind != Missing {
+				ent.Name = name
+				d.Also = append(d.Also, ent)
+			}
+		}
 		return nil
 	}
 	ents, err := e.src.List(d.Path)
@@ -436,6 +480,8 @@ func (e *Engine) fill(d *DirInfo) error {
 		ent := &ents[i]
 		if r := e.rank(ent.Name); r >= 0 {
 			byRank[r] = ent
+		} else if e.isAlso(ent.Name) {
+			d.Also = append(d.Also, *ent)
 		} else {
 			if ent.Kind != Dir && ent.Kind != Submodule {
 				if like, ok := nearMissKeyed(ent.Name, e.candidates, e.candKeys); ok {
@@ -468,6 +514,18 @@ func (e *Engine) fill(d *DirInfo) error {
 		d.Files = append(d.Files, f)
 	}
 	return nil
+}
+
+// also are Options.Also less the candidates (a name is one or the other).
+func (e *Engine) also() []string { return e.alsoNames }
+
+func (e *Engine) isAlso(name string) bool {
+	for _, a := range e.alsoNames {
+		if a == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *Engine) newFile(dir, name string, ent Entry) *File {
@@ -588,6 +646,7 @@ func (e *Engine) check(f *File, data []byte, kind Kind, size int64, err error) {
 		if int64(len(data)) > e.opt.MaxFileBytes {
 			f.Rej.Reason = fmt.Sprintf("it is over %d bytes, the limit (limits.max_file_bytes)", e.opt.MaxFileBytes)
 		}
+		f.raw = data
 	default:
 		if inv := content.CheckUTF8(data); inv != nil {
 			r := &Rejection{Cause: CauseNotUTF8, Pos: inv.Pos, BOM: inv.BOM,
@@ -596,9 +655,10 @@ func (e *Engine) check(f *File, data []byte, kind Kind, size int64, err error) {
 				r.Reason = "it is encoded as " + inv.BOM + " (it starts with a " + inv.BOM + " byte-order mark), not UTF-8; re-save it as UTF-8"
 			}
 			f.Rej = r
+			f.raw = data
 			return
 		}
-		f.Content = data
+		f.Content, f.raw = data, data
 		f.Sum = sha256.Sum256(data)
 	}
 }
@@ -642,4 +702,14 @@ func DisplayDir(d string) string {
 		return "."
 	}
 	return d
+}
+
+// Listed returns what the engine knows of directory dir, without listing
+// it: false when it has not loaded it.
+func (e *Engine) Listed(dir string) (*DirInfo, bool) {
+	d, ok := e.dirs[dir]
+	if !ok || d.err != nil {
+		return nil, false
+	}
+	return d, true
 }

@@ -43,6 +43,9 @@ type Worktree struct {
 	// MaxFileBytes).
 	candidates []string
 	limit      int64
+	// also are the names other agent profiles look for (Options.Also),
+	// which List keeps too.
+	also []string
 	// overlayDocs are unsaved editor texts Read serves instead of the
 	// disk's (SetOverlay, X4).
 	overlayDocs map[string][]byte
@@ -141,6 +144,11 @@ func (w *Worktree) relevant(name []byte) bool {
 	}
 	for _, c := range w.candidates {
 		if string(name) == c {
+			return true
+		}
+	}
+	for _, a := range w.also {
+		if string(name) == a {
 			return true
 		}
 	}

@@ -81,6 +81,55 @@ type Preview struct {
 	Findings  []lint.Finding `json:"findings"` // check's rules over this chain, plus RL013
 	Summary   Summary        `json:"summary"`
 	Notes     []string       `json:"notes"`
+	// Agents are the other enabled agent profiles' views of the
+	// directory (A3); absent while Rivumi alone is on.
+	Agents []Agent `json:"agents,omitempty"`
+}
+
+// Agent is what one agent profile loads from the directory (A3).
+type Agent struct {
+	Agent   string `json:"agent"`   // the profile: codex
+	Product string `json:"product"` // Codex CLI
+	Version string `json:"version"` // the pinned version
+	// Start is the chain's first directory (its root marker's), relative
+	// to the root, "." for the root.
+	Start string `json:"start"`
+	// Exact is whether Text is byte for byte what the agent gets;
+	// Inexact says why not (a link out of the repository).
+	Exact   bool   `json:"exact"`
+	Inexact string `json:"inexact,omitempty"`
+	// Lost is why the agent loads no project file at all, "" when it does.
+	Lost string `json:"lost,omitempty"`
+	// User is the user-level file the agent reads, "" for none.
+	User  string      `json:"user,omitempty"`
+	Files []AgentFile `json:"files"`
+	// Bytes and Text are the instruction message, byte for byte; "" when
+	// the agent sends none.
+	Bytes int    `json:"bytes"`
+	Text  string `json:"text"`
+}
+
+// AgentFile is one candidate an agent considers, in chain order.
+type AgentFile struct {
+	Path  string `json:"path"`
+	State string `json:"state"` // loaded, truncated, dropped, empty, shadowed, not a file, outside, error, disabled
+	Bytes int64  `json:"bytes"` // the file's size; -1 when not known
+	Kept  int64  `json:"kept"`  // bytes that enter the text
+	Link  string `json:"link,omitempty"`
+	// Line and Column are where a truncation cuts.
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// Agent returns the view of the named profile, or false.
+func (p *Preview) Agent(name string) (Agent, bool) {
+	for _, a := range p.Agents {
+		if a.Agent == name {
+			return a, true
+		}
+	}
+	return Agent{}, false
 }
 
 // Section returns the named section, or false when the preview has none

@@ -1,0 +1,650 @@
+package agent
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/rivumi/rivumi-lint/internal/content"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+)
+
+// The Codex CLI's fixed names (codex-rs/core/src/agents_md.rs).
+const (
+	codexOverride = "AGENTS.override.md"
+	codexNormal   = "AGENTS.md"
+	// codexSeparator marks where the user's instructions end and the
+	// project's begin.
+	codexSeparator = "\n\n--- project-doc ---\n\n"
+)
+
+// DefaultCodexMaxBytes is Codex's project_doc_max_bytes default.
+const DefaultCodexMaxBytes = 32768
+
+// CodexOptions are the codex profile's settings: the config's codex:
+// section, and where the run finds what Codex would find on the machine.
+type CodexOptions struct {
+	MaxBytes  int64    // project_doc_max_bytes
+	Fallbacks []string // project_doc_fallback_filenames
+	// RootMarkers is project_root_markers; nil is Codex's default, .git.
+	RootMarkers []string
+	// RootAbs is the root's absolute, physical path: a chain's directory
+	// as Codex names it, and where an absolute link target is mapped back.
+	RootAbs string
+	// RootMarked says the root holds a .git entry on the disk (it is the
+	// Git top), which a commit's tree or the index do not list.
+	RootMarked bool
+	// MarkerAbove returns the nearest directory above the root holding one
+	// of markers, "" for none; nil looks nowhere. Codex walks up to the
+	// file system's root; only names are looked at there, nothing is read.
+	MarkerAbove func(markers []string) string
+	// User is the user's instructions file Codex would read, from
+	// CODEX_HOME; nil for none (CI, tests).
+	User *CodexUser
+}
+
+// CodexUser is the user-level file: $CODEX_HOME/AGENTS.override.md or,
+// when that is missing or whitespace-only, $CODEX_HOME/AGENTS.md. It is
+// the user's own file, read as Codex reads it (links followed), and it
+// costs nothing of the budget.
+type CodexUser struct {
+	Path string // as shown
+	Text []byte // decoded as Codex decodes it
+}
+
+// markers returns the root markers in force.
+func (o *CodexOptions) markers() []string {
+	if o.RootMarkers == nil {
+		return []string{".git"}
+	}
+	return o.RootMarkers
+}
+
+// Names are the file names Codex tries in each directory, in order.
+func (o *CodexOptions) Names() []string {
+	names := []string{codexOverride, codexNormal}
+	for _, f := range o.Fallbacks {
+		if f != "" && !slices.Contains(names, f) {
+			names = append(names, f)
+		}
+	}
+	return names
+}
+
+// Also are the names the engine's listings must keep for this profile:
+// its file names and its one-element root markers.
+func (o *CodexOptions) Also() []string {
+	out := o.Names()
+	for _, m := range o.markers() {
+		if m != "" && !strings.Contains(m, "/") && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// State is what Codex does with one candidate of a chain (A3).
+type State string
+
+const (
+	Loaded    State = "loaded"    // in the text whole
+	Truncated State = "truncated" // in the text up to the budget
+	Dropped   State = "dropped"   // the budget was used up before it
+	Empty     State = "empty"     // its text is whitespace only: adds nothing, costs nothing
+	Shadowed  State = "shadowed"  // a name before it took the directory's slot
+	NotAFile  State = "not a file"
+	Outside   State = "outside"  // a link out of the root: rivumi-lint does not read it
+	Failed    State = "error"    // an error Codex meets: it loads no project file at all
+	Ignored   State = "ignored"  // read by Rivumi only (RIVUMI.md): Codex never looks
+	Disabled  State = "disabled" // project_doc_max_bytes is 0
+)
+
+// Candidate is one file a Codex chain considers, in chain order.
+type Candidate struct {
+	Path   string // relative to the root
+	State  State
+	Size   int64  // the file's bytes (after following links); -1 unknown
+	Kept   int64  // bytes in the text: Size when loaded, fewer when truncated
+	Link   string // where a followed link leads, relative to the root
+	Reason string // in words
+	// Line and Column are where a truncation cuts (1-based).
+	Line, Column int
+	text         []byte // the decoded text that enters the chain
+}
+
+// View is what Codex loads from one directory (A3): its chain's candidates
+// and text.
+type View struct {
+	Dir        string // relative to the root
+	Start      string // the chain's first directory (its root marker's)
+	Candidates []Candidate
+	// Lost is why Codex loads no project file at all ("" when it does):
+	// an error on the way, which Codex logs and goes on without them.
+	Lost string
+	// Inexact is why the text cannot be known here ("" when it is exact):
+	// a link out of the root, a chain that starts above the root.
+	Inexact string
+	User    *CodexUser
+	rootAbs string
+}
+
+// Exact reports whether the view's text is what Codex would send.
+func (v *View) Exact() bool { return v.Inexact == "" }
+
+// Message returns the instruction message Codex puts into the model input
+// from the view's directory (nil when it sends none): the text inside
+// `# AGENTS.md instructions for <dir>` and the INSTRUCTIONS tags.
+func (v *View) Message() []byte {
+	var text []byte
+	has := false
+	if v.User != nil {
+		text = append(text, v.User.Text...)
+		has = true
+	}
+	first := true
+	if v.Lost == "" {
+		for _, c := range v.Candidates {
+			if c.State != Loaded && c.State != Truncated {
+				continue
+			}
+			if has {
+				if first && v.User != nil {
+					text = append(text, codexSeparator...)
+				} else {
+					text = append(text, "\n\n"...)
+				}
+			}
+			text = append(text, c.text...)
+			has, first = true, false
+		}
+	}
+	if !has {
+		return nil
+	}
+	dir := v.rootAbs
+	if v.Dir != "" {
+		dir += "/" + v.Dir
+	}
+	var b bytes.Buffer
+	b.WriteString("# AGENTS.md instructions for ")
+	b.Write(content.Lossy([]byte(dir)))
+	b.WriteString("\n\n<INSTRUCTIONS>\n")
+	b.Write(text)
+	b.WriteString("\n</INSTRUCTIONS>")
+	return b.Bytes()
+}
+
+// CodexResolver resolves Codex chains over an engine's listings and reads:
+// every directory is listed once, by the engine, and each file read once,
+// reusing what the engine read.
+type CodexResolver struct {
+	e     *resolve.Engine
+	o     CodexOptions
+	names []string
+	slots map[string]*slot
+	start map[string]startAt
+	above *string
+}
+
+// slot is what one directory holds for Codex, independent of any chain.
+type slot struct {
+	tried  []Candidate // in name order: those skipped, then the chosen, then the shadowed
+	chosen int         // index in tried; -1 for none
+	data   []byte      // the chosen file's first MaxBytes bytes
+	size   int64
+	lost   string // an error Codex meets here ("" none)
+	// readErr is an error reading the chosen file: Codex meets it only
+	// when the budget reaches the file.
+	readErr string
+	marked  bool // the directory holds a root marker
+	linked  bool // the directory is below a link (Codex's cwd never is)
+}
+
+type startAt struct {
+	dir   string // the chain's first directory
+	none  bool   // no marker anywhere: the chain is the directory alone
+	above string // the marker lies above the root: its directory
+	lost  string
+}
+
+// NewCodex returns a resolver over e, whose listings must keep o.Also().
+func NewCodex(e *resolve.Engine, o CodexOptions) *CodexResolver {
+	return &CodexResolver{e: e, o: o, names: o.Names(), slots: map[string]*slot{}, start: map[string]startAt{}}
+}
+
+// Options returns the resolver's options.
+func (c *CodexResolver) Options() *CodexOptions { return &c.o }
+
+// View resolves Codex's chain from dir (relative to the root).
+func (c *CodexResolver) View(dir string) (*View, error) {
+	v := &View{Dir: dir, User: c.o.User, rootAbs: c.o.RootAbs}
+	d, err := c.slot(dir)
+	if err != nil {
+		return nil, err
+	}
+	if d.linked {
+		v.Inexact = "the directory is below a symbolic link: Codex, started there, runs in the link's target and resolves that directory's chain"
+		return v, nil
+	}
+	st, err := c.startOf(dir)
+	if err != nil {
+		return nil, err
+	}
+	var dirs []string
+	switch {
+	case st.none:
+		dirs = []string{dir}
+	case st.above != "":
+		v.Inexact = "Codex's chain starts at " + st.above + ", above the repository's root (a root marker there); rivumi-lint reads only the repository"
+		dirs = ancestors(dir, "")
+	default:
+		dirs = ancestors(dir, st.dir)
+		v.Start = st.dir
+	}
+	v.Lost = st.lost
+	slots := make([]*slot, len(dirs))
+	for i, d := range dirs {
+		if slots[i], err = c.slot(d); err != nil {
+			return nil, err
+		}
+		if v.Lost == "" && slots[i].lost != "" {
+			v.Lost = slots[i].lost
+		}
+	}
+	if c.o.MaxBytes == 0 {
+		v.Lost = ""
+		for _, s := range slots {
+			for _, t := range s.tried {
+				if t.State == NotAFile {
+					continue
+				}
+				t.State, t.Reason = Disabled, "project_doc_max_bytes is 0: Codex reads no project file"
+				v.Candidates = append(v.Candidates, t)
+			}
+		}
+		return v, nil
+	}
+	remaining := c.o.MaxBytes
+	for _, s := range slots {
+		for i, t := range s.tried {
+			if i != s.chosen {
+				v.Candidates = append(v.Candidates, t)
+				continue
+			}
+			if v.Lost != "" {
+				t.State, t.Reason = Failed, "Codex met an error on the chain and loads no project file: "+v.Lost
+				v.Candidates = append(v.Candidates, t)
+				continue
+			}
+			if t.State == Outside {
+				if v.Inexact == "" {
+					v.Inexact = t.Path + " " + t.Reason
+				}
+				v.Candidates = append(v.Candidates, t)
+				continue
+			}
+			if remaining == 0 {
+				t.State, t.Reason = Dropped, fmt.Sprintf("the files before it use up project_doc_max_bytes (%d); Codex stops there", c.o.MaxBytes)
+				v.Candidates = append(v.Candidates, t)
+				continue
+			}
+			if s.readErr != "" {
+				v.Lost = s.readErr
+				t.State, t.Reason = Failed, "Codex cannot read it and loads no project file: "+s.readErr
+				v.Candidates = append(v.Candidates, t)
+				continue
+			}
+			kept := s.data
+			cut := s.size > remaining
+			if cut {
+				kept = kept[:remaining]
+			}
+			text := content.Lossy(kept)
+			if len(bytes.TrimFunc(text, unicode.IsSpace)) == 0 {
+				t.State, t.Reason = Empty, "its text is whitespace only: Codex adds nothing for it and counts none of its bytes"
+				if cut {
+					t.Reason = fmt.Sprintf("the %d bytes of it that fit the budget are whitespace only: Codex adds nothing for it", len(kept))
+				}
+				if s.size == 0 {
+					t.Reason = "it is empty: Codex adds nothing for it"
+				}
+				v.Candidates = append(v.Candidates, t)
+				continue
+			}
+			t.text = text
+			t.Kept = int64(len(kept))
+			t.State, t.Reason = Loaded, "loaded whole"
+			if cut {
+				pos := content.PosAt(s.data, len(kept))
+				t.State, t.Line, t.Column = Truncated, pos.Line, pos.Column
+				t.Reason = fmt.Sprintf("cut after %d of its %d bytes (line %d, column %d): project_doc_max_bytes (%d) is used up there", len(kept), s.size, pos.Line, pos.Column, c.o.MaxBytes)
+			}
+			if !utf8Valid(kept) {
+				t.Reason += "; its invalid UTF-8 bytes are replaced with U+FFFD"
+			}
+			remaining -= int64(len(kept))
+			v.Candidates = append(v.Candidates, t)
+		}
+	}
+	if v.Lost != "" {
+		for i := range v.Candidates {
+			switch v.Candidates[i].State {
+			case Loaded, Truncated, Empty, Dropped:
+				v.Candidates[i].State = Failed
+				v.Candidates[i].Reason = "Codex met an error on the chain and loads no project file: " + v.Lost
+				v.Candidates[i].text = nil
+			}
+		}
+	}
+	return v, nil
+}
+
+// ancestors returns the directories from start (an ancestor of dir, ""
+// for the root) down to dir.
+func ancestors(dir, start string) []string {
+	var out []string
+	for d := dir; ; d = resolve.ParentDir(d) {
+		out = append(out, d)
+		if d == start || d == "" {
+			break
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// startOf finds where dir's chain starts: the nearest directory at or
+// above it holding a root marker.
+func (c *CodexResolver) startOf(dir string) (startAt, error) {
+	if st, ok := c.start[dir]; ok {
+		return st, nil
+	}
+	var st startAt
+	if len(c.o.markers()) == 0 {
+		st.none = true
+	} else {
+		s, err := c.slot(dir)
+		if err != nil {
+			return st, err
+		}
+		switch {
+		case s.lost != "" && s.marked:
+			st.dir, st.lost = dir, s.lost
+		case s.marked:
+			st.dir = dir
+		case dir == "":
+			if c.above == nil {
+				a := ""
+				if c.o.MarkerAbove != nil {
+					a = c.o.MarkerAbove(c.o.markers())
+				}
+				c.above = &a
+			}
+			if *c.above != "" {
+				st.above = *c.above
+			} else {
+				st.none = true
+			}
+		default:
+			if st, err = c.startOf(resolve.ParentDir(dir)); err != nil {
+				return st, err
+			}
+			if st.none {
+				st.dir = "" // the chain is dir alone, not the parent alone
+			}
+		}
+	}
+	c.start[dir] = st
+	return st, nil
+}
+
+// slot reads what directory dir holds for Codex, once.
+func (c *CodexResolver) slot(dir string) (*slot, error) {
+	if s, ok := c.slots[dir]; ok {
+		return s, nil
+	}
+	s := &slot{chosen: -1}
+	c.slots[dir] = s
+	info, err := c.e.Dir(dir)
+	if err != nil {
+		delete(c.slots, dir)
+		return nil, err
+	}
+	if info.Linked != "" {
+		s.linked = true
+		return s, nil
+	}
+	if err := c.markers(s, dir, info); err != nil {
+		return nil, err
+	}
+	for _, name := range c.names {
+		ent, ok := entryOf(info, name)
+		if !ok {
+			continue
+		}
+		p := path.Join(dir, name)
+		t := Candidate{Path: p, Size: -1}
+		if s.chosen >= 0 {
+			t.State, t.Reason = Shadowed, "Codex takes "+s.tried[s.chosen].Path+" for this directory, the first name that is a file"
+			s.tried = append(s.tried, t)
+			continue
+		}
+		target := p
+		if ent.Kind == resolve.Symlink {
+			f, err := follow(c.e.Source(), c.o.RootAbs, p)
+			if err != nil {
+				return nil, fmt.Errorf("follow %s: %w", p, err)
+			}
+			switch f.walk {
+			case notFound:
+				t.State, t.Reason = NotAFile, "a dangling symbolic link: Codex skips it"
+				s.tried = append(s.tried, t)
+				continue
+			case looped:
+				s.lost = "following " + p + " loops through links (too many levels of symbolic links)"
+				t.State, t.Reason = Failed, s.lost
+				s.tried = append(s.tried, t)
+				return s, nil
+			case notDir:
+				s.lost = "the link " + p + " leads through " + f.target + ", which is not a directory"
+				t.State, t.Reason = Failed, s.lost
+				s.tried = append(s.tried, t)
+				return s, nil
+			case outside:
+				t.State, t.Reason = Outside, "is a symbolic link out of the repository (to "+f.target+"), which Codex follows; rivumi-lint reads nothing outside the root, so what Codex loads from here on is not known"
+				s.chosen = len(s.tried)
+				s.tried = append(s.tried, t)
+				continue
+			}
+			target, ent = f.path, f.ent
+			t.Link = target
+		}
+		if ent.Kind != resolve.Regular {
+			what := ent.Kind.String()
+			if t.Link != "" {
+				what = "a symbolic link to a " + what
+			} else {
+				what = "a " + what
+			}
+			t.State, t.Reason = NotAFile, "it is "+what+", not a file: Codex tries the next name"
+			s.tried = append(s.tried, t)
+			continue
+		}
+		s.chosen = len(s.tried)
+		if err := c.read(s, target); err != nil {
+			return nil, err
+		}
+		t.Size = s.size
+		s.tried = append(s.tried, t)
+	}
+	return s, nil
+}
+
+// markers records whether dir holds one of the root markers.
+func (c *CodexResolver) markers(s *slot, dir string, info *resolve.DirInfo) error {
+	for _, m := range c.o.markers() {
+		if m == "" {
+			continue
+		}
+		if dir == "" && m == ".git" && c.o.RootMarked {
+			s.marked = true
+			return nil
+		}
+		if !strings.Contains(m, "/") {
+			ent, ok := entryOf(info, m)
+			if !ok {
+				continue
+			}
+			if ent.Kind != resolve.Symlink {
+				s.marked = true
+				return nil
+			}
+		}
+		f, err := follow(c.e.Source(), c.o.RootAbs, path.Join(dir, m))
+		if err != nil {
+			return fmt.Errorf("follow %s: %w", path.Join(dir, m), err)
+		}
+		switch f.walk {
+		case found, outside:
+			s.marked = true
+			return nil
+		case looped, notDir:
+			s.marked = true
+			s.lost = "looking for the root marker " + path.Join(dir, m) + " fails (a link loop or a file on the way)"
+			return nil
+		}
+	}
+	return nil
+}
+
+// entryOf finds the entry called name in a directory's listing: one of
+// the engine's candidates or of its Also names.
+func entryOf(info *resolve.DirInfo, name string) (resolve.Entry, bool) {
+	for _, f := range info.Files {
+		if f.Name == name {
+			return f.Entry, true
+		}
+	}
+	for _, e := range info.Also {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return resolve.Entry{}, false
+}
+
+// read fills s with the first MaxBytes bytes of the file at p (a path
+// with no link on the way): what the engine read of it when that is
+// enough, else one read of the source.
+func (c *CodexResolver) read(s *slot, p string) error {
+	limit := c.o.MaxBytes
+	if info, ok := c.e.Listed(resolve.ParentDir(p)); ok {
+		for _, f := range info.Files {
+			if f.Path != p {
+				continue
+			}
+			if data, whole := f.Bytes(); data != nil && (whole || int64(len(data)) >= limit) {
+				size := int64(len(data))
+				if !whole {
+					size = f.Entry.Size
+					if f.Rej != nil && f.Rej.Size > size {
+						size = f.Rej.Size
+					}
+				}
+				if int64(len(data)) > limit {
+					data = data[:limit]
+				}
+				s.data, s.size = data, size
+				return nil
+			}
+		}
+	}
+	data, kind, size, err := c.e.Source().Read(p, limit)
+	if resolve.IsFatal(err) {
+		return fmt.Errorf("read %s: %w", p, err)
+	}
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		s.readErr = p + " vanished while being read"
+	case err != nil:
+		s.readErr = err.Error()
+	case kind != resolve.Regular:
+		s.readErr = p + " is no longer a regular file"
+	}
+	if size < int64(len(data)) {
+		size = int64(len(data))
+	}
+	if int64(len(data)) > limit {
+		data = data[:limit]
+	}
+	s.data, s.size = data, size
+	return nil
+}
+
+func utf8Valid(b []byte) bool { return bytes.Equal(content.Lossy(b), b) }
+
+// ReadCodexUser reads the user-level file Codex would read from home
+// ($CODEX_HOME, or ~/.codex): AGENTS.override.md, else AGENTS.md, the
+// first that is a file whose text is not whitespace only; nil for none.
+// Links are followed (the user's own files, as Codex reads them).
+func ReadCodexUser(home string) (*CodexUser, error) {
+	if home == "" {
+		return nil, nil
+	}
+	for _, name := range []string{codexOverride, codexNormal} {
+		p := filepath.Join(home, name)
+		st, err := os.Stat(p)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		if st.Size() > maxUserBytes {
+			return nil, fmt.Errorf("read %s: it is %d bytes, more than the %d this tool reads of a user file", p, st.Size(), maxUserBytes)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", p, err)
+		}
+		text := content.Lossy(data)
+		if len(bytes.TrimFunc(text, unicode.IsSpace)) == 0 {
+			continue
+		}
+		return &CodexUser{Path: p, Text: text}, nil
+	}
+	return nil, nil
+}
+
+// maxUserBytes bounds the user file read whole (Codex has no limit; a
+// user file of this size is a mistake worth an error).
+const maxUserBytes = 16 << 20
+
+// FileState is what Codex does with the file at p as a candidate of its
+// directory, whatever chain it is in: the directory's chosen file is
+// Loaded (Outside when it leads out of the root, Failed on an error),
+// the others as Codex passes them. ok is false when p is not one of
+// Codex's names, or its directory cannot be resolved.
+func (c *CodexResolver) FileState(p string) (Candidate, bool) {
+	s, err := c.slot(resolve.ParentDir(p))
+	if err != nil || s.linked {
+		return Candidate{}, false
+	}
+	for i, t := range s.tried {
+		if t.Path != p {
+			continue
+		}
+		if i == s.chosen && t.State == "" {
+			t.State, t.Reason = Loaded, "loaded"
+			if !utf8Valid(s.data) {
+				t.Reason = "loaded with its invalid UTF-8 bytes replaced"
+			}
+		}
+		return t, true
+	}
+	return Candidate{}, false
+}

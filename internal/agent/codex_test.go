@@ -1,0 +1,132 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+)
+
+// tree writes files (path → content; a content starting "-> " is a link
+// to the rest) under a new directory holding .git, and returns it.
+func tree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(p, "/") {
+			continue
+		}
+		if t, ok := strings.CutPrefix(c, "-> "); ok {
+			err = os.Symlink(t, full)
+		} else {
+			err = os.WriteFile(full, []byte(c), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func codexView(t *testing.T, root, dir string, o CodexOptions) *View {
+	t.Helper()
+	wt, err := resolve.OpenWorktree(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.RootAbs = root
+	if o.MaxBytes == 0 {
+		o.MaxBytes = DefaultCodexMaxBytes
+	}
+	e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
+		Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
+	v, err := NewCodex(e, o).View(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func wrap(root, dir, text string) string {
+	if dir != "" {
+		root += "/" + dir
+	}
+	return "# AGENTS.md instructions for " + root + "\n\n<INSTRUCTIONS>\n" + text + "\n</INSTRUCTIONS>"
+}
+
+// The expected texts below are what codex-cli 0.171.0 printed for the
+// same trees (codex debug prompt-input), by hand, before the generated
+// differential test (internal/integration) existed.
+func TestCodexChain(t *testing.T) {
+	root := tree(t, map[string]string{
+		"AGENTS.md":              "root rules\n",
+		"a/AGENTS.md":            "a rules\n",
+		"a/b/AGENTS.override.md": "  \n",
+		"a/b/AGENTS.md":          "b\n",
+		"a/b/c/RIVUMI.md":        "rivumi only\n",
+		"l/AGENTS.md":            "-> ../a/AGENTS.md",
+		"loop/AGENTS.md":         "-> ../loop/x",
+		"loop/x":                 "-> AGENTS.md",
+		"d/realdir/":             "",
+		"d/AGENTS.md":            "-> realdir",
+		"d/CLAUDE.md":            "claude\n",
+		"out/AGENTS.md":          "-> /nonexistent-elsewhere/AGENTS.md",
+	})
+	for _, tc := range []struct {
+		dir  string
+		o    CodexOptions
+		want string
+	}{
+		{"a/b", CodexOptions{}, wrap(root, "a/b", "root rules\n\n\na rules\n")},
+		{"a/b/c", CodexOptions{}, wrap(root, "a/b/c", "root rules\n\n\na rules\n")},
+		{"l", CodexOptions{}, wrap(root, "l", "root rules\n\n\na rules\n")},
+		{"loop", CodexOptions{}, ""},
+		{"d", CodexOptions{Fallbacks: []string{"CLAUDE.md"}}, wrap(root, "d", "root rules\n\n\nclaude\n")},
+		{"a", CodexOptions{MaxBytes: 5}, wrap(root, "a", "root ")},
+		{"a", CodexOptions{RootMarkers: []string{}}, wrap(root, "a", "a rules\n")},
+		{"a", CodexOptions{User: &CodexUser{Text: []byte("user rules\n")}}, wrap(root, "a", "user rules\n\n\n--- project-doc ---\n\nroot rules\n\n\na rules\n")},
+	} {
+		v := codexView(t, root, tc.dir, tc.o)
+		if got := string(v.Message()); got != tc.want {
+			t.Errorf("%s %+v: got\n%q\nwant\n%q", tc.dir, tc.o, got, tc.want)
+		}
+	}
+	v := codexView(t, root, "out", CodexOptions{})
+	if v.Exact() {
+		t.Errorf("a link out of the root: view claims to be exact: %+v", v)
+	}
+	v = codexView(t, root, "a/b", CodexOptions{})
+	var states []string
+	for _, c := range v.Candidates {
+		states = append(states, c.Path+"="+string(c.State))
+	}
+	if got, want := strings.Join(states, " "), "AGENTS.md=loaded a/AGENTS.md=loaded a/b/AGENTS.override.md=empty a/b/AGENTS.md=shadowed"; got != want {
+		t.Errorf("states: got %s, want %s", got, want)
+	}
+}
+
+func TestCodexTruncationInsideCharacter(t *testing.T) {
+	root := tree(t, map[string]string{"AGENTS.md": "abc\xe2\x82\xacdef", "a/AGENTS.md": "second\n"})
+	v := codexView(t, root, "a", CodexOptions{MaxBytes: 5})
+	if got, want := string(v.Message()), wrap(root, "a", "abc\uFFFD"); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if c := v.Candidates[0]; c.State != Truncated || c.Kept != 5 || c.Size != 9 {
+		t.Errorf("first: %+v", c)
+	}
+	if c := v.Candidates[1]; c.State != Dropped {
+		t.Errorf("second: %+v", c)
+	}
+}

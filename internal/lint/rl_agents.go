@@ -1,0 +1,212 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+)
+
+// The rules of the other agent profiles (A4). They read each checked
+// directory's view of the agent (Inputs.Codex) and run only when the
+// profile is enabled; RL017 compares the profiles and runs when two are.
+
+func init() {
+	codex := "Codex CLI " + agent.CodexVersion
+	register(Rule{ID: "RL015", Name: "codex-cut", Default: Error, Agent: agent.Codex,
+		Category: "budget", Precision: "very-high",
+		Summary: codex + " cuts or drops instruction text: the chain is over its project_doc_max_bytes budget.",
+		Doc: codex + " (codex-rs/core/src/agents_md.rs) gives the whole chain of project files, from the directory of its root marker (.git) down to the working directory, one budget: project_doc_max_bytes, 32768 bytes by default. The file that crosses it is cut at that byte, possibly mid-sentence or mid-character, with no marker, and every later file is dropped; Codex only logs it. " +
+			"The finding is on the file cut (with the line the cut falls in) or on each file dropped, and lists the directories it happens from. Fix: shorten the files of the chain or move detail into deeper directories' files; raise project_doc_max_bytes in Codex's config.toml (and codex.project_doc_max_bytes here) only if every user of the repository does.",
+		Input: InAgents, run: checkCodexCut})
+	register(Rule{ID: "RL016", Name: "codex-empty-override", Default: Warning, Agent: agent.Codex,
+		Category: "precedence", Precision: "very-high",
+		Summary: "A whitespace-only AGENTS.override.md takes its directory's slot for " + codex + ", hiding the file beside it.",
+		Doc:     "In each directory " + codex + " takes the first of AGENTS.override.md, AGENTS.md and the fallback names that is a file, then adds nothing for it when its text is whitespace only: an empty or blank override (left behind after a local experiment, or created by a tool) makes Codex never load the AGENTS.md beside it. Rivumi reads such an override as an empty layer that suppresses the layers above it (RL005 reports that). Fix: delete the empty override, or put the rules it should hold in it.",
+		Input:   InAgents, run: checkCodexEmptyOverride})
+	register(Rule{ID: "RL017", Name: "agents-differ", Default: Notice, Agent: AnyAgents,
+		Category: "loading", Precision: "very-high",
+		Summary: "The enabled agents load different files, or different bytes, in one directory.",
+		Doc:     "The agents each read the same files by their own rules (docs/agents.md): Rivumi skips a link, Codex follows it; Rivumi reads RIVUMI.md, Codex never does; Rivumi rejects a file with invalid UTF-8, Codex replaces the bytes; Rivumi's override suppresses the layers above it, Codex's only takes its directory's slot. The finding lists who sees what in the directory. It is a notice: a difference may be intended. Fix: make the files mean the same to every agent the repository is used with (one regular UTF-8 AGENTS.md per directory is read alike), or turn the rule off.",
+		Input:   InAgents, run: checkAgentsDiffer})
+}
+
+// AnyAgents is the Agent of a rule that compares the enabled profiles: it
+// runs when two or more are.
+const AnyAgents = "*"
+
+func codexLabel() string { return "Codex CLI " + agent.CodexVersion }
+
+func checkCodexCut(p *pass) {
+	max := p.codex.Options().MaxBytes
+	for _, c := range p.view.Candidates {
+		switch c.State {
+		case agent.Truncated:
+			p.emit(Finding{Path: c.Path, Line: c.Line, Column: c.Column, Agent: agent.Codex,
+				Message: fmt.Sprintf("%s cuts this file after %d of its %d bytes, in line %d: the chain of project files reaches project_doc_max_bytes (%d) here, and Codex drops the rest, and any file after it, without a word. Fix: shorten the files of the chain or move detail into deeper directories' files, or raise project_doc_max_bytes in Codex's config.toml (codex.project_doc_max_bytes here)",
+					codexLabel(), c.Kept, c.Size, c.Line, max)})
+		case agent.Dropped:
+			p.emit(Finding{Path: c.Path, Agent: agent.Codex,
+				Message: fmt.Sprintf("%s never loads this file: the files above it in the chain use up project_doc_max_bytes (%d) first. Fix: shorten the files above it, or raise project_doc_max_bytes in Codex's config.toml (codex.project_doc_max_bytes here)",
+					codexLabel(), max)})
+		}
+	}
+}
+
+func checkCodexEmptyOverride(p *pass) {
+	var prev *agent.Candidate
+	for i := range p.view.Candidates {
+		c := &p.view.Candidates[i]
+		if c.State == agent.Shadowed && prev != nil && prev.State == agent.Empty &&
+			resolve.ParentDir(prev.Path) == resolve.ParentDir(c.Path) && strings.HasSuffix(prev.Path, ".override.md") {
+			p.emit(Finding{Path: prev.Path, Agent: agent.Codex,
+				Message: fmt.Sprintf("%s takes this override for its directory and adds nothing for it (its text is whitespace only), so it never loads %s beside it. Fix: delete the override, or put the rules it should hold in it",
+					codexLabel(), c.Path)})
+		}
+		if c.State != agent.Shadowed {
+			prev = c
+		}
+	}
+}
+
+// checkAgentsDiffer compares, for each directory of the chain, the file
+// Rivumi takes with the one Codex takes, and what each gets of it.
+func checkAgentsDiffer(p *pass) {
+	codex := map[string]*agent.Candidate{} // directory → the file Codex takes there
+	for i := range p.view.Candidates {
+		c := &p.view.Candidates[i]
+		switch c.State {
+		case agent.Shadowed, agent.NotAFile:
+			continue
+		}
+		codex[resolve.ParentDir(c.Path)] = c
+	}
+	start, inChain := p.view.Start, false
+	for _, d := range p.res.Dirs {
+		if d.Path == start {
+			inChain = true
+		}
+		if !inChain {
+			continue
+		}
+		var riv *resolve.Layer
+		for i := range p.res.Layers {
+			l := &p.res.Layers[i]
+			if l.Scope == resolve.ScopeProject && l.Dir == d.Path && l.State != resolve.Shadowed {
+				riv = l
+				break
+			}
+		}
+		c := codex[d.Path]
+		if msg := differ(riv, c); msg != "" {
+			at := ""
+			switch {
+			case riv != nil:
+				at = riv.Path
+			case c != nil:
+				at = c.Path
+			}
+			p.emit(Finding{Path: at, Message: msg + ". Fix: make the files mean the same to every agent used with the repository (one regular UTF-8 AGENTS.md per directory is read alike), or turn RL017 off if the difference is intended"})
+		}
+	}
+}
+
+// differ says in words how Rivumi's layer and Codex's file of one
+// directory differ; "" when both agents get the same bytes (or neither
+// gets any).
+func differ(riv *resolve.Layer, c *agent.Candidate) string {
+	codexGets := c != nil && (c.State == agent.Loaded || c.State == agent.Truncated)
+	rivGets := riv != nil && riv.State == resolve.Active
+	codex := codexLabel()
+	switch {
+	case riv == nil && c == nil:
+		return ""
+	case riv == nil:
+		if !codexGets {
+			return ""
+		}
+		return fmt.Sprintf("%s loads %s; Rivumi reads no file in this directory (not one of its names)", codex, c.Path)
+	case c == nil:
+		if !rivGets {
+			return ""
+		}
+		return fmt.Sprintf("Rivumi loads %s; %s reads no file in this directory (not one of its names)", riv.Path, codex)
+	case riv.Path != c.Path:
+		if !rivGets && !codexGets {
+			return ""
+		}
+		return fmt.Sprintf("%s; %s %s %s", rivSees(riv), codex, codexVerb(c), c.Path)
+	case c.State == agent.Empty:
+		return "" // the same whitespace: neither gets text from it
+	}
+	// The same file: the same bytes when both load it (an accepted file
+	// is valid UTF-8; a cut is RL015's).
+	switch {
+	case !rivGets && codexGets:
+		how := "loads it"
+		switch {
+		case c.Link != "":
+			how = "follows the link and loads " + c.Link
+		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseNotUTF8:
+			how = "loads it with its invalid bytes replaced by U+FFFD"
+		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseOversized:
+			how = "loads it: Codex has no size limit of its own, only the chain's shared budget"
+		case riv.State == resolve.Suppressed:
+			how = "loads it: an override takes only its own directory's slot"
+		}
+		return fmt.Sprintf("%s; %s %s", rivSees(riv), codex, how)
+	case rivGets && !codexGets && c.State != agent.Dropped && c.State != agent.Failed:
+		return fmt.Sprintf("Rivumi loads %s; %s %s", riv.Path, codex, codexVerb(c))
+	}
+	return ""
+}
+
+// rivSees says what Rivumi does with its layer of a directory.
+func rivSees(l *resolve.Layer) string {
+	switch l.State {
+	case resolve.Active:
+		return "Rivumi loads " + l.Path
+	case resolve.Suppressed:
+		return "Rivumi drops " + l.Path + " (the override " + l.By + " below suppresses it)"
+	}
+	return "Rivumi skips " + l.Path + " (" + l.Rej.Reason + ")"
+}
+
+func codexVerb(c *agent.Candidate) string {
+	switch c.State {
+	case agent.Loaded, agent.Truncated:
+		if c.Link != "" {
+			return "follows the link to " + c.Link + " and loads"
+		}
+		return "loads"
+	case agent.Empty:
+		return "adds nothing for the whitespace-only"
+	}
+	return "skips (" + c.Reason + ")"
+}
+
+// codexNote is what Codex does with the file at p that Rivumi rejects,
+// for the rejection findings' messages when the codex profile is on; ""
+// when the file is not a Codex candidate's.
+func codexNote(r *agent.CodexResolver, p string) string {
+	c, ok := r.FileState(p)
+	if !ok {
+		return " " + codexLabel() + " never reads it (not one of its names)."
+	}
+	switch c.State {
+	case agent.Loaded:
+		switch {
+		case c.Link != "":
+			return " " + codexLabel() + " follows the link and loads " + c.Link + "."
+		case !utf8OK(c):
+			return " " + codexLabel() + " loads it with its invalid bytes replaced by U+FFFD."
+		}
+		return " " + codexLabel() + " loads it (it has no size limit of its own, only the chain's shared budget)."
+	case agent.Shadowed, agent.NotAFile, agent.Outside, agent.Failed:
+		return " " + codexLabel() + ": " + c.Reason + "."
+	}
+	return ""
+}
+
+func utf8OK(c agent.Candidate) bool { return !strings.Contains(c.Reason, "invalid UTF-8") }
