@@ -15,6 +15,7 @@ package integration
 //	RIVUMI_CODEX_FIRST=S     the first seed (default 1): seeds S..S+N-1
 //	RIVUMI_CODEX_SEED=S      only seed S, to reproduce a mismatch
 //	RIVUMI_CODEX_KEEP=DIR    keep each mismatching seed's files in DIR/seed-S
+//	                         (DIR absolute and outside any repository)
 //
 // It needs RIVUMI_LINT_INTEGRATION=1 (.ci/run sets it and installs codex);
 // scripts/codex-differential runs it over fresh seeds.
@@ -29,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -45,7 +47,8 @@ const (
 	// first in a fresh CODEX_HOME a little more.
 	codexTimeout = 60 * time.Second
 	// codexDefaultRepos keeps the default run within a minute on CI's two
-	// cores; scripts/codex-differential runs more.
+	// cores (about 40 s of CPU, the build included; measured 30 s of wall
+	// time at a load of 6, 56 s at 12); scripts/codex-differential runs more.
 	codexDefaultRepos = 60
 )
 
@@ -65,6 +68,7 @@ func codexBinary(t *testing.T) string {
 	ctx, cancel := context.WithTimeout(context.Background(), codexTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--version")
+	cmd.Env = env(t, "CODEX_HOME="+t.TempDir()) // it writes there, not in ~/.codex
 	codexProcessGroup(cmd)
 	out, err := cmd.Output()
 	if err != nil {
@@ -140,7 +144,7 @@ func TestCodexDifferential(t *testing.T) {
 	// The seeds run in parallel (up to -parallel, GOMAXPROCS by default);
 	// a cleanup runs after all of them.
 	t.Cleanup(func() {
-		t.Logf("codex differential: %d repositories (seeds %d..%d), %d directories compared, %d explained (a link out of the repository), %d where Codex sends no instructions, %d repositories mismatching, %s",
+		t.Logf("codex differential: %d repositories (seeds %d..%d), %d directories compared, %d explained (a link out of the repository: the product says it is not exact), %d where Codex sends no instructions, %d repositories mismatching, %s",
 			tally.repos, first, first+count-1, tally.dirs, tally.explained, tally.none, tally.failed, time.Since(start).Round(time.Millisecond))
 		t.Logf("codex differential: what the generator wrote (counts over all repositories):%s", tally.features())
 	})
@@ -162,6 +166,9 @@ func codexSeed(t *testing.T, codex, bin string, seed uint64, tally *codexTally) 
 	base := t.TempDir()
 	keep := os.Getenv("RIVUMI_CODEX_KEEP")
 	if keep != "" {
+		if !filepath.IsAbs(keep) {
+			t.Fatalf("RIVUMI_CODEX_KEEP=%q: want an absolute directory, outside any repository", keep)
+		}
 		base = filepath.Join(keep, fmt.Sprintf("seed-%d", seed))
 		if err := os.RemoveAll(base); err != nil {
 			t.Fatal(err)
@@ -179,29 +186,31 @@ func codexSeed(t *testing.T, codex, bin string, seed uint64, tally *codexTally) 
 	for d := filepath.Dir(base); ; d = filepath.Dir(d) {
 		for _, m := range []string{".git", ".codexroot"} {
 			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
-				t.Fatalf("%s holds %s: Codex would take it as the project root; set TMPDIR to a directory outside any repository", d, m)
+				t.Fatalf("%s holds %s: Codex would take it as the project root; keep the cases outside any repository (TMPDIR, RIVUMI_CODEX_KEEP)", d, m)
 			}
 		}
 		if d == filepath.Dir(d) {
 			break
 		}
 	}
+	compared, explained, none := 0, 0, 0
+	// Counted however the seed ends, a fatal error included.
+	defer func() { tally.add(c, compared, explained, none, t.Failed()) }()
 	p := c.write(t, base)
-	explained, none := 0, 0
 	for i, d := range c.dirs {
 		dir := filepath.Join(p.repo, filepath.FromSlash(d))
+		compared++
 		want, sent := codexPrompt(t, codex, dir, p)
 		if !sent {
 			none++
 		}
-		_ = i
-		got := codexStandIn(c, p, d) // TEMPORARY: codexProduct(t, bin, p, d, i) once the profile lands
+		got := codexProduct(t, bin, p, d, i)
 		out := codexLeadsOut(p.repo, dir, c)
 		switch {
 		case got.err != "":
 			t.Errorf("seed %d (RIVUMI_CODEX_SEED=%d): dir %q: %s (%s)\n%s", seed, seed, d, got.err, got.how, c.describe(p, d))
 		case !got.exact && len(out) == 0:
-			t.Errorf("seed %d (RIVUMI_CODEX_SEED=%d): dir %q: the product says it is not exact (%q), but no candidate of the chain is a link out of the repository (%s)\n%s",
+			t.Errorf("seed %d (RIVUMI_CODEX_SEED=%d): dir %q: the product says it is not exact (%q), but no candidate or root marker of the chain is a link out of the repository (%s)\n%s",
 				seed, seed, d, got.inexact, got.how, c.describe(p, d))
 		case !got.exact:
 			explained++
@@ -210,7 +219,6 @@ func codexSeed(t *testing.T, codex, bin string, seed uint64, tally *codexTally) 
 				seed, seed, d, got.how, codexByteDiff(want, got.text), c.describe(p, d))
 		}
 	}
-	tally.add(c, len(c.dirs), explained, none, t.Failed())
 	if keep != "" {
 		if t.Failed() {
 			t.Logf("seed %d kept in %s (CODEX_HOME=%s, --config %s)", seed, base, p.home, p.config)
@@ -301,12 +309,8 @@ func codexProduct(t *testing.T, bin string, p codexPaths, d string, i int) codex
 	switch i % 3 {
 	case 0: // outside the repository: the root is named
 		wd, where = p.base, []string{"--root", p.repo, abs}
-	case 1: // at the root, DIR relative
-		rel := filepath.FromSlash(d)
-		if rel == "" {
-			rel = "."
-		}
-		wd, where = p.repo, []string{rel}
+	case 1: // at the root, DIR relative ("./": a name may start with "-")
+		wd, where = p.repo, []string{"." + string(filepath.Separator) + filepath.FromSlash(d)}
 	default: // in the directory itself
 		wd, where = abs, []string{"."}
 	}
@@ -328,9 +332,10 @@ func codexProduct(t *testing.T, bin string, p codexPaths, d string, i int) codex
 	}
 	var doc struct {
 		Agents []struct {
-			Agent   string `json:"agent"`
-			Exact   *bool  `json:"exact"`
-			Inexact string `json:"inexact"`
+			Agent   string  `json:"agent"`
+			Exact   *bool   `json:"exact"`
+			Inexact string  `json:"inexact"`
+			Text    *string `json:"text"`
 		} `json:"agents"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
@@ -344,11 +349,23 @@ func codexProduct(t *testing.T, bin string, p codexPaths, d string, i int) codex
 				return a
 			}
 			a.exact, a.inexact = *ag.Exact, ag.Inexact
+			// The JSON carries the same message: a second reading to hold
+			// to it, where the product claims exactness.
+			if a.exact && (ag.Text == nil && a.text != "" || ag.Text != nil && *ag.Text != a.text) {
+				a.err = fmt.Sprintf("--format json: the codex agent's text is not what --section instructions prints: %s", codexBytesDiffer("section", a.text, "JSON", deref(ag.Text)))
+			}
 			return a
 		}
 	}
 	a.err = fmt.Sprintf("--format json: no agent \"codex\" in %q", r.stdout)
 	return a
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 func quoteAll(args []string) []string {
@@ -362,22 +379,29 @@ func quoteAll(args []string) []string {
 // codexByteDiff shows where two texts part: the first differing byte and
 // 40 bytes either side of it in each.
 func codexByteDiff(want, got string) string {
+	return codexBytesDiffer("codex", want, "rivumi-lint", got)
+}
+
+func codexBytesDiffer(aName, a, bName, b string) string {
 	i := 0
-	for i < len(want) && i < len(got) && want[i] == got[i] {
+	for i < len(a) && i < len(b) && a[i] == b[i] {
 		i++
 	}
 	cut := func(s string) string { return s[max(0, i-40):min(len(s), i+40)] }
-	return fmt.Sprintf("first differing byte %d (codex %d bytes, rivumi-lint %d)\n    codex:       %q\n    rivumi-lint: %q",
-		i, len(want), len(got), cut(want), cut(got))
+	w := max(len(aName), len(bName)) + 1
+	return fmt.Sprintf("first differing byte %d (%s %d bytes, %s %d)\n    %-*s %q\n    %-*s %q",
+		i, aName, len(a), bName, len(b), w, aName+":", cut(a), w, bName+":", cut(b))
 }
 
-// codexLeadsOut lists the candidates of the directories from the root to
-// dir (a superset of any chain Codex takes) that are links leading out of
-// the repository at some hop: what the product may not reproduce.
+// codexLeadsOut lists the candidates and root markers of the directories
+// from the root to dir (a superset of any chain Codex takes) that are
+// links leading out of the repository at some hop: what the product may
+// not reproduce (whether a marker's target exists decides where the chain
+// starts).
 func codexLeadsOut(repo, dir string, c *codexCase) []string {
 	var out []string
 	for d := dir; ; d = filepath.Dir(d) {
-		for _, name := range c.candidates() {
+		for _, name := range append(c.candidates(), c.rootMarkers()...) {
 			if codexLinkLeavesRoot(repo, filepath.Join(d, name)) {
 				out = append(out, filepath.Join(d, name))
 			}
@@ -402,22 +426,24 @@ func codexLinkLeavesRoot(root, p string) bool {
 		if err != nil {
 			return false
 		}
-		dir := filepath.Dir(p)
+		// Once inside the root, the walk of the text must stay there.
+		cur, inside := filepath.Dir(p), true
 		if filepath.IsAbs(target) {
-			if !codexWithin(root, filepath.Clean(target)) || filepath.Clean(target) != target {
+			cur, inside = string(filepath.Separator), false
+		}
+		for _, part := range strings.Split(target, string(filepath.Separator)) {
+			cur = filepath.Join(cur, part)
+			switch in := codexWithin(root, cur); {
+			case in:
+				inside = true
+			case inside:
 				return true
 			}
-			p = target
-		} else {
-			cur := dir
-			for _, part := range strings.Split(target, string(filepath.Separator)) {
-				cur = filepath.Join(cur, part)
-				if !codexWithin(root, cur) {
-					return true
-				}
-			}
-			p = cur
 		}
+		if !codexWithin(root, cur) {
+			return true
+		}
+		p = cur
 		// A directory on the way may itself be a link out.
 		if rd, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
 			if !codexWithin(root, rd) {
@@ -499,8 +525,10 @@ func codexEntryText(base, p string) string {
 			return fmt.Sprintf("file of %d bytes, %q…", len(b), b[:48])
 		}
 		return fmt.Sprintf("file of %d bytes, %q", len(b), b)
+	case fi.Mode()&fs.ModeNamedPipe != 0:
+		return "a FIFO"
 	default:
-		return fi.Mode().Type().String()
+		return "mode " + fi.Mode().Type().String()
 	}
 }
 
@@ -549,5 +577,55 @@ func TestCodexDifferentialScriptHelp(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "--seed S") || !strings.Contains(r.stdout, "npm install --prefix DIR @openai/codex@0.171.0") {
 		t.Errorf("scripts/codex-differential --help does not say how to reproduce a seed or install codex:\n%s", r.stdout)
+	}
+}
+
+// TestCodexLinkLeavesRoot: the verdict that explains an inexact answer
+// (codexLeadsOut) follows links as the kernel does and counts a text that
+// steps out of the root, even to come back.
+func TestCodexLinkLeavesRoot(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(base, "repo")
+	writeFiles(t, base, map[string]string{"repo/a/f.md": "in\n", "outside/g.md": "out\n"})
+	links := map[string]string{
+		"repo/in":        "a/f.md",
+		"repo/a/up":      "../a/f.md",
+		"repo/abs-in":    filepath.Join(root, "a", "f.md"),
+		"repo/out":       "../outside/g.md",
+		"repo/abs-out":   filepath.Join(base, "outside", "g.md"),
+		"repo/back-in":   "../repo/a/f.md",
+		"repo/dl":        "../outside",
+		"repo/via-dl":    "dl/g.md",
+		"repo/loop":      "loop",
+		"repo/gone":      "missing.md",
+		"repo/gone-out":  "../outside/missing.md",
+		"repo/hop":       "out",
+		"repo/a/abs-dot": filepath.Join(root, "a") + "/./f.md",
+	}
+	for p, target := range links {
+		if err := os.Symlink(target, filepath.Join(base, filepath.FromSlash(p))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, want := range map[string]bool{
+		"in": false, "a/up": false, "abs-in": false, "loop": false, "gone": false, "a/abs-dot": false, "a/f.md": false,
+		"out": true, "abs-out": true, "back-in": true, "via-dl": true, "gone-out": true, "hop": true,
+	} {
+		if got := codexLinkLeavesRoot(root, filepath.Join(root, filepath.FromSlash(p))); got != want {
+			t.Errorf("codexLinkLeavesRoot(%s -> %q) = %v, want %v", p, links["repo/"+p], got, want)
+		}
+	}
+}
+
+// TestCodexGenerateIsDeterministic: a seed alone reproduces its case.
+func TestCodexGenerateIsDeterministic(t *testing.T) {
+	for seed := uint64(1); seed <= 50; seed++ {
+		a, b := codexGenerate(seed), codexGenerate(seed)
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("seed %d: two cases differ", seed)
+		}
 	}
 }
