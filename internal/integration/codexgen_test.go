@@ -13,6 +13,7 @@ package integration
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -61,9 +62,15 @@ type codexCase struct {
 	fallbacks, markers               []string
 	setMax, setFallbacks, setMarkers bool
 	markerDirs                       []string
-	pending                          []cxPending
-	feat                             map[string]int
-	seq                              int // names the helper entries
+	// What only rivumi-lint reads, which must not change its answer: its
+	// own file limit, ignore rules, and a commit the worktree then leaves.
+	rivumiMax int
+	ignore    string
+	commit    bool
+	after     map[string]*cxEntry // applied after the commit; nil deletes
+	pending   []cxPending
+	feat      map[string]int
+	seq       int // names the helper entries
 }
 
 // cxPending is a link whose target is chosen once every file exists.
@@ -72,7 +79,10 @@ type cxPending struct {
 }
 
 var (
-	codexNames     = []string{"AGENTS.override.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"}
+	// codexNames are the names candidates are written under: Codex's two,
+	// the fallbacks the configs name (RIVUMI.md is also rivumi-lint's own
+	// candidate), and names Codex never matches (case differs).
+	codexNames     = []string{"AGENTS.override.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md", "RIVUMI.md", "README.md", "agents.md", "AGENTS.MD"}
 	codexDirNames  = []string{"a", "b", "src", "pkg", "deep", "x y", "ünï", "AGENTS.md", "CLAUDE.md", "-dash", "docs"}
 	codexCutChars  = [][]string{1: {"Z", "-"}, 2: {"é", "ß", "\u0085"}, 3: {"€", "日", "\u3000", "\u200b"}, 4: {"😀", "𝄞"}}
 	codexSpace     = []string{" ", "\t", "\n", "\r\n", "\r", "\v", "\f", "\u00a0", "\u3000", "\u2028", "\u0085", "\u2003", "\u202f"}
@@ -136,6 +146,7 @@ func codexGenerate(seed uint64) *codexCase {
 	}
 	c.genLinks(r)
 	c.genUser(r)
+	c.genGit(r)
 	c.pickDirs(r, chain)
 	c.countContent()
 	return c
@@ -176,7 +187,7 @@ func (c *codexCase) genConfig(r *rand.Rand) {
 		c.count("budget: small random")
 	}
 	c.setFallbacks = true
-	switch r.IntN(8) {
+	switch r.IntN(10) {
 	case 0, 1:
 		c.setFallbacks = false
 	case 2:
@@ -189,6 +200,10 @@ func (c *codexCase) genConfig(r *rand.Rand) {
 		c.fallbacks = []string{"GEMINI.md", "CLAUDE.md"}
 	case 7:
 		c.fallbacks = []string{"AGENTS.md", "CLAUDE.md"} // a built-in name again
+	case 8:
+		c.fallbacks = []string{"RIVUMI.md"} // rivumi-lint's own candidate
+	case 9:
+		c.fallbacks = []string{"README.md", "CLAUDE.md"}
 	}
 	if c.setFallbacks {
 		c.count("fallbacks: %q", c.fallbacks)
@@ -261,7 +276,8 @@ func (c *codexCase) free(p string) bool {
 }
 
 func (c *codexCase) genCandidates(r *rand.Rand) {
-	odds := map[string]int{"AGENTS.override.md": 20, "AGENTS.md": 45, "CLAUDE.md": 30, "GEMINI.md": 15}
+	odds := map[string]int{"AGENTS.override.md": 20, "AGENTS.md": 45, "CLAUDE.md": 30, "GEMINI.md": 15,
+		"RIVUMI.md": 10, "README.md": 10, "agents.md": 4, "AGENTS.MD": 4}
 	for _, d := range c.sortedDirs() {
 		for _, name := range codexNames {
 			p := pathJoin(d, name)
@@ -292,7 +308,9 @@ func (c *codexCase) genCandidate(r *rand.Rand, p string) {
 		{80, "link to a file"}, {110, "link to a directory"}, {150, "dangling link"},
 		{210, "link out to a file"}, {230, "link out to a directory"}, {250, "link out, dangling"},
 		{260, "link out and back in"}, {300, "link chain"}, {330, "link through a linked directory"},
-		{335, "link loop"}, {345, "link through a file (ENOTDIR)"},
+		{335, "link loop"}, {345, "link through a file (ENOTDIR)"}, {350, "link to a FIFO"},
+		{360, "link with . and .. in its target"}, {366, "link with a trailing slash"},
+		{372, "link through a linked directory and .."},
 	}
 	for _, in := range intents {
 		if x < in.upTo {
@@ -302,10 +320,10 @@ func (c *codexCase) genCandidate(r *rand.Rand, p string) {
 		}
 	}
 	switch {
-	case x < 375:
+	case x < 400:
 		c.tree["repo/"+p] = cxEntry{kind: cxDir}
 		c.count("candidate: a directory of that name")
-	case x < 385:
+	case x < 410:
 		c.tree["repo/"+p] = cxEntry{kind: cxFifo}
 		c.count("candidate: a FIFO")
 	default:
@@ -327,22 +345,36 @@ func (c *codexCase) genMarkers(r *rand.Rand) {
 			continue
 		}
 		c.markerDirs = append(c.markerDirs, d)
-		switch x := r.IntN(20); {
+		at := "repo/" + p
+		switch x := r.IntN(26); {
 		case x < 10:
-			c.tree["repo/"+p] = cxEntry{kind: cxFile}
+			c.tree[at] = cxEntry{kind: cxFile}
 			c.count("marker: a file")
 		case x < 15:
-			c.tree["repo/"+p] = cxEntry{kind: cxDir}
+			c.tree[at] = cxEntry{kind: cxDir}
 			c.count("marker: a directory")
 		case x < 17:
-			c.tree["repo/"+p] = cxEntry{kind: cxLink, target: "."}
+			c.tree[at] = cxEntry{kind: cxLink, target: "."}
 			c.count("marker: a link to a directory")
 		case x < 19:
-			c.tree["repo/"+p] = cxEntry{kind: cxLink, target: "no-such-marker"}
+			c.tree[at] = cxEntry{kind: cxLink, target: "no-such-marker"}
 			c.count("marker: a dangling link")
-		default:
-			c.tree["repo/"+p] = cxEntry{kind: cxLink, target: ".codexroot"}
+		case x < 21:
+			c.tree[at] = cxEntry{kind: cxLink, target: ".codexroot"}
 			c.count("marker: a link loop")
+		case x < 23:
+			c.tree[at] = cxEntry{kind: cxLink, target: linkText(r, at, c.outsideFile(r))}
+			c.count("marker: a link out to a file")
+		case x < 25:
+			c.tree[at] = cxEntry{kind: cxLink, target: linkText(r, at, fmt.Sprintf("outside/none-%d", c.next()))}
+			c.count("marker: a link out, dangling")
+		default:
+			// Through a file: stat fails with ENOTDIR, not "not found".
+			c.tree[at] = cxEntry{kind: cxLink, target: ".git/HEAD/x"}
+			if d != "" {
+				c.tree[at] = cxEntry{kind: cxLink, target: strings.Repeat("../", codexDepth(d)) + ".git/HEAD/x"}
+			}
+			c.count("marker: a link through a file (ENOTDIR)")
 		}
 	}
 }
@@ -481,6 +513,8 @@ func cxRel(from, to string) string {
 	return strings.Join(parts, "/")
 }
 
+func pathBase(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
+
 // linkText names the base path to from the link at the base path at:
 // relative most times, absolute at times.
 func linkText(r *rand.Rand, at, to string) string {
@@ -494,7 +528,7 @@ func linkText(r *rand.Rand, at, to string) string {
 func (c *codexCase) repoFiles() []string {
 	var out []string
 	for p, e := range c.tree {
-		if e.kind == cxFile && strings.HasPrefix(p, "repo/") && pathParent(p) != "repo/.codexroot" {
+		if e.kind == cxFile && strings.HasPrefix(p, "repo/") {
 			out = append(out, strings.TrimPrefix(p, "repo/"))
 		}
 	}
@@ -559,7 +593,7 @@ func (c *codexCase) genLinks(r *rand.Rand) {
 			dl := hop()
 			if r.IntN(10) < 7 {
 				c.tree[dl] = cxEntry{kind: cxLink, target: linkText(r, dl, pathParent(file))}
-				target = linkText(r, at, dl) + "/" + file[strings.LastIndexByte(file, '/')+1:]
+				target = linkText(r, at, dl) + "/" + pathBase(file)
 			} else {
 				d := fmt.Sprintf("outside/d-%d", c.next())
 				c.tree[d+"/f.md"] = cxEntry{kind: cxFile, data: c.content(r)}
@@ -569,7 +603,7 @@ func (c *codexCase) genLinks(r *rand.Rand) {
 			}
 		case "link loop":
 			if r.IntN(2) == 0 {
-				target = pl.path[strings.LastIndexByte(pl.path, '/')+1:]
+				target = pathBase(pl.path)
 			} else {
 				h := hop()
 				c.tree[h] = cxEntry{kind: cxLink, target: cxRel(pathParent(h), at)}
@@ -577,6 +611,53 @@ func (c *codexCase) genLinks(r *rand.Rand) {
 			}
 		case "link through a file (ENOTDIR)":
 			target = cxRel(pathParent(at), file) + "/x"
+		case "link to a FIFO":
+			f := hop()
+			c.tree[f] = cxEntry{kind: cxFifo}
+			target = linkText(r, at, f)
+		case "link with . and .. in its target":
+			// Codex's open resolves them; the text is not clean.
+			rel := cxRel(pathParent(at), file)
+			switch ld := pathParent(at); {
+			case r.IntN(3) == 0:
+				target = "@/" + pathParent(file) + "/./" + pathBase(file)
+			case ld != "repo" && r.IntN(2) == 0:
+				target = "../" + pathBase(ld) + "/" + rel // up and back in
+			default:
+				target = "./" + rel
+			}
+		case "link with a trailing slash":
+			// To a file: ENOTDIR, which drops every project file; to a
+			// directory: not a file, the next name is tried.
+			if r.IntN(2) == 0 {
+				target = cxRel(pathParent(at), file) + "/"
+			} else {
+				target = cxRel(pathParent(at), "repo/"+dirs[r.IntN(len(dirs))]) + "/"
+			}
+		case "link through a linked directory and ..":
+			// The kernel takes ".." after a linked directory from the
+			// link's target, not from the text: dl/../name is name beside
+			// dl's target.
+			var deep []string
+			for _, d := range dirs {
+				if d != "" {
+					deep = append(deep, d)
+				}
+			}
+			if len(deep) == 0 {
+				target = cxRel(pathParent(at), file)
+				break
+			}
+			d := "repo/" + deep[r.IntN(len(deep))]
+			name := fmt.Sprintf("beside-%d.md", c.next())
+			c.tree[pathParent(d)+"/"+name] = cxEntry{kind: cxFile, data: c.content(r)}
+			dl := hop()
+			c.tree[dl] = cxEntry{kind: cxLink, target: linkText(r, dl, d)}
+			target = cxRel(pathParent(at), dl) + "/../" + name
+			if lexical := pathParent(dl) + "/" + name; lexical != pathParent(d)+"/"+name {
+				// What the text names when read lexically.
+				c.tree[lexical] = cxEntry{kind: cxFile, data: []byte("the lexical reading of " + target + "\n")}
+			}
 		}
 		c.tree[at] = cxEntry{kind: cxLink, target: target}
 		c.count("candidate: %s", pl.intent)
@@ -585,6 +666,44 @@ func (c *codexCase) genLinks(r *rand.Rand) {
 		}
 	}
 	c.pending = nil
+}
+
+// genGit sets what rivumi-lint alone reads: its limits.max_file_bytes,
+// a .gitignore or info/exclude, and a commit of everything, after which
+// some files change or go (Codex reads the disk).
+func (c *codexCase) genGit(r *rand.Rand) {
+	if r.IntN(4) == 0 {
+		c.rivumiMax = []int{40 + r.IntN(60), 1000 + r.IntN(3000), 100000}[r.IntN(3)]
+		c.count("rivumi-lint limits.max_file_bytes")
+	}
+	if r.IntN(4) == 0 {
+		c.ignore = []string{"*.md\n", "CLAUDE.md\n", "AGENTS.md\n", "docs/\n", "*\n", "deep\n!AGENTS.md\n"}[r.IntN(6)]
+		where := ".gitignore"
+		if r.IntN(3) == 0 {
+			where = "info/exclude"
+		}
+		c.count("git: %s %q", where, c.ignore)
+		if where == ".gitignore" {
+			c.tree["repo/.gitignore"] = cxEntry{kind: cxFile, data: []byte(c.ignore)}
+			c.ignore = ""
+		}
+	}
+	if r.IntN(4) == 0 {
+		c.commit = true
+		c.after = map[string]*cxEntry{}
+		files := c.repoFiles()
+		for n := r.IntN(3); n > 0 && len(files) > 0; n-- {
+			p := "repo/" + files[r.IntN(len(files))]
+			if r.IntN(2) == 0 {
+				c.after[p] = nil
+				c.count("git: committed, then a file deleted")
+			} else {
+				c.after[p] = &cxEntry{kind: cxFile, data: c.content(r)}
+				c.count("git: committed, then a file changed")
+			}
+		}
+		c.count("git: committed")
+	}
 }
 
 // genUser writes the user files of CODEX_HOME, sometimes.
@@ -858,8 +977,32 @@ func (c *codexCase) write(t *testing.T, base string) codexPaths {
 			t.Fatalf("write %s: %v", k, err)
 		}
 	}
+	if c.ignore != "" {
+		if err := os.WriteFile(filepath.Join(p.repo, ".git", "info", "exclude"), []byte(c.ignore), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.commit {
+		git(t, p.repo, "add", "-A")
+		git(t, p.repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", "generated")
+		for _, k := range slices.Sorted(maps.Keys(c.after)) {
+			abs := filepath.Join(base, filepath.FromSlash(k))
+			var err error
+			if e := c.after[k]; e == nil {
+				err = os.Remove(abs)
+			} else {
+				err = os.WriteFile(abs, e.data, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	var toml, yaml strings.Builder
 	yaml.WriteString("version: 1\n")
+	if c.rivumiMax > 0 {
+		fmt.Fprintf(&yaml, "limits:\n  max_file_bytes: %d\n", c.rivumiMax)
+	}
 	list := func(names []string) string {
 		q := make([]string, len(names))
 		for i, n := range names {
