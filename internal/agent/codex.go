@@ -179,13 +179,18 @@ func (v *View) Message() []byte {
 	if !has {
 		return nil
 	}
-	dir := v.rootAbs
-	if v.Dir != "" {
-		dir += "/" + v.Dir
-	}
 	var b bytes.Buffer
-	b.WriteString("# AGENTS.md instructions for ")
-	b.Write(content.Lossy([]byte(dir)))
+	b.WriteString("# AGENTS.md instructions")
+	if !first {
+		// The directory is named only when a project file contributes
+		// (with the user's file alone Codex names none).
+		dir := v.rootAbs
+		if v.Dir != "" {
+			dir += "/" + v.Dir
+		}
+		b.WriteString(" for ")
+		b.Write(content.Lossy([]byte(dir)))
+	}
 	b.WriteString("\n\n<INSTRUCTIONS>\n")
 	b.Write(text)
 	b.WriteString("\n</INSTRUCTIONS>")
@@ -220,13 +225,18 @@ type slot struct {
 	marked  bool  // the directory holds a root marker
 	linked  bool  // the directory is below a link (Codex's cwd never is)
 	view    *View // the chain from here, once resolved
+	// markerOutside is a root marker here that is a link out of the
+	// root: Codex counts it if its target exists, which is not known.
+	markerOutside string
 }
 
 type startAt struct {
-	dir   string // the chain's first directory
-	none  bool   // no marker anywhere: the chain is the directory alone
-	above string // the marker lies above the root: its directory
-	lost  string
+	// inexact says why where the chain starts is not known here.
+	inexact string
+	dir     string // the chain's first directory
+	none    bool   // no marker anywhere: the chain is the directory alone
+	above   string // the marker lies above the root: its directory
+	lost    string
 }
 
 // NewCodex returns a resolver over e, whose listings must keep o.Also().
@@ -261,7 +271,19 @@ func (c *CodexResolver) View(dir string) (*View, error) {
 // made 43% of the views' allocations on the benchmark's worktree (A8).
 func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 	v := &View{Dir: dir, User: c.o.User, rootAbs: c.o.RootAbs}
-	if dir != "" && len(c.o.markers()) > 0 && len(d.tried) == 0 && !d.marked && !d.linked && d.lost == "" {
+	// A directory that adds nothing (no name of Codex's, no marker, no
+	// marker it cannot judge) has its parent's chain, when there is a
+	// chain from a marker: with none anywhere each directory is a chain
+	// of its own.
+	share := dir != "" && len(c.o.markers()) > 0 && len(d.tried) == 0 && !d.marked && !d.linked && d.lost == "" && d.markerOutside == ""
+	if share {
+		st, err := c.startOf(dir)
+		if err != nil {
+			return nil, err
+		}
+		share = !st.none
+	}
+	if share {
 		parent := resolve.ParentDir(dir)
 		ps, err := c.slot(parent)
 		if err != nil {
@@ -286,6 +308,7 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
+	v.Inexact = st.inexact
 	var dirs []string
 	switch {
 	case st.none:
@@ -463,6 +486,9 @@ func (c *CodexResolver) startOf(dir string) (startAt, error) {
 				st.dir = "" // the chain is dir alone, not the parent alone
 			}
 		}
+		if !s.marked && s.markerOutside != "" && st.inexact == "" {
+			st.inexact = "the root marker " + s.markerOutside + " leads out of the repository: whether Codex's chain starts there is not known here"
+		}
 	}
 	c.start[dir] = st
 	return st, nil
@@ -574,14 +600,17 @@ func (c *CodexResolver) markers(s *slot, dir string, info *resolve.DirInfo) erro
 		if err != nil {
 			return fmt.Errorf("follow %s: %w", path.Join(dir, m), err)
 		}
+		// A marker Codex cannot stat (a loop, a file on the way, a
+		// dangling link) is no marker: it looks on upwards.
 		switch f.walk {
-		case found, outside:
+		case found:
 			s.marked = true
 			return nil
-		case looped, notDir:
-			s.marked = true
-			s.lost = "looking for the root marker " + path.Join(dir, m) + " fails (a link loop or a file on the way)"
-			return nil
+		case outside:
+			// Whether it leads to something is not known here.
+			if s.markerOutside == "" {
+				s.markerOutside = path.Join(dir, m) + " (a link to " + f.target + ")"
+			}
 		}
 	}
 	return nil
@@ -613,14 +642,13 @@ func (c *CodexResolver) read(s *slot, p string) error {
 			if f.Path != p {
 				continue
 			}
-			if data, whole := f.Bytes(); data != nil && (whole || int64(len(data)) >= limit) {
-				size := int64(len(data))
-				if !whole {
-					size = f.Entry.Size
-					if f.Rej != nil && f.Rej.Size > size {
-						size = f.Rej.Size
-					}
-				}
+			data, whole := f.Bytes()
+			size := int64(len(data))
+			if !whole && f.Rej != nil && f.Rej.Cause == resolve.CauseOversized && f.Rej.Size > size {
+				size = f.Rej.Size // the size the engine stat'ed: a prefix of known length
+				whole = int64(len(data)) >= limit
+			}
+			if data != nil && whole {
 				if int64(len(data)) > limit {
 					data = data[:limit]
 				}
@@ -632,10 +660,11 @@ func (c *CodexResolver) read(s *slot, p string) error {
 	src := c.e.Source()
 	data, kind, size, err := src.Read(p, limit)
 	if err == nil && data == nil && kind == resolve.Regular && size > limit {
-		// A Git source reads nothing of a blob over the limit (C3);
-		// Codex reads its first bytes, so the blob is inflated whole.
+		// A source reads nothing of a file over the limit (C3: the size
+		// decides first); Codex reads its first bytes, so the file is
+		// read whole once.
 		if size > maxWholeBlob {
-			s.inexact = fmt.Sprintf("it is %d bytes, more than this tool inflates from a Git object to take its first %d", size, limit)
+			s.inexact = fmt.Sprintf("it is %d bytes, more than this tool reads whole to take its first %d", size, limit)
 			s.size = size
 			return nil
 		}
@@ -700,8 +729,9 @@ func ReadCodexUser(home string) (*CodexUser, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", p, err)
 		}
-		text := content.Lossy(data)
-		if len(bytes.TrimFunc(text, unicode.IsSpace)) == 0 {
+		// Codex trims the user's text at both ends (Unicode White_Space).
+		text := bytes.TrimFunc(content.Lossy(data), unicode.IsSpace)
+		if len(text) == 0 {
 			continue
 		}
 		return &CodexUser{Path: p, Text: text}, nil

@@ -175,3 +175,34 @@ func TestCodexViewSharesTheParentsChain(t *testing.T) {
 		t.Errorf("m/n below the marker m: %+v", mn)
 	}
 }
+
+// With no root marker anywhere Codex reads the working directory alone:
+// a directory without files of its own then has no chain, not its
+// parent's (differential seeds 15, 56); a marker that leads out of the
+// root makes the view not exact, shared or not (seed 7).
+func TestCodexNoMarkerIsNoSharing(t *testing.T) {
+	root := tree(t, map[string]string{"a/AGENTS.md": "a rules\n", "a/b/": "", "c/d/": ""})
+	wt, err := resolve.OpenWorktree(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := CodexOptions{MaxBytes: DefaultCodexMaxBytes, RootMarkers: []string{".codexroot"}, RootAbs: root}
+	e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
+	r := NewCodex(e, o)
+	if v, err := r.View("a"); err != nil || v.Message() == nil {
+		t.Fatalf("a: %v %v", v, err)
+	}
+	if v, err := r.View("a/b"); err != nil || v.Message() != nil {
+		t.Errorf("a/b has no file and no marker: Codex sends nothing, got %q (%v)", v.Message(), err)
+	}
+	if err := os.Symlink(filepath.Dir(root)+"/elsewhere", filepath.Join(root, "c/d/.codexroot")); err != nil {
+		t.Fatal(err)
+	}
+	wt, _ = resolve.OpenWorktree(root, nil)
+	e = resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
+	r = NewCodex(e, o)
+	r.View("c")
+	if v, err := r.View("c/d"); err != nil || v.Exact() {
+		t.Errorf("c/d's marker leads out of the root: the view claims to be exact (%v)", err)
+	}
+}

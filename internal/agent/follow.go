@@ -100,7 +100,9 @@ func follow(src resolve.Source, rootAbs, p string) (followed, error) {
 				return followed{walk: notFound}, nil // another repository's files are not in the snapshot
 			}
 		}
-		if len(pending) > 0 && !allEmpty(pending) {
+		// Anything after a file, even a trailing slash or ".", is
+		// ENOTDIR to the system.
+		if len(pending) > 0 {
 			return followed{walk: notDir, target: cur}, nil
 		}
 		ent.Name = c
