@@ -25,9 +25,9 @@ type pass struct {
 	// memory is the Memory input, change the ConfigChange input.
 	memory *MemoryFile
 	change *ConfigChange
-	// codex and view are the Agents input: the Codex resolver and its
+	// agent and view are the Agents input: a profile's resolver and its
 	// view of the resolution's directory.
-	codex *agent.CodexResolver
+	agent agent.Resolver
 	view  *agent.View
 	emit  func(Finding)
 }
