@@ -65,7 +65,9 @@ type AgentInput struct {
 }
 
 // rivumiOn reports whether Rivumi's profile is enabled.
-func (in *Inputs) rivumiOn() bool { return in.Agents == nil || slices.Contains(in.Agents, agent.Rivumi) }
+func (in *Inputs) rivumiOn() bool {
+	return in.Agents == nil || slices.Contains(in.Agents, agent.Rivumi)
+}
 
 // on reports whether rule runs with the enabled profiles: Rivumi's rules
 // while Rivumi is on, a profile's while it is resolved, a comparison
