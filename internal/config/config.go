@@ -51,6 +51,13 @@ type Config struct {
 	// table's order; rivumi alone by default.
 	Agents []string
 	Codex  Codex
+	Claude Claude
+}
+
+// Claude is the claude profile's section: Claude Code's own settings.
+type Claude struct {
+	InstructionFiles string   // the agents-md plugin's instructionFiles
+	Excludes         []string // claudeMdExcludes
 }
 
 // Codex is the codex profile's section (A2): Codex's own settings.

@@ -31,6 +31,11 @@ const (
 	KindRules
 	// KindAgents is a list of agent profile names (A1), each once.
 	KindAgents
+	// KindEnum is one of the key's Enum strings.
+	KindEnum
+	// KindPatterns is a list of glob patterns of another tool, matched
+	// against absolute paths (a leading / allowed).
+	KindPatterns
 )
 
 // Key is one key of .rivumi-lint.yaml (§8). Keys is the one table of them:
@@ -45,6 +50,8 @@ type Key struct {
 	Min, Max int64
 	// Doc is one line for the schema's description and init's comment.
 	Doc string
+	// Enum are a KindEnum's values.
+	Enum []string
 	// def is the default: int, int64, float64, string or []string; nil
 	// when the default is "nothing set" (a section, ignore, rules).
 	def any
@@ -104,6 +111,15 @@ var Keys = []Key{
 	{Path: "codex.project_root_markers", Kind: KindNames, def: []string{".git"},
 		Doc: "Entries whose directory starts Codex's chain; [] for the working directory alone.",
 		ref: func(c *Config) any { return &c.Codex.RootMarkers }},
+	{Path: "claude", Kind: KindSection,
+		Doc: "The claude profile's settings (A2 for Claude Code): set them as the users' Claude Code settings set them."},
+	{Path: "claude.instruction_files", Kind: KindEnum, def: "claude-md-or-agents-md",
+		Enum: []string{"claude-md-or-agents-md", "claude-md", "claude-md-and-agents-md", "managed-only"},
+		Doc:  "Which files Claude Code loads (its agents-md plugin's instructionFiles): AGENTS.md only where no CLAUDE.md exists on the path (the default), CLAUDE.md only, both, or managed files only.",
+		ref:  func(c *Config) any { return &c.Claude.InstructionFiles }},
+	{Path: "claude.md_excludes", Kind: KindPatterns, def: []string{},
+		Doc: "Claude Code's claudeMdExcludes: globs matched against each file's absolute path.",
+		ref: func(c *Config) any { return &c.Claude.Excludes }},
 }
 
 // The checks between two keys read the table through the parser, so they

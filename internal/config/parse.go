@@ -280,6 +280,16 @@ func (d *decoder) value(c *Config, k *Key, p pair) error {
 		err = d.rules(c, p.v)
 	case KindAgents:
 		err = d.agents(k.ref(c).(*[]string), p.v, k.Path)
+	case KindEnum:
+		var v string
+		if v, err = d.str(p.v, k.Path); err == nil {
+			if !slices.Contains(k.Enum, v) {
+				return d.errorf(p.v, "%s: %s is not one of %s", k.Path, shown(v), strings.Join(k.Enum, ", "))
+			}
+			*k.ref(c).(*string) = v
+		}
+	case KindPatterns:
+		err = d.patterns(k.ref(c).(*[]string), p.v, k.Path)
 	default:
 		panic("config: key " + k.Path + " has an unknown kind")
 	}
@@ -336,6 +346,27 @@ func (d *decoder) agents(list *[]string, v *yaml.Node, key string) error {
 		names = append(names, name)
 	}
 	*list = agent.Ordered(names)
+	return nil
+}
+
+// patterns reads a list of another tool's globs, each checked as
+// doublestar reads them.
+func (d *decoder) patterns(list *[]string, v *yaml.Node, key string) error {
+	if v.Kind != yaml.SequenceNode {
+		return d.errorf(v, "%s: expected a list of glob patterns (use [] for none), got %s", key, describe(v))
+	}
+	out := []string{}
+	for _, item := range v.Content {
+		s, err := d.str(item, key)
+		if err != nil {
+			return err
+		}
+		if s == "" || !doublestar.ValidatePattern(s) {
+			return d.errorf(item, "%s: %s is an invalid glob pattern", key, shown(s))
+		}
+		out = append(out, s)
+	}
+	*list = out
 	return nil
 }
 

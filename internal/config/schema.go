@@ -88,6 +88,10 @@ func keySchema(k *Key) map[string]any {
 				"not":     map[string]any{"enum": []string{".", ".."}},
 			},
 		}
+	case KindEnum:
+		s = map[string]any{"type": "string", "enum": k.Enum}
+	case KindPatterns:
+		s = map[string]any{"type": "array", "items": map[string]any{"type": "string", "minLength": 1}}
 	case KindAgents:
 		s = map[string]any{
 			"type":        "array",

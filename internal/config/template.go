@@ -44,6 +44,10 @@ func writeKeys(b *strings.Builder, section, indent string) {
 			for _, n := range k.Default().([]string) {
 				fmt.Fprintf(b, "%s  - %s\n", indent, yamlString(n))
 			}
+		case KindPatterns:
+			fmt.Fprintf(b, "%s%s: []\n", indent, k.Name())
+		case KindEnum:
+			fmt.Fprintf(b, "%s%s: %s\n", indent, k.Name(), k.Default().(string))
 		case KindGlobs:
 			// Null: nothing ignored, and items can be added below.
 			fmt.Fprintf(b, "%s%s:\n%s  # - testdata/**\n", indent, k.Name(), indent)
