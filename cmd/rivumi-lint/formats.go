@@ -24,11 +24,8 @@ func (f *formatsFlag) String() string {
 	return strings.Join(f.given, ",")
 }
 
+// Set keeps the value; outputs judges it once all are given.
 func (f *formatsFlag) Set(v string) error {
-	name, _, _ := strings.Cut(v, "=")
-	if _, ok := report.Lookup(name); !ok {
-		return fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(report.Names(), ", "))
-	}
 	f.given = append(f.given, v)
 	return nil
 }
@@ -80,7 +77,10 @@ func (f *formatsFlag) outputs(output string) ([]checkOutput, error) {
 			}
 			files[file] = true
 		}
-		write, _ := report.Lookup(name)
+		write, ok := report.Lookup(name)
+		if !ok {
+			return nil, &usageError{fmt.Sprintf("unknown --format %q (want one of %s)", name, strings.Join(report.Names(), ", "))}
+		}
 		outs = append(outs, checkOutput{name: name, file: file, write: write})
 	}
 	return outs, nil
