@@ -45,12 +45,27 @@ func (x *extractor) shell(lines []span, inSpan bool) {
 		}
 		cur = nil
 	}
+	// A line that moves with cd and then runs something ("cd web && make
+	// x") is read as scoped to that line, as such lists are written; a
+	// cd alone on its line moves the rest of the block, as a shell would.
+	var lineStart shellState
+	ran, moved := 0, false
 	run := func() {
 		endWord()
+		if len(cmd) > 0 {
+			ran++
+			if cmd[0].plain && (cmd[0].text == "cd" || cmd[0].text == "pushd") {
+				moved = true
+			}
+		}
 		x.command(st, cmd)
 		cmd = cmd[:0]
 	}
 	for _, ln := range lines {
+		if !continued {
+			lineStart = shellState{dir: st.dir, lost: st.lost}
+			ran, moved = 0, false
+		}
 		if st.heredoc != "" {
 			if strings.TrimSpace(string(t[ln.s:ln.e])) == st.heredoc {
 				st.heredoc = ""
@@ -153,6 +168,9 @@ func (x *extractor) shell(lines []span, inSpan bool) {
 		if !continued {
 			run()
 			redirect = false
+			if moved && ran > 1 && len(st.stack) == 0 {
+				st.dir, st.lost = lineStart.dir, lineStart.lost
+			}
 		}
 		if pendingHeredoc != "" {
 			st.heredoc = pendingHeredoc
@@ -570,16 +588,15 @@ func (x *extractor) npmCommand(st *shellState, args []word) {
 
 // pnpmBuiltins are pnpm's own commands (pnpm 10); any other first word
 // runs a script of that name, or else a binary.
-var pnpmBuiltins = setOf("add", "approve-builds", "audit", "bin", "cache", "cat-file", "cat-index", "catalog", "ci",
-	"completion", "config", "create", "dedupe", "deploy", "dlx", "doctor", "docs", "env", "exec", "fetch",
-	"find-hash", "help", "home", "i", "ignored-builds", "import", "info", "init", "install", "install-test",
-	"it", "licenses", "link", "list", "ll", "ln", "login", "logout", "ls", "outdated", "owner", "pack",
-	"patch", "patch-commit", "patch-remove", "prune", "publish", "rb", "rebuild", "recursive", "remove",
-	"repo", "restart", "rm", "root", "run", "sbom", "search", "self-update", "server", "setup", "start",
-	"stop", "store", "t", "test", "tst", "un", "uninstall", "unlink", "up", "update", "upgrade", "version",
-	"view", "why", "whoami", "x", "c", "get", "set", "stars", "unpublish", "deprecate", "undeprecate",
-	"dist-tag", "adduser", "team", "token", "explore", "query", "ping", "pkg", "profile", "access", "hook",
-	"diff", "edit", "issues", "bugs", "rebuild", "runtime", "self-installer", "shrinkwrap")
+var pnpmBuiltins = words(`
+	add approve-builds audit bin cache cat-file cat-index catalog ci completion config
+	create dedupe deploy dlx doctor docs env exec fetch find-hash help home i ignored-builds
+	import info init install install-test it licenses link list ll ln login logout ls
+	outdated owner pack patch patch-commit patch-remove prune publish rb rebuild recursive
+	remove repo restart rm root run sbom search self-update server setup start stop store t
+	test tst un uninstall unlink up update upgrade version view why whoami x c get set stars
+	unpublish deprecate undeprecate dist-tag adduser team token explore query ping pkg
+	profile access hook diff edit issues bugs rebuild runtime self-installer shrinkwrap`)
 
 var pnpmDirFlags = map[string]bool{"-C": true, "--dir": true}
 
@@ -603,12 +620,12 @@ func (x *extractor) pnpmCommand(st *shellState, args []word) {
 
 // yarnBuiltins are the commands of Yarn 1 and Yarn 2+; any other first
 // word runs a script of that name, or else a binary.
-var yarnBuiltins = setOf("add", "audit", "autoclean", "bin", "cache", "check", "config", "constraints", "create",
-	"dedupe", "dlx", "exec", "explain", "generate-lock-entry", "global", "help", "import", "info", "init",
-	"install", "licenses", "link", "list", "login", "logout", "node", "npm", "outdated", "owner", "pack",
-	"patch", "patch-commit", "plugin", "policies", "publish", "rebuild", "remove", "run", "search", "set",
-	"stage", "tag", "team", "unlink", "unplug", "up", "upgrade", "upgrade-interactive", "version",
-	"versions", "why", "workspace", "workspaces", "start", "test", "sdks")
+var yarnBuiltins = words(`
+	add audit autoclean bin cache check config constraints create dedupe dlx exec explain
+	generate-lock-entry global help import info init install licenses link list login logout
+	node npm outdated owner pack patch patch-commit plugin policies publish rebuild remove
+	run search set stage tag team unlink unplug up upgrade upgrade-interactive version
+	versions why workspace workspaces start test sdks`)
 
 var yarnDirFlags = map[string]bool{"--cwd": true}
 
@@ -649,13 +666,15 @@ func (x *extractor) bunCommand(st *shellState, args []word) {
 }
 
 // justListing are just's flags that do something other than run a recipe.
-var justListing = setOf("-l", "--list", "--summary", "--choose", "--dump", "--evaluate", "--show", "-s",
-	"--init", "--edit", "-e", "--fmt", "--variables", "--help", "-h", "--version", "-V", "--completions",
-	"--groups", "--man", "--changelog", "--check", "--request", "--usage")
+var justListing = words(`
+	-l --list --summary --choose --dump --evaluate --show -s --init --edit -e --fmt
+	--variables --help -h --version -V --completions --groups --man --changelog --check
+	--request --usage`)
 
-var justValueFlags = setOf("-f", "--justfile", "-d", "--working-directory", "--color", "--shell", "--shell-arg",
-	"--dotenv-path", "-E", "--dotenv-filename", "--command-color", "--list-heading", "--list-prefix",
-	"--timestamp-format", "--tempdir", "--alias-style", "--list-submodules", "--command", "-c")
+var justValueFlags = words(`
+	-f --justfile -d --working-directory --color --shell --shell-arg --dotenv-path -E
+	--dotenv-filename --command-color --list-heading --list-prefix --timestamp-format
+	--tempdir --alias-style --list-submodules --command -c`)
 
 func (x *extractor) justCommand(st *shellState, args []word) {
 	file := ""
@@ -707,9 +726,10 @@ func recipeName(s string) bool {
 	return true
 }
 
-func setOf(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
+// words makes a set of the space-separated names of list.
+func words(list string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(list) {
 		m[n] = true
 	}
 	return m

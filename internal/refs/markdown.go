@@ -3,6 +3,7 @@ package refs
 import (
 	"bytes"
 	"net/url"
+	"path"
 	"sort"
 	"strings"
 )
@@ -554,6 +555,9 @@ func (x *extractor) link(ds, de int) {
 	if target == "" || strings.ContainsAny(target, "\x00\n\r<>") || strings.Contains(target, "{{") ||
 		strings.Contains(target, "${") || strings.HasPrefix(target, "~") || strings.HasPrefix(target, "$") {
 		return
+	}
+	if strings.HasPrefix(target, "/") && !strings.HasSuffix(target, "/") && !hasExtension(path.Base(target)) {
+		return // "/production": a documentation site's route, not a file of the repository
 	}
 	x.add(Ref{Kind: Link, Target: target, Offset: ds, End: de})
 }

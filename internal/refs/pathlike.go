@@ -120,16 +120,10 @@ func hasExtension(name string) bool {
 
 // topLevelDomains are the suffixes that make a first segment a host
 // ("github.com/owner/repo", "golang.org/x/tools", "docs.rs/serde/").
-var topLevelDomains = map[string]bool{
-	"com": true, "org": true, "net": true, "io": true, "dev": true, "rs": true, "sh": true, "ai": true,
-	"app": true, "co": true, "gov": true, "edu": true, "me": true, "info": true, "xyz": true, "cloud": true,
-	"run": true, "page": true, "site": true, "tech": true, "us": true, "uk": true, "de": true, "fr": true,
-	"jp": true, "cn": true, "in": true, "ly": true, "gg": true, "so": true, "to": true, "tv": true, "fm": true,
-	"eu": true, "ca": true, "au": true, "nl": true, "ch": true, "se": true, "no": true, "es": true, "it": true,
-	"ru": true, "br": true, "pl": true, "be": true, "at": true, "dk": true, "fi": true, "cz": true, "kr": true,
-	"tw": true, "hk": true, "sg": true, "nz": true, "za": true, "id": true, "vc": true, "build": true,
-	"works": true, "link": true, "website": true, "systems": true, "software": true, "tools": true,
-}
+var topLevelDomains = words(`
+	com org net io dev rs sh ai app co gov edu me info xyz cloud run page site tech us uk de
+	fr jp cn in ly gg so to tv fm eu ca au nl ch se no es it ru br pl be at dk fi cz kr tw
+	hk sg nz za id vc build works link website systems software tools`)
 
 func isHost(seg string) bool {
 	if seg == "localhost" {

@@ -57,10 +57,11 @@ type Result struct {
 	// Why says, when not Resolved, what was looked for or what stopped
 	// the check, as a phrase ("no target lint in Makefile").
 	Why string
-	// Near is, for an Unresolved link or path, the deepest directory on
-	// the way that exists ("docs" for a missing "docs/setup.md"); Found
-	// is how many of the target's leading names exist there (0: not even
-	// the first).
+	// Near is, for a link or path, the deepest directory on the way
+	// that exists ("docs" for a missing "docs/setup.md"); Found is how
+	// many of the target's leading names exist (0: not even the first).
+	// The worktree mode's precise class is an unresolved path whose
+	// first name exists (docs/references.md).
 	Near  string
 	Found int
 	// Err is a *resolve.FatalError from the source: the snapshot itself
@@ -261,11 +262,11 @@ func (rv *Resolver) path(dir, target string) Result {
 		}
 		switch kind {
 		case resolve.Dir, resolve.Submodule, resolve.Symlink:
-			return Result{Status: Resolved, Path: p}
+			return Result{Status: Resolved, Path: p, Near: path.Dir(p), Found: max(found-depth(b), 1)}
 		case resolve.Missing:
 		default:
 			if !wantDir {
-				return Result{Status: Resolved, Path: p}
+				return Result{Status: Resolved, Path: p, Near: path.Dir(p), Found: max(found-depth(b), 1)}
 			}
 		}
 		if rel := found - depth(b); rel > best.Found {
@@ -276,7 +277,9 @@ func (rv *Resolver) path(dir, target string) Result {
 	if stop != "" {
 		return Result{Status: NotChecked, Why: stop}
 	}
-	if outside == len(bases) {
+	if outside > 0 {
+		// "../x" read from the root (authors write paths from there) is a
+		// sibling checkout: not in this snapshot, so not known missing
 		return Result{Status: NotChecked, Why: "it is outside the root"}
 	}
 	if best.Found < 0 {

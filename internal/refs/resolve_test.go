@@ -126,6 +126,10 @@ func TestResolvePaths(t *testing.T) {
 		{"pkg/api/AGENTS.md", "[x](/docs/setup.md)", Resolved, "docs/setup.md"},
 		{"pkg/api/AGENTS.md", "[x](/handler.go)", Unresolved, ""}, // root-relative only
 		{"AGENTS.md", "[x](../other-repo/README.md)", NotChecked, ""},
+		{"pkg/api/AGENTS.md", "`../../../other-repo/x.md`", NotChecked, ""},
+		{"pkg/api/AGENTS.md", "`../other-repo/x.md`", NotChecked, ""}, // from the root: a sibling checkout
+		{"pkg/api/AGENTS.md", "`../docs/setup.md`", Resolved, "docs/setup.md"},
+		{"pkg/api/AGENTS.md", "`../api/handler.go`", Resolved, "pkg/api/handler.go"},
 		{"AGENTS.md", "`linkdir/setup.md`", NotChecked, ""},
 		{"AGENTS.md", "`linkfile.md/`", Resolved, "linkfile.md"},
 		{"AGENTS.md", "[x](linkfile.md)", Resolved, "linkfile.md"},
