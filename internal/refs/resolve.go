@@ -261,7 +261,12 @@ func (rv *Resolver) path(dir, target string) Result {
 			return Result{Status: NotChecked, Why: err.Error(), Err: err}
 		}
 		switch kind {
-		case resolve.Dir, resolve.Submodule, resolve.Symlink:
+		case resolve.Symlink:
+			// whether a link leads anywhere is behind it, which is never
+			// read (C1): a reference to one is not checked
+			stop = p + " is a symbolic link, which is not followed"
+			continue
+		case resolve.Dir, resolve.Submodule:
 			return Result{Status: Resolved, Path: p, Near: path.Dir(p), Found: max(found-depth(b), 1)}
 		case resolve.Missing:
 		default:

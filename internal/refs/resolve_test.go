@@ -131,8 +131,8 @@ func TestResolvePaths(t *testing.T) {
 		{"pkg/api/AGENTS.md", "`../docs/setup.md`", Resolved, "docs/setup.md"},
 		{"pkg/api/AGENTS.md", "`../api/handler.go`", Resolved, "pkg/api/handler.go"},
 		{"AGENTS.md", "`linkdir/setup.md`", NotChecked, ""},
-		{"AGENTS.md", "`linkfile.md/`", Resolved, "linkfile.md"},
-		{"AGENTS.md", "[x](linkfile.md)", Resolved, "linkfile.md"},
+		{"AGENTS.md", "`linkfile.md/`", NotChecked, ""}, // a link is never followed, even to say it leads somewhere
+		{"AGENTS.md", "[x](linkfile.md)", NotChecked, ""},
 		{"AGENTS.md", "`vendor/lib/src/x.c`", NotChecked, ""},
 		{"AGENTS.md", "`vendor/lib/`", Resolved, "vendor/lib"},
 		{"AGENTS.md", "`.git/hooks/pre-commit.sample`", NotChecked, ""},
