@@ -40,3 +40,26 @@ func BenchmarkMakefileHostile(b *testing.B) {
 		parseMakefile([]byte(text), map[string]string{}, func([]string, bool, map[string]string) string { return "" })
 	}
 }
+
+// typical is an instruction file of MaxFileBytes' default (32 KiB) made
+// of the constructs the corpus holds: prose with links and path spans, a
+// table of commands, a shell fence.
+var typical = func() string {
+	para := "## Build\n\nRead [the guide](docs/setup.md#install) and `internal/lint/rule.go:42` before `make lint`.\n\n" +
+		"| command | what |\n|---|---|\n| `pnpm run build` | build |\n| `just test` | test |\n\n" +
+		"```sh\ncd web && npm run dev\nmake -C tools gen\n```\n\n"
+	return strings.Repeat(para, 32<<10/len(para))
+}()
+
+// BenchmarkResolveTypical extracts and resolves the references of a
+// typical 32 KiB file in a small tree, with one Resolver (its listings
+// and build files read once).
+func BenchmarkResolveTypical(b *testing.B) {
+	b.SetBytes(int64(len(typical)))
+	for b.Loop() {
+		rv := NewResolver(repoTree)
+		for _, r := range Extract([]byte(typical)) {
+			rv.Resolve("AGENTS.md", r)
+		}
+	}
+}

@@ -23,7 +23,7 @@ const (
 )
 
 // Kinds lists every class, in the order reports show them.
-var Kinds = []Kind{Link, Path, Make, Script, Just}
+func Kinds() []Kind { return []Kind{Link, Path, Make, Script, Just} }
 
 func (k Kind) String() string {
 	switch k {
