@@ -126,6 +126,14 @@ type Candidate struct {
 	abs string
 }
 
+// Label is how the agent labels the file in its message ("" when it
+// labels none).
+func (c *Candidate) Label() string { return c.label }
+
+// Shown is the path as the agent shows it when that is not the file's
+// path below the root (a link's own path, an import); "" otherwise.
+func (c *Candidate) Shown() string { return c.abs }
+
 // View is what Codex loads from one directory (A3): its chain's candidates
 // and text.
 type View struct {
