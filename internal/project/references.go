@@ -1,7 +1,9 @@
 package project
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"slices"
@@ -30,12 +32,12 @@ type refFile struct {
 	dirs []string
 }
 
-// referenceFiles are the run's accepted project layer files, by path,
-// each read once (the engine's bytes).
-func (r *Run) referenceFiles() []*refFile {
+// referenceFiles are the accepted project layer files of chains, by
+// path, each read once (the engine's bytes).
+func referenceFiles(chains []*resolve.Resolution) []*refFile {
 	byPath := map[string]*refFile{}
 	var out []*refFile
-	for _, res := range r.Resolutions {
+	for _, res := range chains {
 		dir := resolve.DisplayDir(res.Dir)
 		for _, l := range res.Layers {
 			if l.Scope != resolve.ScopeProject || !l.Accepted() {
@@ -70,7 +72,7 @@ func (r *Run) references() ([]lint.Reference, error) {
 	}
 	c := &refCheck{cfg: rc}
 	if r.sides == nil {
-		files := r.referenceFiles()
+		files := referenceFiles(r.Resolutions)
 		if len(files) == 0 {
 			return nil, nil
 		}
@@ -100,7 +102,48 @@ func (r *Run) references() ([]lint.Reference, error) {
 			c.deleted[ch.Path] = true
 		}
 	}
-	return c.diff(r.referenceFiles())
+	chains, err := r.deletedDirChains()
+	if err != nil {
+		return nil, err
+	}
+	return c.diff(referenceFiles(chains))
+}
+
+// deletedDirChains are the run's chains and, for a deleted path whose
+// directory the head no longer has (R7 skips it), the chain of its
+// deepest directory that remains: the files that may name the path.
+func (r *Run) deletedDirChains() ([]*resolve.Resolution, error) {
+	chains := r.Resolutions
+	have := map[string]bool{}
+	for _, res := range chains {
+		have[res.Dir] = true
+	}
+	for _, ch := range r.changes {
+		if ch.Kind != repo.Deleted {
+			continue
+		}
+		for d := path.Dir(ch.Path); ; d = path.Dir(d) {
+			if d == "." {
+				d = ""
+			}
+			if have[d] {
+				break
+			}
+			res, err := r.Engine.Chain(d)
+			if err == nil {
+				have[d] = true
+				chains = append(chains, res)
+				break
+			}
+			if !errors.Is(err, fs.ErrNotExist) || resolve.IsFatal(err) {
+				return nil, fmt.Errorf("references: resolve %s: %w", resolve.DisplayDir(d), err)
+			}
+			if d == "" {
+				break
+			}
+		}
+	}
+	return chains, nil
 }
 
 // refsTouched reports whether the change can break a reference: it
