@@ -14,6 +14,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/content"
+	"github.com/rivumi/rivumi-lint/internal/gitignore"
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/refs"
 	"github.com/rivumi/rivumi-lint/internal/repo"
@@ -84,6 +85,9 @@ func (r *Run) references() ([]lint.Reference, error) {
 		}
 		defer wt.Close()
 		c.head = refs.NewResolver(wt)
+		if c.ign, err = r.p.headIgnores(wt); err != nil {
+			return nil, err
+		}
 		return c.worktree(files)
 	}
 	if r.sides.Base == nil || !refsTouched(r.changes, r.Engine.Candidates()) {
@@ -93,6 +97,10 @@ func (r *Run) references() ([]lint.Reference, error) {
 		return nil, nil
 	}
 	c.head = refs.NewResolver(r.Engine.Source())
+	var err error
+	if c.ign, err = r.p.headIgnores(r.Engine.Source()); err != nil {
+		return nil, err
+	}
 	c.baseSrc = r.sides.Base
 	c.base = refs.NewResolver(r.sides.Base)
 	c.renames = renames(r.changes)
@@ -102,8 +110,8 @@ func (r *Run) references() ([]lint.Reference, error) {
 			c.deleted[ch.Path] = true
 		}
 	}
-	chains, err := r.deletedDirChains()
-	if err != nil {
+	var chains []*resolve.Resolution
+	if chains, err = r.deletedDirChains(); err != nil {
 		return nil, err
 	}
 	return c.diff(referenceFiles(chains))
@@ -200,6 +208,7 @@ type refCheck struct {
 	baseSrc resolve.Source
 	renames map[string]string // deleted path → added path, same blob
 	deleted map[string]bool
+	ign     *headIgnores
 }
 
 // precise are the classes reported without a change to prove them
@@ -221,11 +230,7 @@ func (c *refCheck) skip(file string, ref refs.Ref) bool {
 	}
 	target := ref.Target
 	if ref.Kind == refs.Link || ref.Kind == refs.Path {
-		if strings.HasPrefix(target, "/") {
-			target = strings.TrimLeft(target, "/")
-		} else {
-			target = path.Join(path.Dir(file), target)
-		}
+		target = targetPath(file, ref)
 		for _, name := range strings.Split(target, "/") {
 			if slices.Contains(vendored, name) {
 				return true
@@ -254,6 +259,16 @@ func (c *refCheck) worktree(files []*refFile) ([]lint.Reference, error) {
 			if res.Status != refs.Unresolved {
 				continue
 			}
+			if ref.Kind == refs.Link {
+				// A missing target Git ignores is a build's output, not
+				// a broken link.
+				if ign, err := c.ign.ignored(targetPath(f.path, ref), strings.HasSuffix(ref.Target, "/")); err != nil || ign {
+					if err != nil {
+						return nil, err
+					}
+					continue
+				}
+			}
 			out = append(out, reference(f, ref, lint.Notice,
 				fmt.Sprintf("%s does not resolve: %s. Fix: point it at the right place, or remove it", what(ref), res.Why)))
 		}
@@ -279,6 +294,24 @@ func (c *refCheck) diff(files []*refFile) ([]lint.Reference, error) {
 			br := c.base.Resolve(f.path, ref)
 			if br.Err != nil {
 				return nil, fmt.Errorf("references of %s on the base: %w", f.path, br.Err)
+			}
+			if br.Status == refs.Resolved && (ref.Kind == refs.Link || ref.Kind == refs.Path) {
+				// A target the head's ignore rules match was tracked by
+				// mistake and untracked: it is still made where it is
+				// used (the replay's two false findings).
+				isDir := false
+				if e, ok, err := entryOf(c.baseSrc, br.Path); err != nil {
+					return nil, err
+				} else if ok {
+					isDir = e.Kind == resolve.Dir
+				}
+				ign, err := c.ign.ignored(br.Path, isDir)
+				if err != nil {
+					return nil, err
+				}
+				if ign {
+					continue
+				}
 			}
 			switch {
 			case br.Status == refs.Resolved:
@@ -452,3 +485,103 @@ func noun(ref refs.Ref) string {
 }
 
 func code(s string) string { return "`" + s + "`" }
+
+// targetPath is a link's or path's target read from the file's directory
+// (or the root, for "/…"), cleaned.
+func targetPath(file string, ref refs.Ref) string {
+	if strings.HasPrefix(ref.Target, "/") {
+		return strings.TrimLeft(path.Clean(ref.Target), "/")
+	}
+	return path.Join(path.Dir(file), ref.Target)
+}
+
+// entryOf returns the entry at p in src; ok is false when there is none.
+func entryOf(src resolve.Source, p string) (resolve.Entry, bool, error) {
+	dir := path.Dir(p)
+	if dir == "." {
+		dir = ""
+	}
+	ents, err := src.List(dir)
+	if err != nil {
+		if resolve.IsFatal(err) {
+			return resolve.Entry{}, false, fmt.Errorf("references: list %s: %w", resolve.DisplayDir(dir), err)
+		}
+		return resolve.Entry{}, false, nil
+	}
+	for _, e := range ents {
+		if e.Name == path.Base(p) {
+			return e, true, nil
+		}
+	}
+	return resolve.Entry{}, false, nil
+}
+
+// headIgnores are Git's ignore rules as the checked side has them: the
+// files outside the tree and the .gitignore files the snapshot holds
+// (F4), read only for the few targets asked about. Paths are relative to
+// the root; the rules match them below the worktree top (prefix).
+type headIgnores struct {
+	src    resolve.Source
+	prefix string
+	outer  *gitignore.Rules
+	lists  map[string]*gitignore.List
+}
+
+func (p *Project) headIgnores(src resolve.Source) (*headIgnores, error) {
+	h := &headIgnores{src: src, prefix: p.Prefix, outer: gitignore.NewRules(false), lists: map[string]*gitignore.List{}}
+	if p.GitDir != "" && p.GitTop != "" {
+		outer, err := gitignore.Standard(p.GitTop, p.GitDir)
+		if err != nil {
+			return nil, fmt.Errorf("references: ignore rules: %w", err)
+		}
+		h.outer = outer
+	}
+	return h, nil
+}
+
+func (h *headIgnores) top(p string) string {
+	if h.prefix == "" || p == "" {
+		return path.Join(h.prefix, p)
+	}
+	return h.prefix + "/" + p
+}
+
+// list is the .gitignore of dir in the snapshot, nil when none.
+func (h *headIgnores) list(dir string) (*gitignore.List, error) {
+	if l, ok := h.lists[dir]; ok {
+		return l, nil
+	}
+	var l *gitignore.List
+	data, kind, _, err := h.src.Read(path.Join(dir, ".gitignore"), gitignore.MaxFileBytes)
+	switch {
+	case err != nil && resolve.IsFatal(err):
+		return nil, fmt.Errorf("references: read %s: %w", path.Join(dir, ".gitignore"), err)
+	case err == nil && kind == resolve.Regular:
+		l = gitignore.Parse(data, path.Join(dir, ".gitignore"), h.top(dir))
+	}
+	h.lists[dir] = l
+	return l, nil
+}
+
+// ignored reports whether Git ignores p (or a directory on its way).
+func (h *headIgnores) ignored(p string, isDir bool) (bool, error) {
+	if h == nil || p == "" {
+		return false, nil
+	}
+	rules := h.outer
+	names := strings.Split(p, "/")
+	dir := ""
+	for i, name := range names {
+		l, err := h.list(dir)
+		if err != nil {
+			return false, err
+		}
+		rules = rules.With(l)
+		dir = path.Join(dir, name)
+		last := i == len(names)-1
+		if rules.Excluded(h.top(dir), !last || isDir) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
