@@ -131,7 +131,7 @@ var Keys = []Key{
 		Doc: "Whether references are extracted and checked at all; false turns RL021 off.",
 		ref: func(c *Config) any { return &c.References.Enabled }},
 	{Path: "references.ignore", Kind: KindGlobs,
-		Doc: "Doublestar globs of reference targets (paths relative to the root, as resolved) never reported.",
+		Doc: "Doublestar globs of reference targets never reported: a path relative to the root, or a make target's, script's or recipe's name.",
 		ref: func(c *Config) any { return &c.References.Ignore }},
 	{Path: "references.commands", Kind: KindChoices, def: []string{"make", "npm", "pnpm", "yarn", "bun", "just"},
 		Enum: []string{"make", "npm", "pnpm", "yarn", "bun", "just"},
