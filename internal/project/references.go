@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/content"
 	"github.com/rivumi/rivumi-lint/internal/gitignore"
@@ -68,8 +69,8 @@ func (r *Run) references() ([]lint.Reference, error) {
 	if !rc.Enabled {
 		return nil, nil
 	}
-	if sev, set := r.Config.RuleSeverity("RL021"); set && sev == lint.Off {
-		return nil, nil // nothing to extract for a rule that is off
+	if sev, set := r.Config.RuleSeverity("RL021"); set && sev == lint.Off || !r.Config.Enabled(agent.Rivumi) {
+		return nil, nil // nothing to extract for a rule that does not run
 	}
 	c := &refCheck{cfg: rc}
 	if r.sides == nil {
