@@ -290,6 +290,13 @@ func (d *decoder) value(c *Config, k *Key, p pair) error {
 		}
 	case KindPatterns:
 		err = d.patterns(k.ref(c).(*[]string), p.v, k.Path)
+	case KindBool:
+		if p.v.Kind != yaml.ScalarNode || p.v.ShortTag() != "!!bool" {
+			return d.errorf(p.v, "%s: expected true or false, got %s", k.Path, describe(p.v))
+		}
+		err = p.v.Decode(k.ref(c).(*bool))
+	case KindChoices:
+		err = d.choices(k, k.ref(c).(*[]string), p.v)
 	default:
 		panic("config: key " + k.Path + " has an unknown kind")
 	}
@@ -346,6 +353,36 @@ func (d *decoder) agents(list *[]string, v *yaml.Node, key string) error {
 		names = append(names, name)
 	}
 	*list = agent.Ordered(names)
+	return nil
+}
+
+// choices reads a list of k's Enum strings, each once, into list in
+// Enum's order.
+func (d *decoder) choices(k *Key, list *[]string, v *yaml.Node) error {
+	if v.Kind != yaml.SequenceNode {
+		return d.errorf(v, "%s: expected a list of %s (use [] for none), got %s", k.Path, strings.Join(k.Enum, ", "), describe(v))
+	}
+	var got []string
+	for _, item := range v.Content {
+		s, err := d.str(item, k.Path)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(k.Enum, s) {
+			return d.errorf(item, "%s: %s is not one of %s", k.Path, shown(s), strings.Join(k.Enum, ", "))
+		}
+		if slices.Contains(got, s) {
+			return d.errorf(item, "%s: duplicate %s", k.Path, shown(s))
+		}
+		got = append(got, s)
+	}
+	out := []string{}
+	for _, e := range k.Enum {
+		if slices.Contains(got, e) {
+			out = append(out, e)
+		}
+	}
+	*list = out
 	return nil
 }
 

@@ -35,7 +35,9 @@ func writeKeys(b *strings.Builder, section, indent string) {
 		case KindSection:
 			fmt.Fprintf(b, "%s%s:\n", indent, k.Name())
 			writeKeys(b, k.Path, indent+"  ")
-		case KindNames, KindAgents:
+		case KindBool:
+			fmt.Fprintf(b, "%s%s: %t\n", indent, k.Name(), k.Default().(bool))
+		case KindNames, KindAgents, KindChoices:
 			if len(k.Default().([]string)) == 0 {
 				fmt.Fprintf(b, "%s%s: []\n", indent, k.Name())
 				continue

@@ -22,9 +22,11 @@ type pass struct {
 	// checkout says how a Git checkout writes a layer file (F5); nil
 	// outside the diff modes.
 	checkout func(path string) *CheckoutFile
-	// memory is the Memory input, change the ConfigChange input.
+	// memory is the Memory input, change the ConfigChange input, ref the
+	// References input.
 	memory *MemoryFile
 	change *ConfigChange
+	ref    *Reference
 	// agent and view are the Agents input: a profile's resolver and its
 	// view of the resolution's directory.
 	agent agent.Resolver

@@ -47,6 +47,8 @@ type Inputs struct {
 	Memory *MemoryFile
 	// ConfigChanges are the config files a diff-mode change touches.
 	ConfigChanges []ConfigChange
+	// References are the broken references the pipeline found (RL021).
+	References []Reference
 	// Prepared, when not nil, holds the chains' part of the check done
 	// beforehand (Prepare) with the same config and Checkout.
 	Prepared *Prepared
@@ -213,6 +215,10 @@ func Check(in Inputs, cfg Config) *Result {
 			for i := range in.ConfigChanges {
 				passes = append(passes, &pass{change: &in.ConfigChanges[i]})
 			}
+		case rule.Input == InReferences:
+			for i := range in.References {
+				passes = append(passes, &pass{ref: &in.References[i]})
+			}
 		}
 		for _, p := range passes {
 			runRule(rule, cfg, p, func(f Finding) { add(res, index, f, "") })
@@ -316,7 +322,7 @@ func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
 	}
 	// Ignore globs name repository paths of the chains (§8); the memory
 	// file and a changed config are reported whatever they match.
-	chain := rule.Input == InChain || rule.Input == InDirectory || rule.Input == InAgents
+	chain := rule.Input == InChain || rule.Input == InDirectory || rule.Input == InAgents || rule.Input == InReferences
 	p.emit = func(f Finding) {
 		if user != nil && f.Path == user.Path {
 			// F10: the user-level file by its repository path when it

@@ -140,6 +140,10 @@ func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
 			return nil, err
 		}
 	}
+	var err error
+	if in.References, err = r.references(); err != nil {
+		return nil, err
+	}
 	res := lint.Check(in, r.Config)
 	trace.Mark("render")
 	if s != nil && s.Base != nil {
