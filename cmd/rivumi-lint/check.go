@@ -24,8 +24,8 @@ checks the whole worktree, or inside GitHub Actions the event's change.
 func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var (
-		format   = fs.String("format", "text", "output `FORMAT`: "+strings.Join(report.Names(), ", "))
-		output   = fs.String("output", "", "write the report to `FILE` instead of standard output")
+		formats  = &formatsFlag{}
+		outFile  = fs.String("output", "", "write the report to `FILE` instead of standard output")
 		cfgPath  = fs.String("config", "", "config `FILE` (default: .rivumi-lint.yaml at the root)")
 		failOn   = fs.String("fail-on", "error", "exit 1 on findings at or above `LEVEL`: error, warning, notice or never")
 		root     = fs.String("root", "", "project root `DIR` (default: the Git worktree around the working directory)")
@@ -39,6 +39,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
 	agents := agentFlag(fs)
+	fs.Var(formats, "format", "output `FORMAT`[=FILE]: "+strings.Join(report.Names(), ", ")+"; repeat it for several outputs of one run, each but one with =FILE (default text)")
 	shortFlag(fs, "f", "format")
 	color := colorFlags(fs)
 	paths, code, done := parseFlags(fs, "check", args, stdout, stderr, checkHelp)
@@ -49,15 +50,15 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	write, ok := report.Lookup(*format)
-	if !ok {
-		return fail(stderr, &usageError{fmt.Sprintf("unknown --format %q (want one of %s)", *format, strings.Join(report.Names(), ", "))})
+	outs, err := formats.outputs(*outFile)
+	if err != nil {
+		return fail(stderr, err)
 	}
 	threshold, err := parseFailOn(*failOn)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	if err := checkSARIFCategory(*sarifCat, *format); err != nil {
+	if err := checkSARIFCategory(*sarifCat, formats.names()); err != nil {
 		return fail(stderr, err)
 	}
 	var text []byte
@@ -87,16 +88,28 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	out, err := openOutput(*output, stdout)
-	if err != nil {
-		return fail(stderr, err)
+	// Every output is written in full before any is put in place: a
+	// failure leaves none half written.
+	var opened []*output
+	defer func() {
+		for _, o := range opened {
+			o.abort()
+		}
+	}()
+	for _, o := range outs {
+		out, err := openOutput(o.file, stdout)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		opened = append(opened, out)
+		if err := o.write(out, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, o.file, *color), AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
+			return fail(stderr, fmt.Errorf("write %s report: %w", o.name, err))
+		}
 	}
-	defer out.abort()
-	if err := write(out, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, *output, *color), AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
-		return fail(stderr, fmt.Errorf("write report: %w", err))
-	}
-	if err := out.commit(); err != nil {
-		return fail(stderr, err)
+	for _, out := range opened {
+		if err := out.commit(); err != nil {
+			return fail(stderr, err)
+		}
 	}
 	trace.Mark("report")
 	return exitFor(res, threshold)
@@ -202,7 +215,11 @@ func exitFor(r *lint.Result, threshold lint.Severity) int {
 
 // checkSARIFCategory refuses a --sarif-category that no report would
 // carry, and one with control characters (it is an identifier).
-func checkSARIFCategory(cat, format string) error {
+func checkSARIFCategory(cat string, formats []string) error {
+	format := strings.Join(formats, ", ")
+	if slices.Contains(formats, "sarif") {
+		format = "sarif"
+	}
 	if cat == "" {
 		return nil
 	}

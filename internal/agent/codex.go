@@ -47,14 +47,15 @@ type CodexOptions struct {
 	MarkerAbove func(markers []string) string
 	// User is the user's instructions file Codex would read, from
 	// CODEX_HOME; nil for none (CI, tests).
-	User *CodexUser
+	User *UserFile
 }
 
-// CodexUser is the user-level file: $CODEX_HOME/AGENTS.override.md or,
+// UserFile is an agent's user-level file as it reads it. For Codex:
+// $CODEX_HOME/AGENTS.override.md or,
 // when that is missing or whitespace-only, $CODEX_HOME/AGENTS.md. It is
 // the user's own file, read as Codex reads it (links followed), and it
 // costs nothing of the budget.
-type CodexUser struct {
+type UserFile struct {
 	Path string // as shown
 	Text []byte // decoded as Codex decodes it
 }
@@ -117,7 +118,21 @@ type Candidate struct {
 	// Line and Column are where a truncation cuts (1-based).
 	Line, Column int
 	text         []byte // the decoded text that enters the chain
+	// label is how the agent labels the file in its message, when it
+	// does (Claude's "project instructions, checked into the codebase").
+	label string
+	// abs is the path as the agent shows it, when not the root's
+	// absolute path joined with Path (a link's own path, an import).
+	abs string
 }
+
+// Label is how the agent labels the file in its message ("" when it
+// labels none).
+func (c *Candidate) Label() string { return c.label }
+
+// Shown is the path as the agent shows it when that is not the file's
+// path below the root (a link's own path, an import); "" otherwise.
+func (c *Candidate) Shown() string { return c.abs }
 
 // View is what Codex loads from one directory (A3): its chain's candidates
 // and text.
@@ -131,9 +146,11 @@ type View struct {
 	// Inexact is why the text cannot be known here ("" when it is exact):
 	// a link out of the root, a chain that starts above the root.
 	Inexact string
-	User    *CodexUser
+	User    *UserFile
 	rootAbs string
 	origin  *View // the view shared (Origin), nil for its own
+	// render makes the profile's message (Message); nil is Codex's.
+	render func(v *View) []byte
 }
 
 // Origin is the view whose chain this one shares (a directory that adds
@@ -153,6 +170,9 @@ func (v *View) Exact() bool { return v.Inexact == "" }
 // from the view's directory (nil when it sends none): the text inside
 // `# AGENTS.md instructions for <dir>` and the INSTRUCTIONS tags.
 func (v *View) Message() []byte {
+	if v.render != nil {
+		return v.render(v)
+	}
 	var text []byte
 	has := false
 	if v.User != nil {
@@ -246,6 +266,9 @@ func NewCodex(e *resolve.Engine, o CodexOptions) *CodexResolver {
 
 // Options returns the resolver's options.
 func (c *CodexResolver) Options() *CodexOptions { return &c.o }
+
+// Profile implements Resolver.
+func (c *CodexResolver) Profile() *Profile { return Lookup(Codex) }
 
 // View resolves Codex's chain from dir (relative to the root), once per
 // directory. The view is the resolver's, its candidates shared with other
@@ -712,7 +735,7 @@ func utf8Valid(b []byte) bool { return bytes.Equal(content.Lossy(b), b) }
 // ($CODEX_HOME, or ~/.codex): AGENTS.override.md, else AGENTS.md, the
 // first that is a file whose text is not whitespace only; nil for none.
 // Links are followed (the user's own files, as Codex reads them).
-func ReadCodexUser(home string) (*CodexUser, error) {
+func ReadCodexUser(home string) (*UserFile, error) {
 	if home == "" {
 		return nil, nil
 	}
@@ -734,7 +757,7 @@ func ReadCodexUser(home string) (*CodexUser, error) {
 		if len(text) == 0 {
 			continue
 		}
-		return &CodexUser{Path: p, Text: text}, nil
+		return &UserFile{Path: p, Text: text}, nil
 	}
 	return nil, nil
 }

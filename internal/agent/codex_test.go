@@ -99,7 +99,7 @@ func TestCodexChain(t *testing.T) {
 		{"d", CodexOptions{Fallbacks: []string{"CLAUDE.md"}}, wrap(root, "d", "root rules\n\n\nclaude\n")},
 		{"a", CodexOptions{MaxBytes: 5}, wrap(root, "a", "root ")},
 		{"a", CodexOptions{RootMarkers: []string{}}, wrap(root, "a", "a rules\n")},
-		{"a", CodexOptions{User: &CodexUser{Text: []byte("user rules\n")}}, wrap(root, "a", "user rules\n\n\n--- project-doc ---\n\nroot rules\n\n\na rules\n")},
+		{"a", CodexOptions{User: &UserFile{Text: []byte("user rules\n")}}, wrap(root, "a", "user rules\n\n\n--- project-doc ---\n\nroot rules\n\n\na rules\n")},
 	} {
 		v := codexView(t, root, tc.dir, tc.o)
 		if got := string(v.Message()); got != tc.want {

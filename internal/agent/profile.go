@@ -42,11 +42,28 @@ func (p *Profile) Label() string {
 const (
 	Rivumi = "rivumi"
 	Codex  = "codex"
+	Claude = "claude"
 )
+
+// Resolver is one agent profile's resolution over an engine's listings
+// and reads (A1): each profile other than Rivumi's (the engine's own) is
+// a value of this interface the pipeline runs beside the engine.
+type Resolver interface {
+	Profile() *Profile
+	// View is what the agent loads from directory dir (relative to the
+	// root, "" for the root).
+	View(dir string) (*View, error)
+	// FileState is what the agent does with the file at p whatever the
+	// chain; false when p is not one of its files.
+	FileState(p string) (Candidate, bool)
+}
 
 // CodexVersion is the Codex CLI release the codex profile follows, proven
 // byte for byte against that release's binary (A5).
 const CodexVersion = "0.171.0"
+
+// ClaudeVersion is the Claude Code release the claude profile follows.
+const ClaudeVersion = "2.1.328"
 
 var profiles = []*Profile{
 	{Name: Rivumi, Product: "Rivumi",

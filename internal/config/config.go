@@ -49,8 +49,26 @@ type Config struct {
 	Project string // memory project key; "" = unset
 	// Agents are the agent profiles to resolve (A1), in the profile
 	// table's order; rivumi alone by default.
-	Agents []string
-	Codex  Codex
+	Agents     []string
+	Codex      Codex
+	Claude     Claude
+	References References
+}
+
+// References is the references section (RL021).
+type References struct {
+	Enabled bool
+	// Ignore holds doublestar globs of targets, as Config.Ignore.
+	Ignore []string
+	// Commands are the tools whose references are checked, in the
+	// key's Enum order.
+	Commands []string
+}
+
+// Claude is the claude profile's section: Claude Code's own settings.
+type Claude struct {
+	InstructionFiles string   // the agents-md plugin's instructionFiles
+	Excludes         []string // claudeMdExcludes
 }
 
 // Codex is the codex profile's section (A2): Codex's own settings.

@@ -32,6 +32,9 @@ func TestDefault(t *testing.T) {
 		Rules:  map[string]severity.Severity{},
 		Agents: []string{"rivumi"},
 		Codex:  Codex{MaxBytes: 32768, Fallbacks: []string{}, RootMarkers: []string{".git"}},
+		Claude: Claude{InstructionFiles: "claude-md-or-agents-md", Excludes: []string{}},
+		References: References{Enabled: true,
+			Commands: []string{"make", "npm", "pnpm", "yarn", "bun", "just"}},
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("Default() = %+v, want %+v", c, want)
@@ -55,8 +58,15 @@ func TestRuleIDs(t *testing.T) {
 	if len(ids) < 14 {
 		t.Fatalf("len(ruleIDs()) = %d", len(ids))
 	}
+	// Ids 18 to 20 are reserved for another profile's rules, landing apart.
+	reserved := map[int]bool{18: true, 19: true, 20: true}
+	n := 0
 	for i, id := range ids {
-		if want := fmt.Sprintf("RL%03d", i+1); id != want {
+		n++
+		for reserved[n] && id != fmt.Sprintf("RL%03d", n) {
+			n++
+		}
+		if want := fmt.Sprintf("RL%03d", n); id != want {
 			t.Errorf("ruleIDs()[%d] = %q, want %q", i, id, want)
 		}
 	}
@@ -106,6 +116,13 @@ codex:
   project_doc_max_bytes: 0
   project_doc_fallback_filenames: [CLAUDE.md, README.md]
   project_root_markers: []
+claude:
+  instruction_files: claude-md-and-agents-md
+  md_excludes: ["**/vendor/**/CLAUDE.md", /abs/CLAUDE.md]
+references:
+  enabled: false
+  ignore: [generated/**]
+  commands: [just, make]
 `
 	c, err := Parse(name, []byte(in))
 	if err != nil {
@@ -124,6 +141,9 @@ codex:
 		Project: "github.com/rivumi/rivumi-lint",
 		Agents:  []string{"rivumi", "codex"}, // the table's order
 		Codex:   Codex{MaxBytes: 0, Fallbacks: []string{"CLAUDE.md", "README.md"}, RootMarkers: []string{}},
+		Claude:  Claude{InstructionFiles: "claude-md-and-agents-md", Excludes: []string{"**/vendor/**/CLAUDE.md", "/abs/CLAUDE.md"}},
+		References: References{Enabled: false, Ignore: []string{"generated/**"},
+			Commands: []string{"make", "just"}}, // the key's order
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
@@ -177,7 +197,7 @@ func TestParseErrors(t *testing.T) {
 		msg  string // substring of the text after the prefix
 	}{
 		// unknown keys
-		{"version: 1\nlimits:\n  max_file_bytes: 10\nlimts: {}\n", 4, `unknown key "limts" (known: version, limits, filenames, ignore, rules, project, agents, codex)`},
+		{"version: 1\nlimits:\n  max_file_bytes: 10\nlimts: {}\n", 4, `unknown key "limts" (known: version, limits, filenames, ignore, rules, project, agents, codex, claude, references)`},
 		{"limits:\n  max_bytes: 1\n", 2, `unknown key "max_bytes" in limits (known: max_file_bytes, max_dynamic_bytes, reserved_bytes, warn_ratio)`},
 		{"filenames:\n  overrides: []\n", 2, `unknown key "overrides" in filenames (known: override, normal)`},
 		{"\n\nVersion: 1\n", 3, `unknown key "Version"`},
@@ -190,9 +210,15 @@ func TestParseErrors(t *testing.T) {
 		{"agents: [codex, codex]\n", 1, `agents: duplicate profile "codex"`},
 		{"codex:\n  project_doc_max_bytes: -1\n", 2, `codex.project_doc_max_bytes`},
 		{"codex:\n  project_doc_fallback_filenames: [a/b.md]\n", 2, `contains a path separator`},
+		{"claude:\n  instruction_files: agents-md\n", 2, `claude.instruction_files: "agents-md" is not one of claude-md-or-agents-md, claude-md, claude-md-and-agents-md, managed-only`},
+		{"claude:\n  md_excludes: [\"[\"]\n", 2, `claude.md_excludes: "[" is an invalid glob pattern`},
+		{"references:\n  enabled: yes\n", 2, `references.enabled: expected true or false, got the string "yes"`},
+		{"references:\n  commands: [make, cargo]\n", 2, `references.commands: "cargo" is not one of make, npm, pnpm, yarn, bun, just`},
+		{"references:\n  commands: [just, just]\n", 2, `references.commands: duplicate "just"`},
+		{"references:\n  commands: make\n", 2, `references.commands: expected a list of make, npm, pnpm, yarn, bun, just (use [] for none)`},
 		// the document
 		{"- a\n", 1, `expected a mapping of settings at the top level`},
-		{"just a string\n", 1, `expected a mapping of settings at the top level (keys: version, limits, filenames, ignore, rules, project, agents, codex), got the string "just a string"`},
+		{"just a string\n", 1, `expected a mapping of settings at the top level (keys: version, limits, filenames, ignore, rules, project, agents, codex, claude, references), got the string "just a string"`},
 		{"version: 1\n---\nversion: 1\n", 2, `a second YAML document starts here`},
 		{"version: 1\n---\n", 2, `a second YAML document`},
 		{"version: 1\nlimits: [\n", 2, `invalid YAML: `},
@@ -300,7 +326,7 @@ func TestParseErrors(t *testing.T) {
 // §8: the example message of the brief, whole.
 func TestParseUnknownKeyMessage(t *testing.T) {
 	_, err := Parse(name, []byte("version: 1\n# limits\n\nlimts:\n  max_file_bytes: 1\n"))
-	want := `.rivumi-lint.yaml:4: unknown key "limts" (known: version, limits, filenames, ignore, rules, project, agents, codex)`
+	want := `.rivumi-lint.yaml:4: unknown key "limts" (known: version, limits, filenames, ignore, rules, project, agents, codex, claude, references)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}

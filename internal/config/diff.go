@@ -105,6 +105,36 @@ func Diff(base, head *Config) []KeyChange {
 		}
 		out = append(out, KeyChange{Key: "ignore", Old: list(base.Ignore), New: list(head.Ignore), Effect: e})
 	}
+	// RL021's section: switching it off, ignoring more targets or
+	// checking fewer commands lets more through.
+	if o, n := base.References.Enabled, head.References.Enabled; o != n {
+		e := Tightened
+		if !n {
+			e = Loosened
+		}
+		out = append(out, KeyChange{Key: "references.enabled", Old: strconv.FormatBool(o), New: strconv.FormatBool(n), Effect: e})
+	}
+	for _, f := range []struct {
+		key    string
+		o, n   []string
+		looser bool // whether an added item loosens
+	}{
+		{"references.ignore", base.References.Ignore, head.References.Ignore, true},
+		{"references.commands", base.References.Commands, head.References.Commands, false},
+	} {
+		added, removed := setDiff(f.n, f.o), setDiff(f.o, f.n)
+		if len(added)+len(removed) == 0 {
+			continue
+		}
+		e := Changed
+		switch {
+		case len(removed) == 0:
+			e = map[bool]Effect{true: Loosened, false: Tightened}[f.looser]
+		case len(added) == 0:
+			e = map[bool]Effect{true: Tightened, false: Loosened}[f.looser]
+		}
+		out = append(out, KeyChange{Key: f.key, Old: list(f.o), New: list(f.n), Effect: e})
+	}
 	if base.Project != head.Project {
 		out = append(out, KeyChange{Key: "project", Old: fmt.Sprintf("%q", base.Project), New: fmt.Sprintf("%q", head.Project), Effect: Changed})
 	}

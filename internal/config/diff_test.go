@@ -42,4 +42,17 @@ func TestDiff(t *testing.T) {
 		d[0].String() != "limits.max_file_bytes tightened (32768 → 100)" || d[1].Effect != Loosened {
 		t.Errorf("Diff: %v", d)
 	}
+	// RL021's section: off and fewer commands loosen; more ignored targets loosen.
+	got = nil
+	for _, k := range Diff(Default(), parse("version: 1\nreferences:\n  enabled: false\n  ignore: [gen/**]\n  commands: [make]\n")) {
+		got = append(got, k.String())
+	}
+	want = []string{
+		"references.enabled loosened (true → false)",
+		`references.ignore loosened ([] → ["gen/**"])`,
+		`references.commands loosened (["make", "npm", "pnpm", "yarn", "bun", "just"] → ["make"])`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Diff of references:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

@@ -31,6 +31,16 @@ const (
 	KindRules
 	// KindAgents is a list of agent profile names (A1), each once.
 	KindAgents
+	// KindEnum is one of the key's Enum strings.
+	KindEnum
+	// KindPatterns is a list of glob patterns of another tool, matched
+	// against absolute paths (a leading / allowed).
+	KindPatterns
+	// KindBool is true or false.
+	KindBool
+	// KindChoices is a list of the key's Enum strings, each once, kept in
+	// Enum's order.
+	KindChoices
 )
 
 // Key is one key of .rivumi-lint.yaml (§8). Keys is the one table of them:
@@ -45,7 +55,9 @@ type Key struct {
 	Min, Max int64
 	// Doc is one line for the schema's description and init's comment.
 	Doc string
-	// def is the default: int, int64, float64, string or []string; nil
+	// Enum are a KindEnum's or KindChoices' values.
+	Enum []string
+	// def is the default: bool, int, int64, float64, string or []string; nil
 	// when the default is "nothing set" (a section, ignore, rules).
 	def any
 	// ref points at the key's field in a Config (nil for a section).
@@ -104,6 +116,27 @@ var Keys = []Key{
 	{Path: "codex.project_root_markers", Kind: KindNames, def: []string{".git"},
 		Doc: "Entries whose directory starts Codex's chain; [] for the working directory alone.",
 		ref: func(c *Config) any { return &c.Codex.RootMarkers }},
+	{Path: "claude", Kind: KindSection,
+		Doc: "The claude profile's settings (A2 for Claude Code): set them as the users' Claude Code settings set them."},
+	{Path: "claude.instruction_files", Kind: KindEnum, def: "claude-md-or-agents-md",
+		Enum: []string{"claude-md-or-agents-md", "claude-md", "claude-md-and-agents-md", "managed-only"},
+		Doc:  "Which files Claude Code loads (its agents-md plugin's instructionFiles): AGENTS.md only where no CLAUDE.md exists on the path (the default), CLAUDE.md only, both, or managed files only.",
+		ref:  func(c *Config) any { return &c.Claude.InstructionFiles }},
+	{Path: "claude.md_excludes", Kind: KindPatterns, def: []string{},
+		Doc: "Claude Code's claudeMdExcludes: globs matched against each file's absolute path.",
+		ref: func(c *Config) any { return &c.Claude.Excludes }},
+	{Path: "references", Kind: KindSection,
+		Doc: "RL021: the paths and commands instruction files name (docs/references.md)."},
+	{Path: "references.enabled", Kind: KindBool, def: true,
+		Doc: "Whether references are extracted and checked at all; false turns RL021 off.",
+		ref: func(c *Config) any { return &c.References.Enabled }},
+	{Path: "references.ignore", Kind: KindGlobs,
+		Doc: "Doublestar globs of reference targets never reported: a path relative to the root, or a make target's, script's or recipe's name.",
+		ref: func(c *Config) any { return &c.References.Ignore }},
+	{Path: "references.commands", Kind: KindChoices, def: []string{"make", "npm", "pnpm", "yarn", "bun", "just"},
+		Enum: []string{"make", "npm", "pnpm", "yarn", "bun", "just"},
+		Doc:  "The commands whose targets, scripts and recipes are checked; [] for none.",
+		ref:  func(c *Config) any { return &c.References.Commands }},
 }
 
 // The checks between two keys read the table through the parser, so they
@@ -171,6 +204,8 @@ func setDefaults(c *Config) {
 			continue
 		}
 		switch p := k.ref(c).(type) {
+		case *bool:
+			*p = k.def.(bool)
 		case *int:
 			*p = k.def.(int)
 		case *int64:

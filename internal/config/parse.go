@@ -280,6 +280,23 @@ func (d *decoder) value(c *Config, k *Key, p pair) error {
 		err = d.rules(c, p.v)
 	case KindAgents:
 		err = d.agents(k.ref(c).(*[]string), p.v, k.Path)
+	case KindEnum:
+		var v string
+		if v, err = d.str(p.v, k.Path); err == nil {
+			if !slices.Contains(k.Enum, v) {
+				return d.errorf(p.v, "%s: %s is not one of %s", k.Path, shown(v), strings.Join(k.Enum, ", "))
+			}
+			*k.ref(c).(*string) = v
+		}
+	case KindPatterns:
+		err = d.patterns(k.ref(c).(*[]string), p.v, k.Path)
+	case KindBool:
+		if p.v.Kind != yaml.ScalarNode || p.v.ShortTag() != "!!bool" {
+			return d.errorf(p.v, "%s: expected true or false, got %s", k.Path, describe(p.v))
+		}
+		err = p.v.Decode(k.ref(c).(*bool))
+	case KindChoices:
+		err = d.choices(k, k.ref(c).(*[]string), p.v)
 	default:
 		panic("config: key " + k.Path + " has an unknown kind")
 	}
@@ -336,6 +353,57 @@ func (d *decoder) agents(list *[]string, v *yaml.Node, key string) error {
 		names = append(names, name)
 	}
 	*list = agent.Ordered(names)
+	return nil
+}
+
+// choices reads a list of k's Enum strings, each once, into list in
+// Enum's order.
+func (d *decoder) choices(k *Key, list *[]string, v *yaml.Node) error {
+	if v.Kind != yaml.SequenceNode {
+		return d.errorf(v, "%s: expected a list of %s (use [] for none), got %s", k.Path, strings.Join(k.Enum, ", "), describe(v))
+	}
+	var got []string
+	for _, item := range v.Content {
+		s, err := d.str(item, k.Path)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(k.Enum, s) {
+			return d.errorf(item, "%s: %s is not one of %s", k.Path, shown(s), strings.Join(k.Enum, ", "))
+		}
+		if slices.Contains(got, s) {
+			return d.errorf(item, "%s: duplicate %s", k.Path, shown(s))
+		}
+		got = append(got, s)
+	}
+	out := []string{}
+	for _, e := range k.Enum {
+		if slices.Contains(got, e) {
+			out = append(out, e)
+		}
+	}
+	*list = out
+	return nil
+}
+
+// patterns reads a list of another tool's globs, each checked as
+// doublestar reads them.
+func (d *decoder) patterns(list *[]string, v *yaml.Node, key string) error {
+	if v.Kind != yaml.SequenceNode {
+		return d.errorf(v, "%s: expected a list of glob patterns (use [] for none), got %s", key, describe(v))
+	}
+	out := []string{}
+	for _, item := range v.Content {
+		s, err := d.str(item, key)
+		if err != nil {
+			return err
+		}
+		if s == "" || !doublestar.ValidatePattern(s) {
+			return d.errorf(item, "%s: %s is an invalid glob pattern", key, shown(s))
+		}
+		out = append(out, s)
+	}
+	*list = out
 	return nil
 }
 

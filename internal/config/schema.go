@@ -88,6 +88,14 @@ func keySchema(k *Key) map[string]any {
 				"not":     map[string]any{"enum": []string{".", ".."}},
 			},
 		}
+	case KindEnum:
+		s = map[string]any{"type": "string", "enum": k.Enum}
+	case KindBool:
+		s = map[string]any{"type": "boolean"}
+	case KindChoices:
+		s = map[string]any{"type": "array", "uniqueItems": true, "items": map[string]any{"enum": k.Enum}}
+	case KindPatterns:
+		s = map[string]any{"type": "array", "items": map[string]any{"type": "string", "minLength": 1}}
 	case KindAgents:
 		s = map[string]any{
 			"type":        "array",

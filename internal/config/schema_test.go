@@ -223,6 +223,7 @@ var notInSchema = []struct{ msg, why string }{
 	{"must be less than limits.max_dynamic_bytes", "reserved_bytes < max_dynamic_bytes compares two keys, one perhaps at its default"},
 	{"is also in filenames.", "a name in both lists compares two keys, one perhaps at its default"},
 	{"invalid glob", "doublestar glob syntax (brackets, braces, a trailing backslash)"},
+	{"an invalid glob pattern", "doublestar glob syntax of claude.md_excludes"},
 	{"expected a plain key", "a YAML merge key (<<) is refused; JSON has none"},
 	{"sets RL", "a rule set by its id and by its name compares two keys"},
 }

@@ -35,7 +35,9 @@ func writeKeys(b *strings.Builder, section, indent string) {
 		case KindSection:
 			fmt.Fprintf(b, "%s%s:\n", indent, k.Name())
 			writeKeys(b, k.Path, indent+"  ")
-		case KindNames, KindAgents:
+		case KindBool:
+			fmt.Fprintf(b, "%s%s: %t\n", indent, k.Name(), k.Default().(bool))
+		case KindNames, KindAgents, KindChoices:
 			if len(k.Default().([]string)) == 0 {
 				fmt.Fprintf(b, "%s%s: []\n", indent, k.Name())
 				continue
@@ -44,6 +46,10 @@ func writeKeys(b *strings.Builder, section, indent string) {
 			for _, n := range k.Default().([]string) {
 				fmt.Fprintf(b, "%s  - %s\n", indent, yamlString(n))
 			}
+		case KindPatterns:
+			fmt.Fprintf(b, "%s%s: []\n", indent, k.Name())
+		case KindEnum:
+			fmt.Fprintf(b, "%s%s: %s\n", indent, k.Name(), k.Default().(string))
 		case KindGlobs:
 			// Null: nothing ignored, and items can be added below.
 			fmt.Fprintf(b, "%s%s:\n%s  # - testdata/**\n", indent, k.Name(), indent)

@@ -69,6 +69,31 @@ type Repair struct {
 	// an edit away from one, where a rename would be a guess that fix
 	// leaves to the user.
 	Name string
+	// Refused says fix will skip it, as the check can already tell (a
+	// link whose target is not a regular file inside the root): the
+	// outputs then do not offer fix for it.
+	Refused bool
+}
+
+// Says is what `rivumi-lint fix` does about the finding, for people: ""
+// when it does nothing.
+func (r Repair) Says() string {
+	if r.Refused {
+		return ""
+	}
+	switch r.Kind {
+	case RepairDeleteHidden:
+		return "deletes the hidden characters"
+	case RepairTranscode:
+		return "re-encodes the file as UTF-8"
+	case RepairSwap:
+		return "swaps the link with its target, so that the instruction file holds the text"
+	case RepairRename:
+		if r.Name != "" {
+			return "renames the file to " + r.Name
+		}
+	}
+	return ""
 }
 
 // RepairKind is what `rivumi-lint fix` does about a finding.

@@ -22,12 +22,14 @@ type pass struct {
 	// checkout says how a Git checkout writes a layer file (F5); nil
 	// outside the diff modes.
 	checkout func(path string) *CheckoutFile
-	// memory is the Memory input, change the ConfigChange input.
+	// memory is the Memory input, change the ConfigChange input, ref the
+	// References input.
 	memory *MemoryFile
 	change *ConfigChange
-	// codex and view are the Agents input: the Codex resolver and its
+	ref    *Reference
+	// agent and view are the Agents input: a profile's resolver and its
 	// view of the resolution's directory.
-	codex *agent.CodexResolver
+	agent agent.Resolver
 	view  *agent.View
 	emit  func(Finding)
 }

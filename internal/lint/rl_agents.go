@@ -39,7 +39,11 @@ const AnyAgents = "*"
 func codexLabel() string { return "Codex CLI " + agent.CodexVersion }
 
 func checkCodexCut(p *pass) {
-	max := p.codex.Options().MaxBytes
+	c, ok := p.agent.(*agent.CodexResolver)
+	if !ok {
+		return
+	}
+	max := c.Options().MaxBytes
 	for _, c := range p.view.Candidates {
 		switch c.State {
 		case agent.Truncated:
@@ -111,7 +115,7 @@ func checkAgentsDiffer(p *pass) {
 			suppressed[riv.By] = append(suppressed[riv.By], rootRelative(riv.Path))
 			continue
 		}
-		if msg := differ(riv, c); msg != "" {
+		if msg := differ(riv, c, p.agent.Profile().Label()); msg != "" {
 			at := ""
 			switch {
 			case riv != nil:
@@ -119,12 +123,12 @@ func checkAgentsDiffer(p *pass) {
 			case c != nil:
 				at = c.Path
 			}
-			p.emit(Finding{Path: at, Message: msg + ". " + differFix})
+			p.emit(Finding{Path: at, Agent: pairOf(p.agent), Message: msg + ". " + differFix})
 		}
 	}
 	for _, by := range order {
-		p.emit(Finding{Path: by, Message: fmt.Sprintf("Rivumi's override %s suppresses %s for the directories below it; %s still loads them, since its overrides take only their own directory's slot. %s",
-			by, strings.Join(suppressed[by], ", "), codexLabel(), differFix)})
+		p.emit(Finding{Path: by, Agent: pairOf(p.agent), Message: fmt.Sprintf("Rivumi's override %s suppresses %s for the directories below it; %s still loads them, since its overrides take only their own directory's slot. %s",
+			by, strings.Join(suppressed[by], ", "), p.agent.Profile().Label(), differFix)})
 	}
 }
 
@@ -133,10 +137,9 @@ const differFix = "Fix: make the files mean the same to every agent used with th
 // differ says in words how Rivumi's layer and Codex's file of one
 // directory differ; "" when both agents get the same bytes (or neither
 // gets any).
-func differ(riv *resolve.Layer, c *agent.Candidate) string {
+func differ(riv *resolve.Layer, c *agent.Candidate, codex string) string {
 	codexGets := c != nil && (c.State == agent.Loaded || c.State == agent.Truncated)
 	rivGets := riv != nil && riv.State == resolve.Active
-	codex := codexLabel()
 	switch {
 	case riv == nil && c == nil:
 		return ""
@@ -202,27 +205,33 @@ func codexVerb(c *agent.Candidate) string {
 	return "skips (" + c.Reason + ")"
 }
 
-// codexNote is what Codex does with the file at p that Rivumi rejects,
-// for the rejection findings' messages when the codex profile is on; ""
-// when the file is not a Codex candidate's.
-func codexNote(r *agent.CodexResolver, p string) string {
-	c, ok := r.FileState(p)
+// pairOf is the Agent of a comparison's finding: Rivumi and the profile.
+func pairOf(a agent.Resolver) string { return agent.Rivumi + "," + a.Profile().Name }
+
+// agentNote is what profile a's agent does with the file at p that Rivumi
+// rejects, for the rejection findings' messages while the profile is on.
+func agentNote(a agent.Resolver, p string) string {
+	label := a.Profile().Label()
+	c, ok := a.FileState(p)
 	if !ok {
-		return " " + codexLabel() + " never reads it (not one of its names)."
+		return " " + label + " never reads it (not one of its names)."
 	}
 	switch c.State {
 	case agent.Loaded:
 		switch {
 		case c.Link != "":
-			return " " + codexLabel() + " follows the link and loads " + c.Link + "."
+			return " " + label + " follows the link and loads " + c.Link + "."
 		case !utf8OK(c):
-			return " " + codexLabel() + " loads it with its invalid bytes replaced by U+FFFD."
+			return " " + label + " loads it with its invalid bytes replaced by U+FFFD."
 		}
-		return " " + codexLabel() + " loads it (it has no size limit of its own, only the chain's shared budget)."
-	case agent.Shadowed, agent.NotAFile, agent.Outside, agent.Failed:
-		return " " + codexLabel() + ": " + c.Reason + "."
+		if a.Profile().Name == agent.Codex {
+			return " " + label + " loads it (it has no size limit of its own, only the chain's shared budget)."
+		}
+		return " " + label + " loads it."
+	case "":
+		return ""
 	}
-	return ""
+	return " " + label + ": " + c.Reason + "."
 }
 
 func utf8OK(c agent.Candidate) bool { return !strings.Contains(c.Reason, "invalid UTF-8") }

@@ -68,9 +68,23 @@ func checkRejected(id string) func(p *pass) {
 			}
 			p.emit(Finding{Path: l.Path, Line: l.Rej.Pos.Line, Column: l.Rej.Pos.Column, UTF16Column: l.Rej.Pos.UTF16Column,
 				Message: fmt.Sprintf(msg, l.Rej.Reason, consequence(p.res, l), rejectedFix(l)),
-				Repair:  Repair{Kind: rejectedRepair(l.Rej.Cause)}})
+				Repair:  Repair{Kind: rejectedRepair(l.Rej.Cause), Refused: swapRefused(l.Rej)}})
 		}
 	}
+}
+
+// swapRefused reports whether fix will refuse to swap a link: it swaps
+// only a link to a regular file inside the root that is no instruction
+// file itself, never one behind a linked directory (X1).
+func swapRefused(r *resolve.Rejection) bool {
+	switch r.Cause {
+	case resolve.CauseBehindLink:
+		return true
+	case resolve.CauseSymlink:
+		t := r.TargetIn
+		return t == nil || t.Kind != resolve.Regular || t.Candidate
+	}
+	return false
 }
 
 // rejectedRepair is what `rivumi-lint fix` does about a rejection of cause

@@ -61,6 +61,9 @@ const (
 	// InAgents: one resolved directory as another agent profile sees it
 	// (Inputs.Codex; A4), beside Rivumi's chain of it.
 	InAgents
+	// InReferences: one broken reference of an instruction file
+	// (Inputs.References), with the directories it affects.
+	InReferences
 )
 
 // table is every rule in id order; register fills it.

@@ -42,9 +42,16 @@ func TestRuleTable(t *testing.T) {
 	if len(Rules()) < 14 {
 		t.Fatalf("%d rules, want RL001 to RL014 at least", len(Rules()))
 	}
-	for i, r := range Rules() {
-		if r.ID != fmt.Sprintf("RL%03d", i+1) || r.Name == "" || r.Summary == "" || r.Doc == "" || r.Default == Off {
-			t.Errorf("rule %d = %+v", i, r)
+	// Ids 18 to 20 are reserved for another profile's rules, landing apart.
+	reserved := map[int]bool{18: true, 19: true, 20: true}
+	n := 0
+	for _, r := range Rules() {
+		n++
+		for reserved[n] && r.ID != fmt.Sprintf("RL%03d", n) {
+			n++
+		}
+		if r.ID != fmt.Sprintf("RL%03d", n) || r.Name == "" || r.Summary == "" || r.Doc == "" || r.Default == Off {
+			t.Errorf("rule %d = %+v", n, r)
 		}
 		if _, err := config.Parse("c.yaml", []byte("version: 1\nrules:\n  "+r.ID+": notice\n")); err != nil {
 			t.Errorf("config refuses rule %s: %v", r.ID, err)

@@ -47,34 +47,51 @@ type Inputs struct {
 	Memory *MemoryFile
 	// ConfigChanges are the config files a diff-mode change touches.
 	ConfigChanges []ConfigChange
+	// References are the broken references the pipeline found (RL021).
+	References []Reference
 	// Prepared, when not nil, holds the chains' part of the check done
 	// beforehand (Prepare) with the same config and Checkout.
 	Prepared *Prepared
 	// Agents are the enabled agent profiles (A1), in the table's order;
-	// nil is Rivumi alone. Codex resolves the chains for the codex
-	// profile when it is enabled.
-	Agents []string
-	Codex  *agent.CodexResolver
-	// CodexViews are Codex's views of Chains' directories, one each in
-	// the same order, when Codex is set.
-	CodexViews []*agent.View
+	// nil is Rivumi alone. Profiles are the enabled profiles other than
+	// Rivumi's, resolved: the Agents rules' input.
+	Agents   []string
+	Profiles []AgentInput
 }
 
-// on reports whether rule runs with the enabled profiles.
+// AgentInput is one enabled profile's resolver and its views of Chains'
+// directories, one each in the same order.
+type AgentInput struct {
+	Resolver agent.Resolver
+	Views    []*agent.View
+}
+
+// rivumiOn reports whether Rivumi's profile is enabled.
+func (in *Inputs) rivumiOn() bool {
+	return in.Agents == nil || slices.Contains(in.Agents, agent.Rivumi)
+}
+
+// on reports whether rule runs with the enabled profiles: Rivumi's rules
+// while Rivumi is on, a profile's while it is resolved, a comparison
+// while Rivumi and another are.
 func (in *Inputs) on(rule Rule) bool {
-	agents := in.Agents
-	if agents == nil {
-		agents = []string{agent.Rivumi}
-	}
 	switch rule.Agent {
 	case "":
-		return slices.Contains(agents, agent.Rivumi)
+		return in.rivumiOn()
 	case AnyAgents:
-		return len(agents) > 1 && in.Codex != nil
-	case agent.Codex:
-		return in.Codex != nil && slices.Contains(agents, agent.Codex)
+		return in.rivumiOn() && len(in.Profiles) > 0
 	}
-	return slices.Contains(agents, rule.Agent)
+	for _, p := range in.Profiles {
+		if p.Resolver.Profile().Name == rule.Agent {
+			return true
+		}
+	}
+	return false
+}
+
+// applies reports whether the Agents rule runs over profile a's views.
+func applies(rule Rule, a agent.Resolver) bool {
+	return rule.Agent == AnyAgents || rule.Agent == a.Profile().Name
 }
 
 // agentOf is a finding's Agent (A4): empty while Rivumi alone is on.
@@ -164,15 +181,17 @@ func Check(in Inputs, cfg Config) *Result {
 				}
 			}
 		}
-		if in.Codex != nil {
-			// Directories with the same Codex view and the same Rivumi
-			// chain have the same findings: the rules run once for them.
-			ak := agentKey{in.CodexViews[ci].Origin(), key}
+		for _, a := range in.Profiles {
+			// Directories with the same view of the agent and the same
+			// Rivumi chain have the same findings: the rules run once.
+			v := a.Views[ci]
+			ak := agentKey{v.Origin(), key}
 			found, ok := agentMemo[ak]
 			if !ok {
 				for _, rule := range table {
-					if rule.Input == InAgents && in.on(rule) {
-						runRule(rule, cfg, &pass{res: r, codex: in.Codex, view: in.CodexViews[ci]}, func(f Finding) {
+					if rule.Input == InAgents && applies(rule, a.Resolver) && in.on(rule) &&
+						(rule.Agent != AnyAgents || in.rivumiOn()) {
+						runRule(rule, cfg, &pass{res: r, agent: a.Resolver, view: v}, func(f Finding) {
 							found = append(found, add(res, index, f, ""))
 						})
 					}
@@ -195,6 +214,10 @@ func Check(in Inputs, cfg Config) *Result {
 		case rule.Input == InConfigChange:
 			for i := range in.ConfigChanges {
 				passes = append(passes, &pass{change: &in.ConfigChanges[i]})
+			}
+		case rule.Input == InReferences:
+			for i := range in.References {
+				passes = append(passes, &pass{ref: &in.References[i]})
 			}
 		}
 		for _, p := range passes {
@@ -220,9 +243,15 @@ func (in *Inputs) forAgents(fs []Finding) []Finding {
 		if !in.on(rule) {
 			continue
 		}
-		f.Agent = in.agentOf(rule)
-		if in.Codex != nil && len(rule.rejects) > 0 && !f.User && slices.Contains(in.Agents, agent.Codex) {
-			if note := codexNote(in.Codex, f.Path); note != "" {
+		if f.Agent == "" {
+			f.Agent = in.agentOf(rule)
+		}
+		if len(rule.rejects) > 0 && !f.User {
+			for _, a := range in.Profiles {
+				note := agentNote(a.Resolver, f.Path)
+				if note == "" {
+					continue
+				}
 				if i := strings.LastIndex(f.Message, ". Fix: "); i >= 0 {
 					f.Message = f.Message[:i+1] + note + f.Message[i+1:]
 				} else {
@@ -293,7 +322,7 @@ func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
 	}
 	// Ignore globs name repository paths of the chains (§8); the memory
 	// file and a changed config are reported whatever they match.
-	chain := rule.Input == InChain || rule.Input == InDirectory || rule.Input == InAgents
+	chain := rule.Input == InChain || rule.Input == InDirectory || rule.Input == InAgents || rule.Input == InReferences
 	p.emit = func(f Finding) {
 		if user != nil && f.Path == user.Path {
 			// F10: the user-level file by its repository path when it

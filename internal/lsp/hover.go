@@ -47,7 +47,7 @@ func (s *Server) hover(params json.RawMessage) (any, error) {
 		}
 	}
 	text := chainMarkdown(run.Resolutions[0], ld)
-	if run.Codex != nil {
+	if codexOf(run) != nil {
 		text += agentsMarkdown(run, d.rel)
 	}
 	return hover{Contents: markupContent{Kind: "markdown", Value: text}}, nil
@@ -106,7 +106,17 @@ func escapeMarkdown(s string) string { return markdownEscaper.Replace(s) }
 // the codex profile is on: a fallback name such as CLAUDE.md is an
 // instruction file to Codex alone.
 func codexName(run *project.Run, name string) bool {
-	return run.Codex != nil && slices.Contains(run.Codex.Options().Names(), name)
+	c := codexOf(run)
+	return c != nil && slices.Contains(c.Options().Names(), name)
+}
+
+// codexOf is the run's Codex resolver, nil when the profile is off.
+func codexOf(run *project.Run) *agent.CodexResolver {
+	if a := run.Agent(agent.Codex); a != nil {
+		c, _ := a.Resolver.(*agent.CodexResolver)
+		return c
+	}
+	return nil
 }
 
 // agentsMarkdown is the hover's part for the other enabled profiles (A3):
@@ -140,7 +150,7 @@ func rivumiFileState(run *project.Run, rel string) string {
 // directory alone (a view lists no file it cannot know, nor a non-file
 // once project files are off).
 func codexFileState(run *project.Run, rel string) string {
-	v := run.CodexViews[0]
+	v := run.Agent(agent.Codex).Views[0]
 	for i, c := range v.Candidates {
 		if c.Path == rel {
 			return codexState(c, v.Lost, shadowing(v.Candidates[:i], rel)) + inexact(v)
@@ -149,14 +159,14 @@ func codexFileState(run *project.Run, rel string) string {
 	if !codexName(run, path.Base(rel)) {
 		return codexState(agent.Candidate{State: agent.Ignored}, "", "")
 	}
-	if c, ok := run.Codex.FileState(rel); ok {
+	if c, ok := codexOf(run).FileState(rel); ok {
 		var before []agent.Candidate
-		for _, n := range run.Codex.Options().Names() {
+		for _, n := range codexOf(run).Options().Names() {
 			p := path.Join(resolve.ParentDir(rel), n)
 			if p == rel {
 				break
 			}
-			if o, ok := run.Codex.FileState(p); ok {
+			if o, ok := codexOf(run).FileState(p); ok {
 				before = append(before, o)
 			}
 		}

@@ -327,8 +327,8 @@ func (in *inputs) build() (*Preview, error) {
 	// Every section is known here: no reserve (P3).
 	b.Status = map[lint.Severity]string{lint.Error: "over", lint.Warning: "warning", lint.Off: "ok"}[lim.Budget(int64(b.Total))]
 	trace.Mark("sections")
-	if in.run.Codex != nil {
-		pv.Agents = append(pv.Agents, codexView(in.run.CodexViews[0]))
+	for _, a := range in.run.Agents {
+		pv.Agents = append(pv.Agents, agentView(a.Resolver.Profile(), a.Views[0]))
 	}
 	pv.Findings = res.Findings
 	s := res.Summary()
@@ -339,9 +339,8 @@ func (in *inputs) build() (*Preview, error) {
 	return pv, nil
 }
 
-// codexView is the preview's plain value of Codex's view (A3).
-func codexView(v *agent.View) view.Agent {
-	p := agent.Lookup(agent.Codex)
+// agentView is the preview's plain value of a profile's view (A3).
+func agentView(p *agent.Profile, v *agent.View) view.Agent {
 	a := view.Agent{Agent: p.Name, Product: p.Product, Version: p.Version, Start: resolve.DisplayDir(v.Start),
 		Exact: v.Exact(), Inexact: v.Inexact, Lost: v.Lost, Files: []view.AgentFile{}}
 	if v.User != nil {
@@ -349,7 +348,7 @@ func codexView(v *agent.View) view.Agent {
 	}
 	for _, c := range v.Candidates {
 		a.Files = append(a.Files, view.AgentFile{Path: c.Path, State: string(c.State), Bytes: c.Size, Kept: c.Kept,
-			Link: c.Link, Line: c.Line, Column: c.Column, Reason: c.Reason})
+			Link: c.Link, Line: c.Line, Column: c.Column, Reason: c.Reason, Label: c.Label(), Shown: c.Shown()})
 	}
 	msg := v.Message()
 	a.Bytes, a.Text = len(msg), string(msg)

@@ -16,33 +16,72 @@ func codexOptions(cfg *config.Config) agent.CodexOptions {
 		RootMarkers: cfg.Codex.RootMarkers}
 }
 
-// agents resolves the other enabled profiles over the engine's listings
-// and reads (A1): Codex's view of each resolved directory.
-func (r *Run) agents() error {
-	if !r.Config.Enabled(agent.Codex) {
-		return nil
+// AgentRun is one enabled profile's part of a run: its resolver and its
+// views of the run's directories, one per Run.Resolutions entry.
+type AgentRun struct {
+	Resolver agent.Resolver
+	Views    []*agent.View
+}
+
+// Agent returns the run of the profile called name, nil when it is off.
+func (r *Run) Agent(name string) *AgentRun {
+	for i := range r.Agents {
+		if r.Agents[i].Resolver.Profile().Name == name {
+			return &r.Agents[i]
+		}
 	}
-	o := codexOptions(r.Config)
+	return nil
+}
+
+// agents resolves the other enabled profiles over the engine's listings
+// and reads (A1): each one's view of each resolved directory.
+func (r *Run) agents() error {
+	var resolvers []agent.Resolver
+	if r.Config.Enabled(agent.Codex) {
+		c, err := r.codex()
+		if err != nil {
+			return err
+		}
+		resolvers = append(resolvers, c)
+	}
+	for _, res := range resolvers {
+		a := AgentRun{Resolver: res, Views: make([]*agent.View, len(r.Resolutions))}
+		for i, c := range r.Resolutions {
+			v, err := res.View(c.Dir)
+			if err != nil {
+				return fmt.Errorf("%s profile: resolve %s: %w", res.Profile().Name, resolve.DisplayDir(c.Dir), err)
+			}
+			a.Views[i] = v
+		}
+		r.Agents = append(r.Agents, a)
+	}
+	return nil
+}
+
+// rootAbs is the root's absolute, physical path: the directory the agents
+// name, as getcwd gives it to them.
+func (r *Run) rootAbs() string {
 	abs, err := filepath.EvalSymlinks(r.p.Root)
 	if err != nil {
 		abs = r.p.Root
 	}
-	o.RootAbs = filepath.ToSlash(abs)
+	return filepath.ToSlash(abs)
+}
+
+// codex is the codex profile's resolver, from the config.
+func (r *Run) codex() (*agent.CodexResolver, error) {
+	o := codexOptions(r.Config)
+	o.RootAbs = r.rootAbs()
 	// Codex's default marker is .git: the Git top holds one on the disk,
 	// which the index and a commit's tree do not list.
 	o.RootMarked = r.p.GitDir != "" && r.p.Prefix == ""
+	abs := filepath.FromSlash(o.RootAbs)
 	o.MarkerAbove = func(markers []string) string { return markerAbove(abs, markers) }
+	var err error
 	if o.User, err = agent.ReadCodexUser(r.p.opts.CodexHome); err != nil {
-		return fmt.Errorf("codex profile: %w", err)
+		return nil, fmt.Errorf("codex profile: %w", err)
 	}
-	r.Codex = agent.NewCodex(r.Engine, o)
-	r.CodexViews = make([]*agent.View, len(r.Resolutions))
-	for i, res := range r.Resolutions {
-		if r.CodexViews[i], err = r.Codex.View(res.Dir); err != nil {
-			return fmt.Errorf("codex profile: resolve %s: %w", resolve.DisplayDir(res.Dir), err)
-		}
-	}
-	return nil
+	return agent.NewCodex(r.Engine, o), nil
 }
 
 // markerAbove is the nearest directory above root holding one of

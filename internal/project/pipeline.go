@@ -66,11 +66,10 @@ type Run struct {
 	Resolutions []*resolve.Resolution
 	Skills      []skills.Skill
 	SkillNotes  []string
-	// Codex resolves the chains as Codex does when the codex profile is
-	// on (A1), over the engine's listings and reads; CodexViews are its
-	// views of Resolutions' directories, one each.
-	Codex      *agent.CodexResolver
-	CodexViews []*agent.View
+	// Agents are the enabled profiles other than Rivumi's, in the
+	// profile table's order (A1): each resolves the chains as its agent
+	// does, over the engine's listings and reads.
+	Agents []AgentRun
 
 	p     *Project
 	scope Scope
@@ -127,8 +126,10 @@ func (p *Project) Start(s Scope) (*Run, error) {
 // Lint runs the rules over the run's chains, its skills, the memory file
 // (nil: none) and a changed config, then the drift from the base.
 func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
-	in := lint.Inputs{Chains: r.Resolutions, Skills: skills.Render(r.Skills), Checkout: r.checkout, Memory: mem, Prepared: r.prepared,
-		Codex: r.Codex, CodexViews: r.CodexViews}
+	in := lint.Inputs{Chains: r.Resolutions, Skills: skills.Render(r.Skills), Checkout: r.checkout, Memory: mem, Prepared: r.prepared}
+	for _, a := range r.Agents {
+		in.Profiles = append(in.Profiles, lint.AgentInput{Resolver: a.Resolver, Views: a.Views})
+	}
 	if len(r.Config.Agents) != 1 || r.Config.Agents[0] != agent.Rivumi {
 		in.Agents = r.Config.Agents
 	}
@@ -138,6 +139,10 @@ func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
 		if in.ConfigChanges, err = r.configChanges(); err != nil {
 			return nil, err
 		}
+	}
+	var err error
+	if in.References, err = r.references(); err != nil {
+		return nil, err
 	}
 	res := lint.Check(in, r.Config)
 	trace.Mark("render")

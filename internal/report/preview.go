@@ -346,7 +346,7 @@ func previewAgentText(bw *bufio.Writer, c previewPaint, a view.Agent) {
 		fmt.Fprintf(bw, "  user file %s\n", safe(a.User))
 	}
 	if a.Lost != "" {
-		fmt.Fprintf(bw, "  %s %s\n", c.state("error"), safe("Codex loads no project file: "+a.Lost))
+		fmt.Fprintf(bw, "  %s %s\n", c.state("error"), safe(a.Product+" loads no project file: "+a.Lost))
 	}
 	if !a.Exact {
 		fmt.Fprintf(bw, "  %s\n", c.dim(safe("not exact: "+a.Inexact)))

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/shell"
 )
 
 const maxListedDirs = 5
@@ -17,6 +18,7 @@ const maxListedDirs = 5
 // directories it affects and a summary line.
 func Text(w io.Writer, r *lint.Result, o Options) error {
 	bw := bufio.NewWriter(w)
+	fixable := 0
 	for _, f := range r.Findings {
 		loc := lineStart(safe(f.Path))
 		if f.Line > 0 {
@@ -34,11 +36,19 @@ func Text(w io.Writer, r *lint.Result, o Options) error {
 			}
 			fmt.Fprintf(bw, "    affects: %s%s\n", safe(strings.Join(shown, ", ")), more)
 		}
+		if says := f.Repair.Says(); says != "" && !f.User {
+			fmt.Fprintf(bw, "    fix: rivumi-lint fix %s (it %s, where that is safe)\n", safe(shell.Path(f.Path)), says)
+			fixable++
+		}
 	}
 	writeDriftText(bw, r.Drift)
 	s := r.Summary()
 	fmt.Fprintf(bw, "%s, %s, %s in %s\n", plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"),
 		plural(s.Notices, "notice", "notices"), plural(s.Directories, "directory", "directories"))
+	if fixable > 0 {
+		// Issue #26: say what to do next, once.
+		fmt.Fprintf(bw, "rivumi-lint fix can repair %d of these %d findings where that is safe (rivumi-lint fix --dry-run shows the changes first)\n", fixable, len(r.Findings))
+	}
 	return bw.Flush()
 }
 

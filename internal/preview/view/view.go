@@ -120,6 +120,10 @@ type AgentFile struct {
 	Line   int    `json:"line,omitempty"`
 	Column int    `json:"column,omitempty"`
 	Reason string `json:"reason"`
+	// Label is how the agent labels the file in its message, and Shown
+	// the path it shows, when they apply (Claude Code's "Contents of").
+	Label string `json:"label,omitempty"`
+	Shown string `json:"shown,omitempty"`
 }
 
 // Agent returns the view of the named profile, or false.
