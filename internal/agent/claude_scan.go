@@ -12,6 +12,18 @@ import (
 // tokens, in order, as written (resolved by the caller). err is set when
 // the lexer gives up, which makes Claude Code skip the file.
 func claudeMarkdown(text string) (out string, imports []string, err error) {
+	out, imps, err := claudeMarkdownImports(text)
+	for _, m := range imps {
+		imports = append(imports, m.path)
+	}
+	return out, imports, err
+}
+
+// mdImport is one @-import: the path as the scan reads it and the token
+// as written (after the "@"), to find it in the file again.
+type mdImport struct{ path, raw string }
+
+func claudeMarkdownImports(text string) (out string, imports []mdImport, err error) {
 	hasComment := containsStr(text, "<!--")
 	hasAt := containsStr(text, "@")
 	if !hasComment && !hasAt {
@@ -102,8 +114,8 @@ func mdRemoveComments(raw js) js {
 // of an HTML comment token), skipping code, code spans and other HTML, in
 // document order, as written; each with its "#…" cut and "\ " read as a
 // space, when it looks like a path.
-func mdImports(toks []*mdToken) []string {
-	var out []string
+func mdImports(toks []*mdToken) []mdImport {
+	var out []mdImport
 	var walk func([]*mdToken)
 	walk = func(ts []*mdToken) {
 		for _, k := range ts {
@@ -129,7 +141,7 @@ func mdImports(toks []*mdToken) []string {
 }
 
 // mdAtPaths adds the paths of /(?:^|\s)@((?:[^\s\\]|\\ )+)/g in s.
-func mdAtPaths(s js, out []string) []string {
+func mdAtPaths(s js, out []mdImport) []mdImport {
 	for i := 0; i < len(s); i++ {
 		if s[i] != '@' || i > 0 && !jsSpace(int(s[i-1])) {
 			continue
@@ -157,13 +169,14 @@ func mdAtPaths(s js, out []string) []string {
 		}
 		// the next match starts its search after this one
 		next := j
+		raw := fromJS(h)
 		if k := indexOfUnit(h, '#', 0); k >= 0 {
 			h = h[:k]
 		}
 		if len(h) > 0 {
 			p := fromJS(mdUnescapeSpaces(h))
 			if claudeImportShape(p) {
-				out = append(out, p)
+				out = append(out, mdImport{path: p, raw: raw})
 			}
 		}
 		i = next - 1

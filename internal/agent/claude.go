@@ -1,0 +1,322 @@
+package agent
+
+// The claude profile: what Claude Code 2.1.328 puts into its first request
+// as instructions from a directory, settled by experiment against the
+// binary (docs/agent-profiles.md has the rules and their evidence).
+//
+// Claude Code loads in one pass, in this order: the managed policy file,
+// the user's file and rules, then for each directory from just below "/"
+// down to the working directory its CLAUDE.md, .claude/CLAUDE.md, the
+// unconditional .claude/rules files and CLAUDE.local.md, each followed by
+// its @-imports depth first; one set of paths already seen is shared by
+// the whole pass. Its built-in AGENTS.md plugin then adds AGENTS.md and
+// .claude/AGENTS.md files by its instructionFiles mode. The resolver runs
+// that pass over the engine's listings and reads, per directory, and keeps
+// every file it read and every text it made for the next view.
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+)
+
+// The AGENTS.md plugin's modes (its instructionFiles option).
+const (
+	ClaudeModeDefault = "claude-md-or-agents-md" // AGENTS.md where no CLAUDE.md-family file loads
+	ClaudeModeClaude  = "claude-md"              // no AGENTS.md
+	ClaudeModeBoth    = "claude-md-and-agents-md"
+	ClaudeModeManaged = "managed-only" // the project's and the user's files dropped
+)
+
+// ClaudeModes are the modes in the plugin's order.
+var ClaudeModes = []string{ClaudeModeClaude, ClaudeModeDefault, ClaudeModeBoth, ClaudeModeManaged}
+
+// ClaudeOptions are the claude profile's settings: the config's claude:
+// section, and where the run finds what Claude Code would find.
+type ClaudeOptions struct {
+	// Mode is the AGENTS.md plugin's instructionFiles (a user setting);
+	// "" or an unknown value is its default, ClaudeModeDefault.
+	Mode string
+	// RootAbs is the root's absolute, physical path: Claude Code names
+	// files by the physical working directory.
+	RootAbs string
+	// Home is the user's home directory, whose .claude/CLAUDE.md and
+	// .claude/rules Claude Code loads and where "~/" imports point; ""
+	// for none (CI, tests): no user files, and a "~/" import is taken to
+	// lie outside the repository.
+	Home string
+	// Excludes are the claudeMdExcludes globs, matched against absolute
+	// paths (dot files included).
+	Excludes []string
+	// ExternalImports is the project's hasClaudeMdExternalIncludesApproved
+	// in ~/.claude.json: imports may then leave the working directory.
+	ExternalImports bool
+	// Above reports whether a directory above the root (below "/") holds
+	// an entry called name (CLAUDE.md, CLAUDE.local.md, AGENTS.md,
+	// .claude): Claude Code's chain runs up to "/", and rivumi-lint looks
+	// only at names there. nil looks nowhere.
+	Above func(name string) bool
+	// Managed reports whether the managed policy files exist
+	// (/etc/claude-code/CLAUDE.md or /etc/claude-code/.claude/rules), which
+	// rivumi-lint never reads; nil: none.
+	Managed func() bool
+}
+
+func (o *ClaudeOptions) mode() string {
+	if slices.Contains(ClaudeModes, o.Mode) {
+		return o.Mode
+	}
+	return ClaudeModeDefault
+}
+
+// Also are the names the engine's listings must keep for this profile.
+func (o *ClaudeOptions) Also() []string {
+	return []string{claudeMD, claudeLocalMD, claudeDir, codexNormal}
+}
+
+const (
+	claudeMD      = "CLAUDE.md"
+	claudeLocalMD = "CLAUDE.local.md"
+	claudeDir     = ".claude"
+)
+
+// The states only Claude Code gives a file.
+const (
+	Imported    State = "imported"    // in the text, as an @-import of another file
+	Oversized   State = "oversized"   // over 4 MiB: skipped whole
+	Conditional State = "conditional" // a rules file whose paths: make it load only when a matching file is read
+	Excluded    State = "excluded"    // claudeMdExcludes matches it
+)
+
+// claudeKind is whose a loaded file is: it decides the label.
+type claudeKind string
+
+const (
+	kindManaged claudeKind = "Managed"
+	kindUser    claudeKind = "User"
+	kindProject claudeKind = "Project"
+	kindLocal   claudeKind = "Local"
+)
+
+var claudeLabels = map[claudeKind]string{
+	kindManaged: " (organization-managed policy instructions)",
+	kindUser:    " (user's private global instructions for all projects)",
+	kindProject: " (project instructions, checked into the codebase)",
+	kindLocal:   " (user's private project instructions, not checked in)",
+}
+
+// claudePreamble starts the instruction block.
+const claudePreamble = "<system-reminder>\nCodebase and user instructions are shown below. Be sure to adhere to these instructions. " +
+	"IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.\n\n"
+
+// ClaudeResolver resolves what Claude Code loads from each directory over
+// an engine's listings and reads.
+type ClaudeResolver struct {
+	e     *resolve.Engine
+	o     ClaudeOptions
+	home  string
+	views map[string]*View
+	reals map[string]claudeReal
+	reads map[string]claudeRead
+	texts map[string]*claudeText
+	lists map[string]claudeListing
+}
+
+type claudeListing struct {
+	ents    []claudeDirent
+	ordered bool
+}
+
+// claudeText is what Claude Code's file pipeline makes of one file's
+// bytes, whatever path it is loaded by.
+type claudeText struct {
+	text     string // decoded, front matter gone, comment pass done
+	globs    []string
+	imports  []mdImport
+	front    bool // a front matter block was removed
+	comments bool // the comment pass changed the text
+	lossy    bool // invalid UTF-8 was replaced
+	lexErr   string
+	raw      []byte
+}
+
+// NewClaude returns a resolver over e, whose listings must keep o.Also().
+func NewClaude(e *resolve.Engine, o ClaudeOptions) *ClaudeResolver {
+	o.RootAbs = strings.TrimSuffix(o.RootAbs, "/")
+	if o.RootAbs == "" {
+		o.RootAbs = "/"
+	}
+	home := strings.TrimSuffix(o.Home, "/")
+	return &ClaudeResolver{e: e, o: o, home: home, views: map[string]*View{}, reals: map[string]claudeReal{},
+		reads: map[string]claudeRead{}, texts: map[string]*claudeText{}, lists: map[string]claudeListing{}}
+}
+
+// Profile implements Resolver.
+func (c *ClaudeResolver) Profile() *Profile { return Lookup(Claude) }
+
+// Options returns the resolver's options.
+func (c *ClaudeResolver) Options() *ClaudeOptions { return &c.o }
+
+// View resolves what Claude Code started in dir loads, once per
+// directory. The view is the resolver's: read-only.
+func (c *ClaudeResolver) View(dir string) (*View, error) {
+	if v, ok := c.views[dir]; ok {
+		return v, nil
+	}
+	v, err := c.resolveView(dir)
+	if err != nil {
+		return nil, err
+	}
+	c.views[dir] = v
+	return v, nil
+}
+
+// FileState is what Claude Code started in the file's own directory does
+// with the file at p (for a file below .claude, the directory holding
+// that .claude); false when it is none of its files there.
+func (c *ClaudeResolver) FileState(p string) (Candidate, bool) {
+	dir := claudeProjectDir("/" + p)
+	dir = strings.TrimPrefix(dir, "/")
+	v, err := c.View(dir)
+	if err != nil {
+		return Candidate{}, false
+	}
+	for _, cand := range v.Candidates {
+		if cand.Path == p {
+			return cand, true
+		}
+	}
+	return Candidate{}, false
+}
+
+// renderClaude is the instruction block: the preamble, then each file
+// that loads as "Contents of PATH LABEL:", a blank line and its trimmed
+// text, joined by blank lines. No file: no block.
+func renderClaude(v *View) []byte {
+	var parts []string
+	for i := range v.Candidates {
+		cand := &v.Candidates[i]
+		if cand.text == nil || cand.State != Loaded && cand.State != Imported {
+			continue
+		}
+		shown := cand.abs
+		if shown == "" {
+			shown = v.rootAbs
+			if cand.Path != "" {
+				shown = strings.TrimSuffix(v.rootAbs, "/") + "/" + cand.Path
+			}
+		}
+		parts = append(parts, "Contents of "+shown+cand.label+":\n\n"+string(cand.text))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []byte(claudePreamble + strings.Join(parts, "\n\n") + "\n</system-reminder>")
+}
+
+// text processes the bytes of the physical file key once.
+func (c *ClaudeResolver) text(key string, data []byte) *claudeText {
+	if t, ok := c.texts[key]; ok {
+		return t
+	}
+	s := claudeDecode(data)
+	t := &claudeText{raw: data, lossy: s != string(data)}
+	fm := claudeFrontMatter(s)
+	t.front = fm.removed
+	t.globs = fm.paths
+	out, imps, err := claudeMarkdownImports(fm.content)
+	if err != nil {
+		t.lexErr = err.Error()
+	}
+	t.text, t.imports = out, imps
+	t.comments = err == nil && out != fm.content
+	c.texts[key] = t
+	return t
+}
+
+// excluded reports whether claudeMdExcludes matches the absolute p.
+func (c *ClaudeResolver) excluded(p string, k claudeKind) bool {
+	if k == kindManaged {
+		return false
+	}
+	for _, g := range c.o.Excludes {
+		if ok, err := doublestar.Match(strings.ReplaceAll(g, `\`, "/"), p); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// listing lists the physical directory abs once.
+func (c *ClaudeResolver) listing(abs string) (claudeListing, error) {
+	if l, ok := c.lists[abs]; ok {
+		return l, nil
+	}
+	ents, ordered, err := c.list(abs)
+	if err != nil {
+		return claudeListing{}, err
+	}
+	l := claudeListing{ents: ents, ordered: ordered}
+	c.lists[abs] = l
+	return l, nil
+}
+
+// exists reports whether abs has an entry of its own (lstat): what makes a
+// candidate of a name Claude Code tries in every directory.
+func (c *ClaudeResolver) exists(abs string) (bool, error) {
+	dir, name := path.Dir(abs), path.Base(abs)
+	r, err := c.realpath(dir)
+	if err != nil {
+		return false, err
+	}
+	if r.out != "" {
+		return true, nil // not known here: say it exists, the read says why not
+	}
+	w, rel := c.where(r.path)
+	switch w {
+	case inRoot:
+		ent, err := c.e.Source().Lstat(path.Join(rel, name))
+		if resolve.IsFatal(err) {
+			return false, err
+		}
+		return err == nil && ent.Kind != resolve.Missing, nil
+	case inHome:
+		k, _, _ := c.statKind(abs)
+		return k != resolve.Missing || c.isLink(abs), nil
+	}
+	return false, nil
+}
+
+// shownRel is how a candidate names the absolute path p: relative to the
+// root inside it, "~/…" below the home, else p itself.
+func (c *ClaudeResolver) shownRel(p string) (rel string, inside bool) {
+	if r, ok := underRoot(c.o.RootAbs, p); ok {
+		return r, true
+	}
+	if c.home != "" && claudeWithin(p, c.home) {
+		return "~" + strings.TrimPrefix(p, c.home), false
+	}
+	return p, false
+}
+
+func (c *ClaudeResolver) resolveView(dir string) (*View, error) {
+	v := &View{Dir: dir, rootAbs: c.o.RootAbs, render: renderClaude}
+	info, err := c.e.Dir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if info.Linked != "" {
+		v.Inexact = "the directory is below a symbolic link: Claude Code, started there, runs in the link's target and loads that directory's files"
+		return v, nil
+	}
+	s := &claudeSim{c: c, cwd: c.abs(dir), dir: dir}
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	v.Candidates = s.candidates()
+	v.Inexact = s.inexact
+	return v, nil
+}

@@ -1,0 +1,811 @@
+package agent
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/internal/content"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+)
+
+// claudeSim is one run of Claude Code's loading pass from one working
+// directory.
+type claudeSim struct {
+	c       *ClaudeResolver
+	cwd     string // absolute, physical
+	dir     string // root-relative
+	main    *claudeLoad
+	slots   map[string]int // where each chain directory's items end in main.items
+	agents  map[string][]claudeItem
+	inexact string
+}
+
+// claudeLoad is one loading pass (Zne and VHe with the set of paths they
+// share): the main one, or one of the AGENTS.md plugin's.
+type claudeLoad struct {
+	s         *claudeSim
+	processed map[string]bool
+	items     []claudeItem
+	external  bool // imports may leave the working directory
+	// unordered counts rules files that loaded from a listing whose order
+	// is not the system's, per rules tree.
+	unordered int
+}
+
+// claudeItem is one candidate in the order Claude Code meets it; entry is
+// set while it enters the message.
+type claudeItem struct {
+	c     Candidate
+	entry *claudeEntry
+}
+
+// claudeEntry is a file Claude Code loads (its instructionFiles entry).
+type claudeEntry struct {
+	path   string // absolute, as shown
+	kind   claudeKind
+	text   string // as loaded, untrimmed
+	globs  []string
+	parent string // the importing file's shown path ("" for none)
+}
+
+type claudeImporter struct {
+	shown        string // the importing file's absolute path as shown
+	raw          string // the import as written
+	line, column int
+}
+
+func (s *claudeSim) setInexact(why string) {
+	if s.inexact == "" {
+		s.inexact = why
+	}
+}
+
+func (s *claudeSim) newLoad(external bool) *claudeLoad {
+	l := &claudeLoad{s: s, processed: map[string]bool{}, external: external}
+	return l
+}
+
+// seeded is a load of the AGENTS.md plugin: its set of seen paths starts
+// with the managed and the user's CLAUDE.md.
+func (s *claudeSim) seeded() *claudeLoad {
+	l := s.newLoad(s.c.o.ExternalImports)
+	l.processed[claudeManagedMD] = true
+	if s.c.home != "" {
+		l.processed[s.c.home+"/.claude/CLAUDE.md"] = true
+	}
+	return l
+}
+
+const claudeManagedMD = "/etc/claude-code/CLAUDE.md"
+
+// chain is the working directory and the directories above it inside the
+// root, top down.
+func (s *claudeSim) chain() []string { return ancestors(s.dir, "") }
+
+func (s *claudeSim) run() error {
+	c := s.c
+	mode := c.o.mode()
+	if mode != ClaudeModeManaged && c.o.Above != nil {
+		names := []string{claudeMD, claudeLocalMD, claudeDir}
+		if mode != ClaudeModeClaude {
+			names = append(names, codexNormal)
+		}
+		for _, n := range names {
+			if c.o.Above(n) {
+				s.setInexact("a directory above the repository's root holds " + n + ", and Claude Code's chain runs up to the file system's root; rivumi-lint reads only the repository")
+				break
+			}
+		}
+	}
+	if c.o.Managed != nil && c.o.Managed() {
+		s.setInexact("managed policy instructions exist in /etc/claude-code, which Claude Code loads first; rivumi-lint reads only the repository")
+	}
+	s.main = s.newLoad(c.o.ExternalImports)
+	s.slots = map[string]int{}
+	if c.home != "" {
+		user := s.newLoad(true)
+		user.processed = s.main.processed
+		if _, err := user.zne(c.home+"/.claude/CLAUDE.md", kindUser, 0, nil); err != nil {
+			return err
+		}
+		if err := user.rulesTree(c.home+"/.claude/rules", kindUser); err != nil {
+			return err
+		}
+		s.main.items = append(s.main.items, user.items...)
+		if claudeAutoMemory(c.home) {
+			s.setInexact("the user's home holds Claude Code's auto memory (~/.claude/projects/*/memory/MEMORY.md), which this profile does not model")
+		}
+	}
+	for _, d := range s.chain() {
+		x := c.abs(d)
+		if x == "/" {
+			s.slots[d] = len(s.main.items)
+			continue // "/" itself is not in the chain
+		}
+		for _, p := range []string{x + "/" + claudeMD, x + "/" + claudeDir + "/" + claudeMD} {
+			if _, err := s.main.zne(p, kindProject, 0, nil); err != nil {
+				return err
+			}
+		}
+		if err := s.main.rulesTree(x+"/"+claudeDir+"/rules", kindProject); err != nil {
+			return err
+		}
+		if _, err := s.main.zne(x+"/"+claudeLocalMD, kindLocal, 0, nil); err != nil {
+			return err
+		}
+		s.slots[d] = len(s.main.items)
+	}
+	return s.plugin(mode)
+}
+
+// claudeAutoMemory reports whether home holds an auto-memory index.
+func claudeAutoMemory(home string) bool {
+	m, _ := filepath.Glob(filepath.Join(filepath.FromSlash(home), ".claude", "projects", "*", "memory", "MEMORY.md"))
+	return len(m) > 0
+}
+
+// zne is Zne: it loads the file at p (absolute) as kind, then its imports
+// depth first; it returns how many files entered the message.
+func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImporter) (int, error) {
+	c := l.s.c
+	p = path.Clean(p)
+	cand := Candidate{Size: -1}
+	shownRel, inside := c.shownRel(p)
+	cand.Path = shownRel
+	by := ""
+	if imp != nil {
+		cand.Line, cand.Column = imp.line, imp.column
+		by = "; imported by " + c.display(imp.shown)
+		if !inside {
+			cand.Path = imp.raw
+			cand.abs = p
+		}
+	}
+	note := func(st State, why string) (int, error) {
+		cand.State, cand.Reason = st, why+by
+		l.items = append(l.items, claudeItem{c: cand})
+		return 0, nil
+	}
+	ext := l.external || kind == kindUser
+	if l.processed[p] {
+		if imp == nil {
+			return 0, nil // a chain file already loaded (by an import): Claude Code passes it silently
+		}
+		return note(Shadowed, "already loaded: Claude Code loads each path once")
+	}
+	if depth >= 5 {
+		return note(Dropped, "more than four levels of imports below the file that starts them: Claude Code drops it")
+	}
+	if c.excluded(p, kind) {
+		if imp == nil {
+			if ok, err := c.exists(p); err != nil || !ok {
+				return 0, err
+			}
+		}
+		return note(Excluded, "claudeMdExcludes matches it")
+	}
+	real, err := c.realpath(p)
+	if err != nil {
+		return 0, err
+	}
+	if depth > 0 && !ext && (real.out != "" || !claudeWithin(real.path, l.s.cwd)) {
+		return note(Outside, "it leads out of the working directory, from which Claude Code loads no import")
+	}
+	xe := ""
+	if real.linked && real.out == "" {
+		xe = real.path
+		if l.processed[xe] {
+			if imp == nil {
+				return note(Shadowed, "it links to "+c.display(xe)+", already loaded")
+			}
+			return note(Shadowed, "it links to "+c.display(xe)+", already loaded: Claude Code loads each file once")
+		}
+	}
+	l.processed[p] = true
+	rd, err := c.read(p)
+	if err != nil {
+		return 0, err
+	}
+	if xe != "" {
+		l.processed[xe] = true
+	}
+	if rd.inexact != "" {
+		l.s.setInexact(c.display(p) + ": " + rd.inexact)
+		if rd.data == nil {
+			return note(Outside, rd.inexact)
+		}
+	}
+	if xe != "" {
+		if rel, ok := underRoot(c.o.RootAbs, xe); ok {
+			cand.Link = rel
+		}
+	}
+	switch {
+	case rd.kind == resolve.Missing:
+		if imp == nil {
+			if ok, err := c.exists(p); err != nil || !ok {
+				return 0, err // no such file: nothing to say
+			}
+			return note(NotAFile, "a dangling symbolic link (or one that loops): Claude Code skips it")
+		}
+		return note(NotAFile, "no such file: Claude Code skips the import")
+	case rd.kind != resolve.Regular:
+		return note(NotAFile, "it is "+kindPhrase(rd.kind)+", not a file: Claude Code skips it")
+	case rd.err != "":
+		return note(Failed, "Claude Code cannot read it and skips it: "+rd.err)
+	case rd.data == nil && rd.size > claudeMaxBytes:
+		cand.Size = rd.size
+		return note(Oversized, fmt.Sprintf("it is %d bytes, over the %d Claude Code loads: skipped whole", rd.size, claudeMaxBytes))
+	}
+	cand.Size = rd.size
+	if !claudeTextFile(p) {
+		return note(Ignored, "its extension ("+nodeExtname(p)+") is not one of the text files Claude Code loads")
+	}
+	t := c.text(rd.key, rd.data)
+	if t.lexErr != "" {
+		return note(Failed, "Claude Code's Markdown lexer gives up on it, and the file is skipped")
+	}
+	trimmed := jsTrimString(t.text)
+	if trimmed == "" {
+		why := "its text is whitespace only: Claude Code skips it"
+		switch {
+		case rd.size == 0:
+			why = "it is empty: Claude Code skips it"
+		case t.front || t.comments:
+			why = "nothing is left once its front matter and HTML comments are removed: Claude Code skips it"
+		}
+		if len(t.imports) > 0 {
+			why += ", and its imports with it"
+		}
+		return note(Empty, why)
+	}
+	entry := &claudeEntry{path: p, kind: kind, text: t.text, globs: t.globs}
+	cand.State = Loaded
+	if imp != nil {
+		cand.State = Imported
+		entry.parent = imp.shown
+	}
+	cand.text = []byte(trimmed)
+	cand.Kept = int64(len(trimmed))
+	cand.label = claudeLabels[kind]
+	if !inside && imp == nil {
+		cand.abs = p
+	}
+	var why []string
+	if imp != nil {
+		why = append(why, "imported by "+c.display(imp.shown))
+	} else {
+		why = append(why, "loaded")
+	}
+	if t.front {
+		why = append(why, "front matter removed")
+	}
+	if t.comments {
+		why = append(why, "HTML comments removed")
+	}
+	if t.lossy {
+		why = append(why, "invalid UTF-8 replaced with U+FFFD")
+	}
+	cand.Reason = strings.Join(why, "; ")
+	l.items = append(l.items, claudeItem{c: cand, entry: entry})
+	n := 1
+	base := path.Dir(real.path)
+	if real.out != "" {
+		base = path.Dir(p)
+	}
+	seen := map[string]bool{}
+	from := 0
+	for _, m := range t.imports {
+		target := claudeResolveImport(m.path, base, c.home)
+		if seen[target] {
+			continue
+		}
+		seen[target] = true
+		line, col := 0, 0
+		if off := claudeFind(rd.data, m.raw, &from); off >= 0 {
+			pos := content.PosAt(rd.data, off)
+			line, col = pos.Line, pos.Column
+		}
+		sub := &claudeImporter{shown: p, raw: m.path, line: line, column: col}
+		if target == "" {
+			if ext {
+				l.s.setInexact(c.display(p) + " imports " + m.path + ", in the user's home, which this run does not know")
+			}
+			l.items = append(l.items, claudeItem{c: Candidate{Path: m.path, State: Outside, Size: -1, Line: line, Column: col,
+				Reason: "it is in the user's home, outside the working directory, from which Claude Code loads no import; imported by " + c.display(p)}})
+			continue
+		}
+		if !ext && !claudeWithin(target, l.s.cwd) {
+			ic := Candidate{State: Outside, Size: -1, Line: line, Column: col,
+				Reason: "it is outside the working directory, from which Claude Code loads no import; imported by " + c.display(p)}
+			if r, ok := underRoot(c.o.RootAbs, target); ok {
+				ic.Path = r
+			} else {
+				ic.Path, ic.abs = m.path, target
+			}
+			l.items = append(l.items, claudeItem{c: ic})
+			continue
+		}
+		k, err := l.zne(target, kind, depth+1, sub)
+		if err != nil {
+			return n, err
+		}
+		n += k
+	}
+	return n, nil
+}
+
+// claudeFind finds "@"+raw in data at or after *from, preceded by the
+// start or whitespace, and moves *from past it; -1 when not found.
+func claudeFind(data []byte, raw string, from *int) int {
+	needle := []byte("@" + raw)
+	for i := *from; i <= len(data); {
+		j := bytes.Index(data[i:], needle)
+		if j < 0 {
+			break
+		}
+		j += i
+		if j == 0 || bytes.IndexByte([]byte(" \t\n\r\f\v"), data[j-1]) >= 0 {
+			*from = j + len(needle)
+			return j
+		}
+		i = j + 1
+	}
+	if j := bytes.Index(data, needle); j >= 0 {
+		return j
+	}
+	return -1
+}
+
+func kindPhrase(k resolve.Kind) string {
+	switch k {
+	case resolve.Dir:
+		return "a directory"
+	case resolve.Special:
+		return "a special file (a FIFO, a socket or a device)"
+	case resolve.Submodule:
+		return "a submodule"
+	}
+	return "a " + k.String()
+}
+
+// display names an absolute path for a reason: root-relative inside the
+// root.
+func (c *ClaudeResolver) display(p string) string {
+	r, _ := c.shownRel(p)
+	if r == "" {
+		return "."
+	}
+	return r
+}
+
+// rulesTree walks a .claude/rules directory as the main pass does (VHe,
+// unconditional rules only) and says when its order cannot be known.
+func (l *claudeLoad) rulesTree(dir string, kind claudeKind) error {
+	l.unordered = 0
+	if err := l.rules(dir, kind, map[string]bool{}, "", ""); err != nil {
+		return err
+	}
+	if l.unordered >= 2 {
+		l.s.setInexact(l.s.c.display(dir) + " holds several rules files that load, and this snapshot (a Git tree or the index) does not keep the order in which the file system lists them, which is the order Claude Code loads them in")
+	}
+	return nil
+}
+
+// rules is VHe: the .md files of dir and of its subdirectories, in the
+// order the system lists them, links followed only where they stay in
+// the working directory.
+func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool, discovered, linkedFrom string) error {
+	c := l.s.c
+	if visited[dir] {
+		return nil
+	}
+	real, err := c.realpath(dir)
+	if err != nil {
+		return err
+	}
+	ext := l.external || kind == kindUser
+	if real.out != "" {
+		if ext {
+			l.s.setInexact(c.display(dir) + " is reached through a symbolic link out of the repository, which Claude Code follows; rivumi-lint reads nothing outside the root")
+		}
+		return nil // its real path lies outside the working directory: skipped
+	}
+	visited[dir] = true
+	if real.linked {
+		visited[real.path] = true
+	}
+	kindAt, _, err := c.statKind(real.path)
+	if err != nil {
+		return err
+	}
+	if kindAt != resolve.Dir {
+		return nil // readdir fails: nothing
+	}
+	canonical := true
+	userRules := ""
+	if c.home != "" {
+		userRules = c.home + "/.claude/rules"
+	}
+	at := dir
+	if discovered != "" {
+		at = discovered
+	}
+	notUser := kind != kindUser && (userRules == "" || !claudeWithin(at, userRules))
+	tt := !ext || linkedFrom == "" && notUser && canonical && real.linked
+	ot := tt && c.isLink(dir) && !claudeWithin(real.path, l.s.cwd)
+	ut := tt && !ot && kind == kindProject && notUser && real.linked && !claudeWithin(real.path, l.s.cwd) &&
+		claudeWithin(l.s.cwd, path.Dir(path.Dir(dir))) && c.isLink(path.Dir(dir))
+	if !ext && (ot || ut) {
+		return nil // a linked rules directory whose files lie outside the working directory
+	}
+	et := linkedFrom
+	if et == "" {
+		switch {
+		case ot:
+			et = dir
+		case ut:
+			et = path.Dir(dir)
+		}
+	}
+	lst, err := c.listing(real.path)
+	if err != nil {
+		return err
+	}
+	for _, ent := range lst.ents {
+		en := dir + "/" + ent.name
+		jt, err := c.realpath(en)
+		if err != nil {
+			return err
+		}
+		zt := jt.path
+		pn := at + "/" + ent.name
+		if pn != zt && c.excluded(pn, kind) {
+			continue
+		}
+		isDir, isFile := ent.kind == resolve.Dir, ent.kind == resolve.Regular
+		if jt.linked {
+			if jt.out != "" {
+				if ext {
+					l.s.setInexact(c.display(en) + " is a symbolic link out of the repository, which Claude Code follows; rivumi-lint reads nothing outside the root")
+				} else if strings.HasSuffix(ent.name, ".md") {
+					rel, _ := c.shownRel(en)
+					l.items = append(l.items, claudeItem{c: Candidate{Path: rel, State: Outside, Size: -1,
+						Reason: "a symbolic link out of the working directory: Claude Code skips it"}})
+				}
+				continue
+			}
+			k, out, err := c.statKind(zt)
+			if err != nil {
+				return err
+			}
+			if out != "" {
+				continue
+			}
+			isDir, isFile = k == resolve.Dir, k == resolve.Regular
+		}
+		io := canonical && zt != real.path+"/"+ent.name && !claudeWithin(zt, l.s.cwd)
+		in := et
+		if in == "" && io && notUser {
+			in = pn
+		}
+		switch {
+		case isDir:
+			if io && !ext {
+				continue
+			}
+			d := ""
+			if pn != zt {
+				d = pn
+			}
+			if err := l.rules(zt, kind, visited, d, in); err != nil {
+				return err
+			}
+		case isFile && strings.HasSuffix(ent.name, ".md"):
+			if io && !ext {
+				rel, _ := c.shownRel(en)
+				l.items = append(l.items, claudeItem{c: Candidate{Path: rel, State: Outside, Size: -1,
+					Reason: "it links out of the working directory: Claude Code skips it"}})
+				continue
+			}
+			start := len(l.items)
+			n, err := l.zne(zt, kind, 0, nil)
+			if err != nil {
+				return err
+			}
+			// Only the files without paths: load at start, the rule's
+			// imports included (and its own, when it has none).
+			for i := start; i < len(l.items); i++ {
+				it := &l.items[i]
+				if it.entry == nil || it.entry.globs == nil {
+					continue
+				}
+				globs := it.entry.globs
+				it.entry = nil
+				it.c.State = Conditional
+				it.c.Reason = "its paths: (" + strings.Join(globs, ", ") + ") make Claude Code load it only when a matching file is read" + importedSuffix(it.c.Reason)
+				it.c.text = nil
+				n--
+			}
+			if n > 0 && !lst.ordered {
+				l.unordered++
+			}
+		}
+	}
+	return nil
+}
+
+func importedSuffix(reason string) string {
+	if i := strings.Index(reason, "imported by "); i >= 0 {
+		return "; " + reason[i:]
+	}
+	return ""
+}
+
+// plugin is the built-in AGENTS.md plugin, by its mode.
+func (s *claudeSim) plugin(mode string) error {
+	switch mode {
+	case ClaudeModeManaged:
+		for i := range s.main.items {
+			it := &s.main.items[i]
+			if it.entry != nil {
+				it.entry = nil
+				it.c.State = Disabled
+				it.c.Reason = "instruction_files is managed-only: Claude Code drops the project's and the user's instruction files"
+				it.c.text = nil
+			}
+		}
+		return s.ignoreAgents("instruction_files is managed-only: Claude Code reads no AGENTS.md")
+	case ClaudeModeClaude:
+		return s.ignoreAgents("instruction_files is claude-md: Claude Code reads no AGENTS.md")
+	case ClaudeModeDefault:
+		by, err := s.claudeFile()
+		if err != nil {
+			return err
+		}
+		if by != "" {
+			return s.ignoreAgents("turned off by " + by + ": Claude Code reads AGENTS.md only where no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md loads on the path")
+		}
+	}
+	return s.loadAgents()
+}
+
+// claudeFile is the CLAUDE.md-family file that makes the default mode add
+// no AGENTS.md (root-relative), "" for none: a loaded CLAUDE.md,
+// .claude/CLAUDE.md or CLAUDE.local.md of the chain, or any such file of
+// a chain directory that loads with text on its own.
+func (s *claudeSim) claudeFile() (string, error) {
+	for _, it := range s.main.items {
+		e := it.entry
+		if e == nil || e.parent != "" || e.kind != kindProject && e.kind != kindLocal {
+			continue
+		}
+		if !strings.HasSuffix(e.path, "/"+claudeMD) && !strings.HasSuffix(e.path, "/"+claudeLocalMD) {
+			continue
+		}
+		if d := claudeProjectDir(e.path); claudeWithin(s.cwd, d) {
+			return s.c.display(e.path), nil
+		}
+	}
+	l := s.seeded()
+	for _, d := range s.chain() {
+		x := s.c.abs(d)
+		if x == "/" {
+			continue
+		}
+		for _, name := range []string{claudeMD, claudeDir + "/" + claudeMD, claudeLocalMD} {
+			n, err := l.zne(x+"/"+name, kindProject, 0, nil)
+			if err != nil {
+				return "", err
+			}
+			if n > 0 {
+				return s.c.display(x + "/" + name), nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// agentsNames are the plugin's names in each directory.
+var agentsNames = []string{codexNormal, claudeDir + "/" + codexNormal}
+
+// ignoreAgents lists the chain's AGENTS.md files as not read, why.
+func (s *claudeSim) ignoreAgents(why string) error {
+	s.agents = map[string][]claudeItem{}
+	for _, d := range s.chain() {
+		x := s.c.abs(d)
+		for _, name := range agentsNames {
+			ok, err := s.c.exists(x + "/" + name)
+			if err != nil {
+				return err
+			}
+			if ok {
+				rel, _ := s.c.shownRel(x + "/" + name)
+				s.agents[d] = append(s.agents[d], claudeItem{c: Candidate{Path: rel, State: Ignored, Size: -1, Reason: why}})
+			}
+		}
+	}
+	return nil
+}
+
+// loadAgents loads the chain's AGENTS.md files as the plugin does (one
+// pass of its own), drops those whose path or text the main pass already
+// has, and places each directory's after that directory's files.
+func (s *claudeSim) loadAgents() error {
+	l := s.seeded()
+	s.agents = map[string][]claudeItem{}
+	type group struct {
+		dir   string
+		items []claudeItem
+	}
+	var groups []group
+	for _, d := range s.chain() {
+		x := s.c.abs(d)
+		if x == "/" {
+			continue
+		}
+		for _, name := range agentsNames {
+			start := len(l.items)
+			top := x + "/" + name
+			if _, err := l.zne(top, kindProject, 0, nil); err != nil {
+				return err
+			}
+			items := l.items[start:]
+			for i := range items {
+				if items[i].entry != nil && items[i].entry.parent != "" {
+					items[i].entry.parent = top // the plugin's parts all hang from the file
+				}
+			}
+			if len(items) > 0 {
+				groups = append(groups, group{dir: d, items: items})
+			}
+		}
+	}
+	// fKn: what the main pass has by path or by text is not added again.
+	paths := map[string]bool{}
+	texts := map[string]string{}
+	for _, it := range s.main.items {
+		if e := it.entry; e != nil {
+			paths[e.path] = true
+			if e.kind == kindProject || e.kind == kindLocal {
+				if t := jsTrimString(e.text); t != "" {
+					if _, ok := texts[t]; !ok {
+						texts[t] = e.path
+					}
+				}
+			}
+		}
+	}
+	for gi := range groups {
+		for i := range groups[gi].items {
+			it := &groups[gi].items[i]
+			e := it.entry
+			if e == nil {
+				continue
+			}
+			t := jsTrimString(e.text)
+			switch same, ok := texts[t]; {
+			case paths[e.path]:
+				it.entry, it.c.text = nil, nil
+				it.c.State, it.c.Reason = Shadowed, "Claude Code already loads it by this path"+importedSuffix(it.c.Reason)
+			case t != "" && ok:
+				it.entry, it.c.text = nil, nil
+				it.c.State, it.c.Reason = Shadowed, "its text is the text of "+s.c.display(same)+", which Claude Code already loads"+importedSuffix(it.c.Reason)
+			default:
+				paths[e.path] = true
+			}
+		}
+	}
+	for _, g := range groups {
+		s.agents[g.dir] = append(s.agents[g.dir], g.items...)
+	}
+	return nil
+}
+
+// candidates is the view's list: the main pass's items with each
+// directory's AGENTS.md items where the plugin puts them (SOo).
+func (s *claudeSim) candidates() []Candidate {
+	items := append([]claudeItem(nil), s.main.items...)
+	// Each chain directory's slot, shifted as blocks go in.
+	slot := map[string]int{}
+	for d, i := range s.slots {
+		slot[d] = i
+	}
+	for _, d := range s.chain() {
+		block := s.agents[d]
+		if len(block) == 0 {
+			continue
+		}
+		loads := false
+		for _, it := range block {
+			loads = loads || it.entry != nil
+		}
+		at := slot[d]
+		if loads {
+			at = s.placement(items, s.c.abs(d), slot[d])
+		}
+		items = append(items[:at], append(append([]claudeItem(nil), block...), items[at:]...)...)
+		for dd, i := range slot {
+			if i >= at && dd != d {
+				slot[dd] = i + len(block)
+			}
+		}
+		slot[d] = at + len(block)
+	}
+	out := make([]Candidate, len(items))
+	for i, it := range items {
+		out[i] = it.c
+		if it.entry == nil {
+			out[i].text = nil
+		}
+	}
+	return out
+}
+
+// placement is R0s over items: before the first project or local file
+// whose directory (that of the file its import chain starts at) is below
+// x; else after the last project or local file. Between the two loaded
+// files around that place, the directory's own slot is taken when it lies
+// there (the message is the same; the candidates stay in directory order).
+func (s *claudeSim) placement(items []claudeItem, x string, own int) int {
+	byPath := map[string]*claudeEntry{}
+	for _, it := range items {
+		if it.entry != nil {
+			byPath[it.entry.path] = it.entry
+		}
+	}
+	root := func(e *claudeEntry) string {
+		seen := map[string]bool{e.path: true}
+		n, r := e.path, e.parent
+		for r != "" && !seen[r] {
+			seen[r] = true
+			n = r
+			if p := byPath[r]; p != nil {
+				r = p.parent
+			} else {
+				r = ""
+			}
+		}
+		return n
+	}
+	at, last := -1, -1
+	for i, it := range items {
+		e := it.entry
+		if e == nil || e.kind != kindProject && e.kind != kindLocal {
+			continue
+		}
+		if d := claudeProjectDir(root(e)); strings.HasPrefix(d, strings.TrimSuffix(x, "/")+"/") {
+			at = i
+			break
+		}
+		last = i
+	}
+	if at == -1 {
+		if last == -1 {
+			at = len(items)
+		} else {
+			at = last + 1
+		}
+	}
+	// The loaded files before and after at bound where the block may go.
+	lo, hi := 0, len(items)
+	for i := at - 1; i >= 0; i-- {
+		if items[i].entry != nil {
+			lo = i + 1
+			break
+		}
+	}
+	for i := at; i < len(items); i++ {
+		if items[i].entry != nil {
+			hi = i
+			break
+		}
+	}
+	if own >= lo && own <= hi {
+		return own
+	}
+	return at
+}
