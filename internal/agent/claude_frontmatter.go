@@ -92,28 +92,175 @@ func claudeRulePaths(body string) []string {
 // claudeYAMLPaths parses the front matter as Bar does (a failed parse is
 // tried again with unsafe values quoted and leading tabs as spaces) and
 // returns the top-level mapping's paths value; ok is false when there is
-// none (no mapping, or YAML that does not parse either way).
+// none (no mapping, or YAML that does not parse either way). Scalars are
+// typed by YAML 1.2's core schema, as Bun's parser types them (no
+// timestamps, no "1_000", no yes/no), and a key given twice keeps its last
+// value, as a JavaScript object does; the binary showed both.
 func claudeYAMLPaths(body string) (any, bool) {
-	var doc any
-	if err := yaml.Unmarshal([]byte(body), &doc); err != nil {
-		doc = nil
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(body), &n); err != nil {
+		n = yaml.Node{}
 		fixed := claudeLeadingTabs(claudeQuoteValues(body))
-		if err := yaml.Unmarshal([]byte(fixed), &doc); err != nil {
+		if err := yaml.Unmarshal([]byte(fixed), &n); err != nil {
 			return nil, false
 		}
 	}
-	switch m := doc.(type) {
-	case map[string]any:
-		v, ok := m["paths"]
-		return v, ok
-	case map[any]any:
-		for k, v := range m {
-			if ks, ok := k.(string); ok && ks == "paths" {
-				return v, true
+	doc := &n
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		doc = doc.Content[0]
+	}
+	for doc.Kind == yaml.AliasNode && doc.Alias != nil {
+		doc = doc.Alias
+	}
+	if doc.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	var v any
+	found := false
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		k := claudeYAMLValue(doc.Content[i], 0)
+		if ks, ok := k.(string); ok && ks == "paths" {
+			v, found = claudeYAMLValue(doc.Content[i+1], 0), true
+		}
+	}
+	return v, found
+}
+
+// claudeYAMLValue is a node as a JavaScript value: a mapping an object
+// (only its being one matters), a sequence a list, a scalar typed by the
+// core schema.
+func claudeYAMLValue(n *yaml.Node, depth int) any {
+	if depth > 64 {
+		return nil
+	}
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return map[string]any{}
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			out = append(out, claudeYAMLValue(c, depth+1))
+		}
+		return out
+	case yaml.ScalarNode:
+		return claudeYAMLScalar(n)
+	}
+	return nil
+}
+
+// claudeYAMLScalar types a scalar: quoted ones and !!str are strings; a
+// plain one is null, a boolean or a number when the core schema says so.
+func claudeYAMLScalar(n *yaml.Node) any {
+	s := n.Value
+	tag := ""
+	if n.Style&yaml.TaggedStyle != 0 {
+		tag = n.Tag // the parser's own tags (1.1 rules) are not Bun's
+	}
+	switch tag {
+	case "!!str", "!!binary":
+		return s
+	case "!!null":
+		return nil
+	case "!!bool":
+		return s == "true" || s == "True" || s == "TRUE"
+	case "!!int", "!!float":
+		return claudeYAMLNumber(s)
+	}
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return s
+	}
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return nil
+	case "true", "True", "TRUE":
+		return true
+	case "false", "False", "FALSE":
+		return false
+	}
+	if claudeCoreNumber(s) {
+		return claudeYAMLNumber(s)
+	}
+	return s
+}
+
+// claudeCoreNumber reports whether a plain scalar is an int or a float of
+// the core schema.
+func claudeCoreNumber(s string) bool {
+	switch s {
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
+		return true
+	}
+	digits := func(t, set string) bool {
+		if t == "" {
+			return false
+		}
+		for _, r := range t {
+			if !strings.ContainsRune(set, r) {
+				return false
+			}
+		}
+		return true
+	}
+	if strings.HasPrefix(s, "0o") {
+		return digits(s[2:], "01234567")
+	}
+	if strings.HasPrefix(s, "0x") {
+		return digits(s[2:], "0123456789abcdefABCDEF")
+	}
+	t := strings.TrimLeft(s, "+-")
+	if len(s)-len(t) > 1 {
+		return false
+	}
+	// [0-9]+ | (\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+	mant, exp, hasExp := t, "", false
+	if i := strings.IndexAny(t, "eE"); i >= 0 {
+		mant, exp, hasExp = t[:i], t[i+1:], true
+	}
+	if hasExp && !digits(strings.TrimLeft(exp, "+-"), "0123456789") || len(exp)-len(strings.TrimLeft(exp, "+-")) > 1 {
+		return false
+	}
+	whole, frac, dot := mant, "", false
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		whole, frac, dot = mant[:i], mant[i+1:], true
+	}
+	switch {
+	case !dot:
+		return digits(whole, "0123456789")
+	case whole == "":
+		return digits(frac, "0123456789")
+	}
+	return digits(whole, "0123456789") && (frac == "" || digits(frac, "0123456789"))
+}
+
+// claudeYAMLNumber is a number's value as far as truthiness goes.
+func claudeYAMLNumber(s string) float64 {
+	switch strings.TrimLeft(s, "+-") {
+	case ".nan", ".NaN", ".NAN":
+		return math.NaN()
+	case ".inf", ".Inf", ".INF":
+		return math.Inf(1)
+	}
+	if strings.HasPrefix(s, "0o") || strings.HasPrefix(s, "0x") {
+		if strings.Trim(s[2:], "0") == "" {
+			return 0
+		}
+		return 1
+	}
+	zero := true
+	for _, r := range s {
+		if r >= '1' && r <= '9' {
+			if i := strings.IndexAny(s, "eE"); i < 0 || strings.IndexRune(s, r) < i {
+				zero = false
 			}
 		}
 	}
-	return nil, false
+	if zero {
+		return 0
+	}
+	return 1
 }
 
 // jsTruthy is JavaScript's truthiness of a parsed YAML value.
@@ -150,11 +297,9 @@ func claudeQuoteValues(e string) string {
 			continue
 		}
 		if strings.HasPrefix(val, "[") && strings.HasSuffix(val, "]") {
-			var x any
-			if yaml.Unmarshal([]byte(val), &x) == nil {
-				if _, isList := x.([]any); isList {
-					continue
-				}
+			var x yaml.Node
+			if yaml.Unmarshal([]byte(val), &x) == nil && len(x.Content) > 0 && x.Content[0].Kind == yaml.SequenceNode {
+				continue
 			}
 		}
 		if strings.ContainsAny(val, "{}[]*&#!|>%@`") || strings.Contains(val, ": ") {

@@ -20,6 +20,7 @@ package integration
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -293,4 +294,139 @@ func (c *claudeCase) describe(p claudePaths, d string) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// claudeFrontProbes are front matter bodies whose YAML decides whether a
+// rules file loads at start: paths: of every type, YAML's scalar types,
+// duplicate keys, flow mappings as keys, aliases, invalid YAML that the
+// second parse quotes, CRLF.
+var claudeFrontProbes = []string{
+	`paths: "src/**"`, `paths: src/**`, `paths: [src/**]`, `paths: ["**"]`, `paths: "**"`, `paths: "{**}"`, `paths: "{src,**}"`,
+	`paths: "**/*"`, `paths: "*"`, `paths: ""`, `paths: ''`, `paths: []`, `paths: [""]`, `paths: [[]]`, `paths: [["src/**"]]`,
+	`paths: null`, `paths: ~`, `paths: 0`, `paths: 1`, `paths: true`, `paths: false`, `paths: {a: 1}`, `paths: "src/**, docs/**"`,
+	`paths: "src/{a,b}/**"`, `paths: "/**"`, `paths: "**/**"`, `paths: "src/**/**"`, `paths: "{,}"`, `paths: "{**,}"`,
+	`paths: *`, `paths: @x`, `paths: !tag x`, `paths: "**" # comment`, `Paths: src/**`, "paths: |\n  src/**", "paths:\n  - a\n  - b",
+	"paths:\n  - \"**\"", `paths: "  "`, `paths: " , "`, `paths: ",**"`, `paths: "**,**"`, `paths: yes`, `paths: no`, `paths: .inf`,
+	`paths: 0x10`, `paths: 1e3`, `paths: "0"`, "paths: a\npaths: b", "paths:\tsrc/**", "x: [\npaths: src/**", "paths: src/** # c",
+	"paths: [a, b", "paths: {{a}}", "paths: \"a\\\"b\"", "paths: 'it''s'", "paths: >\n  src/**", "- a\n- b", "just text",
+	"paths: !!str 5", "paths: &anc src/**", "a: &x 1\npaths: *x", "paths: [1, 2]", "paths: [\"**\", 3]", "paths: \"**/\"",
+	"paths: src/**/", "paths: \"{a,b}{c,d}\"", "paths: \"}{\"", "paths: \"{\"", "paths: 2024-01-01", "paths: 1_000",
+	"paths :  src/**", "'paths': src/**", "\"paths\": src/**", "? paths\n: src/**", "base: &b\n  x: 1\n<<: *b\npaths: src/**",
+	"paths: [a,\n  b]", "paths: !!null", "paths: !!int 0", "paths: !!bool true", "paths: \"***\"", "\tpaths: src/**",
+	"  paths: src/**", "paths: src/**\n  bad: indent", "%YAML 1.2\npaths: src/**", "# only a comment", "paths: [\"**\", \"\"]",
+	"paths:\n- src/**", "paths: - src/**", "paths: \"src/**\" extra", "paths: 'a' 'b'", "paths: \u00a0src/**", "paths: \"\\u0041\"",
+	"paths: 0.0", "paths: -0", "paths: 0o0", "paths: 0x0", "paths: +.inf", "paths: .NaN", "paths: 00", "paths: 1.", "paths: .5e",
+	"paths: True", "paths: TRUE", "paths: tRUE", "paths: Null", "paths: NULL", "paths: nUll", "paths: ~~",
+	"paths: [src/**, ~, 1]", "paths: [~]", "paths: [0]", "paths: [false]", "paths: [[\"**\"]]", "paths: {}", "paths: [{}]",
+	"paths: >-\n  src/**\n  docs/**", "paths: src/**,", "paths: \"{a,{b,c}}\"", "paths: \"a/{b}/**\"", "paths: \"{}/**\"",
+}
+
+// TestClaudeRulesFrontMatter compares, in one run, which of a rules
+// directory full of front matters Claude Code loads at start, in its
+// order, with the profile's view (A5): each rules file is one probe.
+func TestClaudeRulesFrontMatter(t *testing.T) {
+	bin := claudeBinary(t)
+	c := &claudeCase{tree: map[string]cxEntry{}, realDirs: map[string]bool{"": true}, feat: map[string]int{}}
+	for i, f := range claudeFrontProbes {
+		c.tree[fmt.Sprintf("repo/.claude/rules/r%03d.md", i)] = cxEntry{kind: cxFile, data: []byte(fmt.Sprintf("---\n%s\n---\nrule %d\n", f, i))}
+		if i < 30 {
+			c.tree[fmt.Sprintf("repo/.claude/rules/crlf%03d.md", i)] = cxEntry{kind: cxFile,
+				data: []byte(strings.ReplaceAll(fmt.Sprintf("---\n%s\n---\ncrlf rule %d\n", f, i), "\n", "\r\n"))}
+		}
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	needClaudeCleanAbove(t, base)
+	p, _ := c.write(t, base)
+	res := runClaude(t, bin, p.repo, claudeOptions{})
+	want, _, err := claudeBlock(res.bodies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, exact, inexact, cands := newClaudeProfile(t, p.repo, agent.ClaudeOptions{Home: res.home}, []string{""}).view(t, "")
+	if !exact || got != want {
+		t.Errorf("rules front matter (exact %v %q): %s\n    candidates:%s", exact, inexact, claudeByteDiff(want, got), cands)
+	}
+}
+
+// claudeMDFragments build the Markdown probes: constructs whose token
+// boundaries decide what the comment pass keeps and which imports the
+// scan reads; IMP becomes an import target.
+var claudeMDFragments = []string{
+	"<!-- c -->", "<!--", "-->", "<!-- a --> trailing", "<!--->", "<!---->", "<!-->", "@IMP", "@./IMP", "`@IMP`", "```", "~~~",
+	"    code @IMP", "- item @IMP", "* star", "+ plus", "1. x", "2) y", "> quote @IMP", ">", "# h @IMP", "## h2 ##", "---", "===",
+	"***", "___", "- - -", "[r]: /u", "[r]: <a b> \"t\"", "[r]", "[x][r]", "*@IMP*", "**b**@IMP", "_u_", "__s__", "<div>", "</div>",
+	"<pre>", "</pre>", "\\@IMP", "(@IMP)", "me@mail.md", "<a href='x'>@IMP</a>", "[@IMP](@IMP)", "[t](u \"ti\")", "\t", "  ",
+	"\r\n", "\r", "\u2028", "\u00a0", "_", "*", "**", "![img](x)", "<http://x>", "<a@b.co>", "a  ", "\\", "x", "word", "@@z",
+	"@#w", "@IMP,", "@IMP#frag", "text @IMP more", "<?pi?>", "<!DOCTYPE x>", "<![CDATA[ x ]]>", "<b>", "</b>", "<!-- @IMP -->",
+	"`` a ` b ``", "\\`", "\\*", "é", "😀", "<table>", "<p>", "[^1]", "    ", "\t- t", "  - nested @IMP", "   > q", "#######",
+}
+
+// TestClaudeMarkdownProbe compares, in one run, the comment pass and the
+// import scan over generated Markdown (a fixed seed): the root's
+// CLAUDE.md imports each probe, each probe imports targets of its own,
+// some missing, and the block shows what Claude Code kept of each and
+// which imports it followed, in order.
+func TestClaudeMarkdownProbe(t *testing.T) {
+	bin := claudeBinary(t)
+	seed := uint64(328)
+	if s := os.Getenv("RIVUMI_CLAUDE_MD_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("RIVUMI_CLAUDE_MD_SEED=%q: want a number", s)
+		}
+		seed = n
+	}
+	r := rand.New(rand.NewPCG(seed, 2))
+	c := &claudeCase{tree: map[string]cxEntry{}, realDirs: map[string]bool{"": true}, feat: map[string]int{}}
+	var root strings.Builder
+	const probes = 250
+	for i := 0; i < probes; i++ {
+		var b strings.Builder
+		k := 0
+		for n := 1 + r.IntN(14); n > 0; n-- {
+			f := claudeMDFragments[r.IntN(len(claudeMDFragments))]
+			for strings.Contains(f, "IMP") {
+				k++
+				target := fmt.Sprintf("t%d-%d.md", i, k)
+				if r.IntN(4) > 0 {
+					c.tree[fmt.Sprintf("repo/p/%s", target)] = cxEntry{kind: cxFile, data: []byte(fmt.Sprintf("target %d %d\n", i, k))}
+				}
+				f = strings.Replace(f, "IMP", target, 1)
+			}
+			b.WriteString(f)
+			switch r.IntN(5) {
+			case 0:
+				b.WriteString(" ")
+			case 1:
+				b.WriteString("\n\n")
+			case 2:
+			default:
+				b.WriteString("\n")
+			}
+		}
+		// A marker keeps a probe whose text the pass empties from being
+		// skipped, and names it in the block.
+		c.tree[fmt.Sprintf("repo/p/probe%03d.md", i)] = cxEntry{kind: cxFile, data: []byte(fmt.Sprintf("probe %d\n%s", i, b.String()))}
+		fmt.Fprintf(&root, "@p/probe%03d.md\n", i)
+	}
+	c.tree["repo/CLAUDE.md"] = cxEntry{kind: cxFile, data: []byte(root.String())}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	needClaudeCleanAbove(t, base)
+	p, _ := c.write(t, base)
+	res := runClaude(t, bin, p.repo, claudeOptions{})
+	want, _, err := claudeBlock(res.bodies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, exact, inexact, _ := newClaudeProfile(t, p.repo, agent.ClaudeOptions{Home: res.home}, []string{""}).view(t, "")
+	if !exact || got != want {
+		t.Errorf("markdown probes, seed %d (RIVUMI_CLAUDE_MD_SEED) (exact %v %q): %s", seed, exact, inexact, claudeByteDiff(want, got))
+	}
+	t.Logf("%d probes, a block of %d bytes", probes, len(want))
 }
