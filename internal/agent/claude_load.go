@@ -381,6 +381,13 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 	return n, nil
 }
 
+// unload takes an item out of the message, as st, why.
+func (it *claudeItem) unload(st State, why string) {
+	it.entry = nil
+	it.c.State, it.c.Reason = st, why
+	it.c.text, it.c.label, it.c.Kept = nil, "", 0
+}
+
 // claudeFind finds "@"+raw in data at or after *from, preceded by the
 // start or whitespace, and moves *from past it; -1 when not found.
 func claudeFind(data []byte, raw string, from *int) int {
@@ -567,10 +574,7 @@ func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool,
 					continue
 				}
 				globs := it.entry.globs
-				it.entry = nil
-				it.c.State = Conditional
-				it.c.Reason = "its paths: (" + strings.Join(globs, ", ") + ") make Claude Code load it only when a matching file is read" + importedSuffix(it.c.Reason)
-				it.c.text = nil
+				it.unload(Conditional, "its paths: ("+strings.Join(globs, ", ")+") make Claude Code load it only when a matching file is read"+importedSuffix(it.c.Reason))
 				n--
 			}
 			if n > 0 && !lst.ordered {
@@ -595,10 +599,7 @@ func (s *claudeSim) plugin(mode string) error {
 		for i := range s.main.items {
 			it := &s.main.items[i]
 			if it.entry != nil {
-				it.entry = nil
-				it.c.State = Disabled
-				it.c.Reason = "instruction_files is managed-only: Claude Code drops the project's and the user's instruction files"
-				it.c.text = nil
+				it.unload(Disabled, "instruction_files is managed-only: Claude Code drops the project's and the user's instruction files")
 			}
 		}
 		return s.ignoreAgents("instruction_files is managed-only: Claude Code reads no AGENTS.md")
@@ -735,11 +736,9 @@ func (s *claudeSim) loadAgents() error {
 			t := jsTrimString(e.text)
 			switch same, ok := texts[t]; {
 			case paths[e.path]:
-				it.entry, it.c.text = nil, nil
-				it.c.State, it.c.Reason = Shadowed, "Claude Code already loads it by this path"+importedSuffix(it.c.Reason)
+				it.unload(Shadowed, "Claude Code already loads it by this path"+importedSuffix(it.c.Reason))
 			case t != "" && ok:
-				it.entry, it.c.text = nil, nil
-				it.c.State, it.c.Reason = Shadowed, "its text is the text of "+s.c.display(same)+", which Claude Code already loads"+importedSuffix(it.c.Reason)
+				it.unload(Shadowed, "its text is the text of "+s.c.display(same)+", which Claude Code already loads"+importedSuffix(it.c.Reason))
 			default:
 				paths[e.path] = true
 			}

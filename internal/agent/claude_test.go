@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,5 +118,232 @@ func TestClaudeHarnessTrees(t *testing.T) {
 	v = claudeView(t, link, "a", ClaudeOptions{Mode: ClaudeModeManaged})
 	if got := v.Message(); got != nil {
 		t.Errorf("link/managed-only: %q", got)
+	}
+}
+
+func candidateOf(v *View, p string) *Candidate {
+	for i := range v.Candidates {
+		if v.Candidates[i].Path == p {
+			return &v.Candidates[i]
+		}
+	}
+	return nil
+}
+
+// What the view says of each file, in the states and reasons the findings
+// read (docs/agent-profiles.md).
+func TestClaudeStates(t *testing.T) {
+	root := tree(t, map[string]string{
+		"CLAUDE.md":               "root\n\n@docs/a.md and @docs/missing.md\n@../outside.md\n@docs/d1.md\n",
+		"docs/a.md":               "a\n",
+		"docs/d1.md":              "@d2.md\n",
+		"docs/d2.md":              "@d3.md\n",
+		"docs/d3.md":              "@d4.md\n",
+		"docs/d4.md":              "@d5.md\n",
+		"docs/d5.md":              "@d6.md\n",
+		"docs/d6.md":              "six\n",
+		"CLAUDE.local.md":         strings.Repeat("x", claudeMaxBytes+1),
+		".claude/rules/when.md":   "---\npaths: src/**\n---\nwhen\n",
+		".claude/rules/always.md": "---\ndescription: x\n---\n<!-- c -->\nalways\n",
+		".claude/rules/blank.md":  " \n",
+		"AGENTS.md":               "agents\n",
+		"sub/CLAUDE.md":           "sub\n",
+		"sub/CLAUDE.local.md":     "excluded\n",
+	})
+	v := claudeView(t, root, "", ClaudeOptions{Excludes: []string{"**/sub/CLAUDE.local.md"}})
+	for _, tc := range []struct {
+		path   string
+		state  State
+		reason string
+	}{
+		{"CLAUDE.md", Loaded, "loaded"},
+		{"docs/a.md", Imported, "imported by CLAUDE.md"},
+		{"docs/missing.md", NotAFile, "no such file"},
+		{"../outside.md", Outside, "outside the working directory"},
+		{"docs/d4.md", Imported, "imported by docs/d3.md"},
+		{"docs/d5.md", Dropped, "more than four levels"},
+		{"CLAUDE.local.md", Oversized, "over the 4194304"},
+		{".claude/rules/when.md", Conditional, "paths: (src)"},
+		{".claude/rules/always.md", Loaded, "front matter removed; HTML comments removed"},
+		{".claude/rules/blank.md", Empty, "whitespace only"},
+		{"AGENTS.md", Ignored, "turned off by CLAUDE.md"},
+	} {
+		c := candidateOf(v, tc.path)
+		if c == nil {
+			t.Errorf("%s: no candidate in %+v", tc.path, v.Candidates)
+			continue
+		}
+		if c.State != tc.state || !strings.Contains(c.Reason, tc.reason) {
+			t.Errorf("%s: %s (%s), want %s (…%s…)", tc.path, c.State, c.Reason, tc.state, tc.reason)
+		}
+	}
+	if c := candidateOf(v, "docs/missing.md"); c == nil || c.Line != 3 || c.Column != 16 {
+		t.Errorf("the missing import's position: %+v, want line 3, column 16", c)
+	}
+	if c := candidateOf(v, "docs/a.md"); c == nil || c.Kept != 1 || c.Size != 2 || c.Label() != tProject {
+		t.Errorf("docs/a.md: %+v", c)
+	}
+	if got := claudeView(t, root, "sub", ClaudeOptions{Excludes: []string{"**/sub/CLAUDE.local.md"}}); candidateOf(got, "sub/CLAUDE.local.md").State != Excluded {
+		t.Errorf("sub/CLAUDE.local.md: %+v", candidateOf(got, "sub/CLAUDE.local.md"))
+	}
+	// In claude-md-and-agents-md, an AGENTS.md whose text a loaded file
+	// already carries is not added again.
+	dup := tree(t, map[string]string{"CLAUDE.md": "same text\n", "AGENTS.md": "same text\n\n", "a/AGENTS.md": "a\n"})
+	v = claudeView(t, dup, "a", ClaudeOptions{Mode: ClaudeModeBoth})
+	if c := candidateOf(v, "AGENTS.md"); c == nil || c.State != Shadowed || !strings.Contains(c.Reason, "text of CLAUDE.md") {
+		t.Errorf("AGENTS.md beside a CLAUDE.md of the same text: %+v", c)
+	}
+	if got, want := string(v.Message()), claudeBlock(dup+"/CLAUDE.md", tProject, "same text", dup+"/a/AGENTS.md", tProject, "a"); got != want {
+		t.Errorf("both:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// Anything Claude Code would read outside the repository makes the view
+// not exact: files above the root, the managed policy, a link out.
+func TestClaudeInexact(t *testing.T) {
+	root := tree(t, map[string]string{"CLAUDE.md": "root\n", "a/CLAUDE.local.md": "-> /nonexistent-elsewhere/x.md", "b/x.md": "x\n"})
+	for _, tc := range []struct {
+		name string
+		dir  string
+		o    ClaudeOptions
+		want string
+	}{
+		{"above", "b", ClaudeOptions{Above: func(n string) bool { return n == claudeLocalMD }}, "above the repository's root holds CLAUDE.local.md"},
+		{"managed", "b", ClaudeOptions{Managed: func() bool { return true }}, "/etc/claude-code"},
+		{"link out", "a", ClaudeOptions{}, "out of the repository"},
+	} {
+		v := claudeView(t, root, tc.dir, tc.o)
+		if v.Exact() || !strings.Contains(v.Inexact, tc.want) {
+			t.Errorf("%s: inexact %q, want …%s…", tc.name, v.Inexact, tc.want)
+		}
+	}
+	// An AGENTS.md above the root cannot matter when no AGENTS.md is read.
+	v := claudeView(t, root, "b", ClaudeOptions{Mode: ClaudeModeClaude, Above: func(n string) bool { return n == codexNormal }})
+	if !v.Exact() {
+		t.Errorf("claude-md mode, AGENTS.md above the root: %q", v.Inexact)
+	}
+}
+
+// A directory holding none of Claude Code's names shares its parent's
+// view unless an import got in for lying in the parent's directory.
+func TestClaudeViewSharing(t *testing.T) {
+	root := tree(t, map[string]string{
+		"CLAUDE.md":   "root @docs/x.md\n",
+		"docs/x.md":   "x\n",
+		"a/CLAUDE.md": "a\n",
+		"a/b/c/f.go":  "package f\n",
+		"docs/sub/y":  "y\n",
+	})
+	wt, err := resolve.OpenWorktree(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ClaudeOptions{RootAbs: root}
+	e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
+	r := NewClaude(e, o)
+	view := func(d string) *View {
+		v, err := r.View(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	a, abc := view("a"), view("a/b/c")
+	if abc.Origin() != a || string(abc.Message()) != string(a.Message()) || abc.Dir != "a/b/c" {
+		t.Errorf("a/b/c does not share a's view")
+	}
+	// From docs the root's import of docs/x.md loads; from docs/sub it
+	// does not (it is not in docs/sub): no sharing there.
+	docs, sub := view("docs"), view("docs/sub")
+	if sub.Origin() == docs.Origin() || candidateOf(sub, "docs/x.md").State != Outside || candidateOf(docs, "docs/x.md").State != Imported {
+		t.Errorf("docs/sub shares docs's view, whose import lies outside it: %+v", sub.Candidates)
+	}
+	if c, ok := r.FileState(".claude/rules/none.md"); ok {
+		t.Errorf("a file that does not exist has a state: %+v", c)
+	}
+	if c, ok := r.FileState("a/CLAUDE.md"); !ok || c.State != Loaded {
+		t.Errorf("FileState(a/CLAUDE.md) = %+v, %v", c, ok)
+	}
+}
+
+// sortedSource is a Git-like source: it lists by name, not in the order a
+// file system gives.
+type sortedSource struct{ files map[string]string }
+
+func (s *sortedSource) Name() string { return "index" }
+
+func (s *sortedSource) kind(p string) resolve.Kind {
+	if _, ok := s.files[p]; ok {
+		return resolve.Regular
+	}
+	for k := range s.files {
+		if p == "" || strings.HasPrefix(k, p+"/") {
+			return resolve.Dir
+		}
+	}
+	return resolve.Missing
+}
+
+func (s *sortedSource) List(dir string) ([]resolve.Entry, error) {
+	seen := map[string]bool{}
+	var out []resolve.Entry
+	for k := range s.files {
+		rest, ok := strings.CutPrefix(k, dir+"/")
+		if dir == "" {
+			rest, ok = k, true
+		}
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, "/")
+		if !seen[name] {
+			seen[name] = true
+			p := name
+			if dir != "" {
+				p = dir + "/" + name
+			}
+			out = append(out, resolve.Entry{Name: name, Kind: s.kind(p), Size: -1})
+		}
+	}
+	slices.SortFunc(out, func(a, b resolve.Entry) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+func (s *sortedSource) Lstat(p string) (resolve.Entry, error) {
+	return resolve.Entry{Name: p, Kind: s.kind(p), Size: -1}, nil
+}
+
+func (s *sortedSource) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error) {
+	d, ok := s.files[p]
+	if !ok {
+		return nil, s.kind(p), 0, nil
+	}
+	return []byte(d), resolve.Regular, int64(len(d)), nil
+}
+
+func (s *sortedSource) LinkTarget(string) (string, error) { return "", nil }
+
+// In a Git tree or the index the rules' order is the names', not the file
+// system's, which Claude Code loads them in: two rules that load make the
+// view not exact; one does not.
+func TestClaudeRulesOrderOfASnapshot(t *testing.T) {
+	for _, tc := range []struct {
+		files map[string]string
+		exact bool
+	}{
+		{map[string]string{".claude/rules/a.md": "a\n", ".claude/rules/b.md": "b\n"}, false},
+		{map[string]string{".claude/rules/a.md": "a\n", ".claude/rules/b.md": "---\npaths: src/**\n---\nb\n"}, true},
+		{map[string]string{".claude/rules/sub/a.md": "a\n", ".claude/rules/z.md": "z\n"}, false},
+	} {
+		src := &sortedSource{files: tc.files}
+		o := ClaudeOptions{RootAbs: "/r"}
+		e := resolve.New(src, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
+		v, err := NewClaude(e, o).View("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Exact() != tc.exact {
+			t.Errorf("%v: exact %v (%q), want %v", tc.files, v.Exact(), v.Inexact, tc.exact)
+		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ import (
 // claudeDefaultRepos keeps the fixed-seed sample within a minute on CI's
 // two cores (each Claude Code run takes about a second; about 40
 // directories).
-const claudeDefaultRepos = 16
+const claudeDefaultRepos = 22
 
 func claudeSeeds(t *testing.T) (first, count uint64) {
 	t.Helper()
@@ -429,4 +430,30 @@ func TestClaudeMarkdownProbe(t *testing.T) {
 		t.Errorf("markdown probes, seed %d (RIVUMI_CLAUDE_MD_SEED) (exact %v %q): %s", seed, exact, inexact, claudeByteDiff(want, got))
 	}
 	t.Logf("%d probes, a block of %d bytes", probes, len(want))
+}
+
+// TestClaudeDifferentialScriptHelp: `scripts/claude-differential --help`
+// prints its comment block and no code.
+func TestClaudeDifferentialScriptHelp(t *testing.T) {
+	r := run(t, moduleRoot(t), env(t), nil, "bash", "scripts/claude-differential", "--help")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "Runs the differential test of the claude agent profile") {
+		t.Fatalf("scripts/claude-differential --help: %s", r)
+	}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(line, "set ") || strings.HasPrefix(line, "cd ") || strings.HasPrefix(line, "#") {
+			t.Errorf("scripts/claude-differential --help prints code or comment marks: %q", line)
+		}
+	}
+	if !strings.Contains(r.stdout, "--seed S") || !strings.Contains(r.stdout, "npm install --prefix DIR @anthropic-ai/claude-code@2.1.328") {
+		t.Errorf("scripts/claude-differential --help does not say how to reproduce a seed or install Claude Code:\n%s", r.stdout)
+	}
+}
+
+// TestClaudeGenerateIsDeterministic: a seed alone reproduces its case.
+func TestClaudeGenerateIsDeterministic(t *testing.T) {
+	for seed := uint64(1); seed <= 50; seed++ {
+		if a, b := claudeGenerate(seed), claudeGenerate(seed); !reflect.DeepEqual(a, b) {
+			t.Fatalf("seed %d: two cases differ", seed)
+		}
+	}
 }
