@@ -141,10 +141,10 @@ type claudeText struct {
 	globs    []string
 	imports  []mdImport
 	front    bool // a front matter block was removed
-	comments bool // the comment pass changed the text
+	comments bool // the comment pass removed a block comment
+	newlines bool // the comment pass made CR and CRLF line ends "\n"
 	lossy    bool // invalid UTF-8 was replaced
 	lexErr   string
-	raw      []byte
 }
 
 // NewClaude returns a resolver over e, whose listings must keep o.Also().
@@ -228,16 +228,16 @@ func (c *ClaudeResolver) text(key string, data []byte) *claudeText {
 		return t
 	}
 	s := claudeDecode(data)
-	t := &claudeText{raw: data, lossy: s != string(data)}
+	t := &claudeText{lossy: s != string(data)}
 	fm := claudeFrontMatter(s)
 	t.front = fm.removed
 	t.globs = fm.paths
-	out, imps, err := claudeMarkdownImports(fm.content)
+	out, imps, stripped, err := claudeMarkdownImports(fm.content)
 	if err != nil {
 		t.lexErr = err.Error()
 	}
-	t.text, t.imports = out, imps
-	t.comments = err == nil && out != fm.content
+	t.text, t.imports, t.comments = out, imps, stripped
+	t.newlines = err == nil && !stripped && out != fm.content
 	c.texts[key] = t
 	return t
 }

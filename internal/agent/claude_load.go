@@ -101,11 +101,8 @@ func (s *claudeSim) run() error {
 	c := s.c
 	mode := c.o.mode()
 	if mode != ClaudeModeManaged && c.o.Above != nil {
-		names := []string{claudeMD, claudeLocalMD, claudeDir}
-		if mode != ClaudeModeClaude {
-			names = append(names, codexNormal)
-		}
-		for _, n := range names {
+		// An AGENTS.md above matters only where the plugin loads (loadAgents).
+		for _, n := range []string{claudeMD, claudeLocalMD, claudeDir} {
 			if c.o.Above(n) {
 				s.setInexact("a directory above the repository's root holds " + n + ", and Claude Code's chain runs up to the file system's root; rivumi-lint reads only the repository")
 				break
@@ -328,6 +325,9 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 	}
 	if t.comments {
 		why = append(why, "HTML comments removed")
+	}
+	if t.newlines {
+		why = append(why, "line ends made \"\\n\" (the comment pass)")
 	}
 	if t.lossy {
 		why = append(why, "invalid UTF-8 replaced with U+FFFD")
@@ -682,6 +682,9 @@ func (s *claudeSim) ignoreAgents(why string) error {
 // pass of its own), drops those whose path or text the main pass already
 // has, and places each directory's after that directory's files.
 func (s *claudeSim) loadAgents() error {
+	if s.c.o.Above != nil && s.c.o.Above(codexNormal) {
+		s.setInexact("a directory above the repository's root holds AGENTS.md, which Claude Code's AGENTS.md plugin loads (its chain runs up to the file system's root); rivumi-lint reads only the repository")
+	}
 	l := s.seeded()
 	s.agents = map[string][]claudeItem{}
 	type group struct {

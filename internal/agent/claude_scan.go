@@ -12,7 +12,7 @@ import (
 // tokens, in order, as written (resolved by the caller). err is set when
 // the lexer gives up, which makes Claude Code skip the file.
 func claudeMarkdown(text string) (out string, imports []string, err error) {
-	out, imps, err := claudeMarkdownImports(text)
+	out, imps, _, err := claudeMarkdownImports(text)
 	for _, m := range imps {
 		imports = append(imports, m.path)
 	}
@@ -23,25 +23,29 @@ func claudeMarkdown(text string) (out string, imports []string, err error) {
 // as written (after the "@"), to find it in the file again.
 type mdImport struct{ path, raw string }
 
-func claudeMarkdownImports(text string) (out string, imports []mdImport, err error) {
+// claudeMarkdownImports is claudeMarkdown with each import's token as
+// written; stripped says a block comment was removed.
+func claudeMarkdownImports(text string) (out string, imports []mdImport, stripped bool, err error) {
 	hasComment := containsStr(text, "<!--")
 	hasAt := containsStr(text, "@")
 	if !hasComment && !hasAt {
-		return text, nil, nil
+		return text, nil, false, nil
 	}
 	u := toJS(text)
 	toks, err := mdLexSafe(u)
 	if err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
 	out = text
 	if hasComment {
-		out = fromJS(mdStrip(toks))
+		var o js
+		o, stripped = mdStrip(toks)
+		out = fromJS(o)
 	}
 	if hasAt {
 		imports = mdImports(toks)
 	}
-	return out, imports, nil
+	return out, imports, stripped, nil
 }
 
 func containsStr(s, sub string) bool {
@@ -71,10 +75,12 @@ func mdLexSafe(u js) (toks []*mdToken, err error) {
 // mdStrip is iht: the top-level tokens' text, each HTML token that starts
 // with "<!--" and holds "-->" without its comments, and left out when
 // only whitespace remains.
-func mdStrip(toks []*mdToken) js {
+func mdStrip(toks []*mdToken) (js, bool) {
 	var o js
+	stripped := false
 	for _, t := range toks {
 		if t.typ == "html" && mdIsComment(t.raw) {
+			stripped = true
 			k := mdRemoveComments(t.raw)
 			if len(jsTrim(k)) > 0 {
 				o = append(o, k...)
@@ -83,7 +89,7 @@ func mdStrip(toks []*mdToken) js {
 		}
 		o = append(o, t.raw...)
 	}
-	return o
+	return o, stripped
 }
 
 func mdIsComment(raw js) bool {

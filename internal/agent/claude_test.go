@@ -217,10 +217,16 @@ func TestClaudeInexact(t *testing.T) {
 			t.Errorf("%s: inexact %q, want …%s…", tc.name, v.Inexact, tc.want)
 		}
 	}
-	// An AGENTS.md above the root cannot matter when no AGENTS.md is read.
-	v := claudeView(t, root, "b", ClaudeOptions{Mode: ClaudeModeClaude, Above: func(n string) bool { return n == codexNormal }})
-	if !v.Exact() {
-		t.Errorf("claude-md mode, AGENTS.md above the root: %q", v.Inexact)
+	// An AGENTS.md above the root cannot matter when no AGENTS.md is read:
+	// in claude-md mode, or where a CLAUDE.md turns them off.
+	agentsAbove := func(n string) bool { return n == codexNormal }
+	for _, mode := range []string{ClaudeModeClaude, ClaudeModeDefault} {
+		if v := claudeView(t, root, "b", ClaudeOptions{Mode: mode, Above: agentsAbove}); !v.Exact() {
+			t.Errorf("%s mode, AGENTS.md above the root, CLAUDE.md in it: %q", mode, v.Inexact)
+		}
+	}
+	if v := claudeView(t, root, "b", ClaudeOptions{Mode: ClaudeModeBoth, Above: agentsAbove}); v.Exact() {
+		t.Errorf("claude-md-and-agents-md mode, AGENTS.md above the root: exact")
 	}
 }
 

@@ -282,6 +282,13 @@ func (c *claudeCase) free(p string) bool {
 			return false
 		}
 	}
+	// Nothing is written through a link the case has (its target may not
+	// exist yet when the tree is written).
+	for q := pathParent("repo/" + p); q != "repo" && q != "."; q = pathParent(q) {
+		if e, ok := c.tree[q]; ok && e.kind != cxDir {
+			return false
+		}
+	}
 	return true
 }
 
@@ -314,6 +321,9 @@ func (c *claudeCase) genRules(r *rand.Rand) {
 			b.WriteString(fmt.Sprintf("rule %s in %s\n", name, resolveDisplay(d)))
 			if r.IntN(4) == 0 {
 				b.WriteString(c.importLine(r, "repo/"+base))
+			}
+			if !c.free(base + "/" + name) {
+				continue
 			}
 			c.tree["repo/"+base+"/"+name] = cxEntry{kind: cxFile, data: []byte(b.String())}
 			c.count("rules: %s", name)
