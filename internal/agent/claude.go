@@ -115,14 +115,18 @@ const claudePreamble = "<system-reminder>\nCodebase and user instructions are sh
 // ClaudeResolver resolves what Claude Code loads from each directory over
 // an engine's listings and reads.
 type ClaudeResolver struct {
-	e     *resolve.Engine
-	o     ClaudeOptions
-	home  string
-	views map[string]*View
-	reals map[string]claudeReal
-	reads map[string]claudeRead
-	texts map[string]*claudeText
-	lists map[string]claudeListing
+	e       *resolve.Engine
+	o       ClaudeOptions
+	home    string
+	views   map[string]*View
+	follows map[string]followed
+	lstats  map[string]bool
+	reads   map[string]claudeRead
+	texts   map[string]*claudeText
+	lists   map[string]claudeListing
+	// within are, per view made by a pass, the paths that got in because
+	// they lay in its working directory.
+	within map[*View][]string
 }
 
 type claudeListing struct {
@@ -150,8 +154,9 @@ func NewClaude(e *resolve.Engine, o ClaudeOptions) *ClaudeResolver {
 		o.RootAbs = "/"
 	}
 	home := strings.TrimSuffix(o.Home, "/")
-	return &ClaudeResolver{e: e, o: o, home: home, views: map[string]*View{}, reals: map[string]claudeReal{},
-		reads: map[string]claudeRead{}, texts: map[string]*claudeText{}, lists: map[string]claudeListing{}}
+	return &ClaudeResolver{e: e, o: o, home: home, views: map[string]*View{}, follows: map[string]followed{},
+		lstats: map[string]bool{}, reads: map[string]claudeRead{}, texts: map[string]*claudeText{}, lists: map[string]claudeListing{},
+		within: map[*View][]string{}}
 }
 
 // Profile implements Resolver.
@@ -278,11 +283,17 @@ func (c *ClaudeResolver) exists(abs string) (bool, error) {
 	w, rel := c.where(r.path)
 	switch w {
 	case inRoot:
-		ent, err := c.e.Source().Lstat(path.Join(rel, name))
+		p := path.Join(rel, name)
+		if ok, seen := c.lstats[p]; seen {
+			return ok, nil
+		}
+		ent, err := c.e.Source().Lstat(p)
 		if resolve.IsFatal(err) {
 			return false, err
 		}
-		return err == nil && ent.Kind != resolve.Missing, nil
+		ok := err == nil && ent.Kind != resolve.Missing
+		c.lstats[p] = ok
+		return ok, nil
 	case inHome:
 		k, _, _ := c.statKind(abs)
 		return k != resolve.Missing || c.isLink(abs), nil
@@ -302,6 +313,11 @@ func (c *ClaudeResolver) shownRel(p string) (rel string, inside bool) {
 	return p, false
 }
 
+// resolveView runs the loading pass from dir. A directory that holds
+// none of Claude Code's names has its parent's view, candidates shared,
+// unless something of the parent's pass got in because it lay in the
+// parent's working directory and does not lie in dir (an import, a linked
+// rule): the working directory is the only thing that changes.
 func (c *ClaudeResolver) resolveView(dir string) (*View, error) {
 	v := &View{Dir: dir, rootAbs: c.o.RootAbs, render: renderClaude}
 	info, err := c.e.Dir(dir)
@@ -312,11 +328,47 @@ func (c *ClaudeResolver) resolveView(dir string) (*View, error) {
 		v.Inexact = "the directory is below a symbolic link: Claude Code, started there, runs in the link's target and loads that directory's files"
 		return v, nil
 	}
+	if dir != "" && !claudeHolds(info) {
+		pv, err := c.View(resolve.ParentDir(dir))
+		if err != nil {
+			return nil, err
+		}
+		if origin := pv.Origin(); origin.Inexact == "" || !strings.HasPrefix(origin.Inexact, "the directory is below") {
+			if inAll(c.within[origin], c.abs(dir)) {
+				cp := *pv
+				cp.Dir = dir
+				cp.origin = origin
+				return &cp, nil
+			}
+		}
+	}
 	s := &claudeSim{c: c, cwd: c.abs(dir), dir: dir}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
 	v.Candidates = s.candidates()
 	v.Inexact = s.inexact
+	c.within[v] = s.within
 	return v, nil
+}
+
+// claudeHolds reports whether a directory's listing has one of the names
+// Claude Code looks for in a chain directory.
+func claudeHolds(info *resolve.DirInfo) bool {
+	for _, n := range []string{claudeMD, claudeLocalMD, claudeDir, codexNormal} {
+		if _, ok := entryOf(info, n); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// inAll reports whether every path of ps lies in dir.
+func inAll(ps []string, dir string) bool {
+	for _, p := range ps {
+		if !claudeWithin(p, dir) {
+			return false
+		}
+	}
+	return true
 }

@@ -68,6 +68,15 @@ func (c *ClaudeResolver) where(abs string) (claudeWhere, string) {
 	return unknown, ""
 }
 
+// linkOut names where the path rel leaves the root: the absolute target
+// of a link, or the path whose ".." steps out.
+func linkOut(rel, target string) string {
+	if strings.HasPrefix(target, "/") {
+		return "to " + target
+	}
+	return "its target steps above the root"
+}
+
 // abs is the absolute path of the root-relative p.
 func (c *ClaudeResolver) abs(rel string) string {
 	if rel == "" {
@@ -76,17 +85,27 @@ func (c *ClaudeResolver) abs(rel string) string {
 	return c.o.RootAbs + "/" + rel
 }
 
+// follow is follow() over the engine's source, once per path.
+func (c *ClaudeResolver) follow(rel string) (followed, error) {
+	if f, ok := c.follows[rel]; ok {
+		return f, nil
+	}
+	f, err := follow(c.e.Source(), c.o.RootAbs, rel)
+	if err != nil {
+		return f, fmt.Errorf("follow %s: %w", rel, err)
+	}
+	c.follows[rel] = f
+	return f, nil
+}
+
 // realpath resolves abs as mo does: a path that cannot be resolved (it is
 // missing, dangles, loops, or goes through a file) is its own real path.
 func (c *ClaudeResolver) realpath(abs string) (claudeReal, error) {
 	switch w, rel := c.where(abs); w {
 	case inRoot:
-		if r, ok := c.reals[rel]; ok {
-			return r, nil
-		}
-		f, err := follow(c.e.Source(), c.o.RootAbs, rel)
+		f, err := c.follow(rel)
 		if err != nil {
-			return claudeReal{}, fmt.Errorf("follow %s: %w", rel, err)
+			return claudeReal{}, err
 		}
 		r := claudeReal{path: abs}
 		switch f.walk {
@@ -94,10 +113,9 @@ func (c *ClaudeResolver) realpath(abs string) (claudeReal, error) {
 			r.path = c.abs(f.path)
 			r.linked = r.path != abs
 		case outside:
-			r.out = rel + " (a link to " + f.target + ")"
+			r.out = linkOut(rel, f.target)
 			r.linked = true
 		}
-		c.reals[rel] = r
 		return r, nil
 	case inHome:
 		p, err := filepath.EvalSymlinks(filepath.FromSlash(abs))
@@ -116,15 +134,15 @@ func (c *ClaudeResolver) realpath(abs string) (claudeReal, error) {
 func (c *ClaudeResolver) read(abs string) (claudeRead, error) {
 	switch w, rel := c.where(abs); w {
 	case inRoot:
-		f, err := follow(c.e.Source(), c.o.RootAbs, rel)
+		f, err := c.follow(rel)
 		if err != nil {
-			return claudeRead{}, fmt.Errorf("follow %s: %w", rel, err)
+			return claudeRead{}, err
 		}
 		switch f.walk {
 		case notFound, looped, notDir:
 			return claudeRead{kind: resolve.Missing}, nil
 		case outside:
-			return claudeRead{inexact: rel + " is a symbolic link out of the repository (to " + f.target + "), which Claude Code follows; rivumi-lint reads nothing outside the root"}, nil
+			return claudeRead{inexact: "it leads out of the repository through a symbolic link (" + linkOut(rel, f.target) + "), which Claude Code follows; rivumi-lint reads nothing outside the root"}, nil
 		}
 		if f.ent.Kind != resolve.Regular {
 			return claudeRead{kind: f.ent.Kind}, nil
@@ -284,15 +302,15 @@ func (c *ClaudeResolver) list(abs string) (ents []claudeDirent, ordered bool, er
 func (c *ClaudeResolver) statKind(abs string) (resolve.Kind, string, error) {
 	switch w, rel := c.where(abs); w {
 	case inRoot:
-		f, err := follow(c.e.Source(), c.o.RootAbs, rel)
+		f, err := c.follow(rel)
 		if err != nil {
-			return 0, "", fmt.Errorf("follow %s: %w", rel, err)
+			return 0, "", err
 		}
 		switch f.walk {
 		case found:
 			return f.ent.Kind, "", nil
 		case outside:
-			return 0, rel + " (a link to " + f.target + ")", nil
+			return 0, rel + " (" + linkOut(rel, f.target) + ")", nil
 		}
 		return resolve.Missing, "", nil
 	case inHome:

@@ -21,6 +21,18 @@ type claudeSim struct {
 	slots   map[string]int // where each chain directory's items end in main.items
 	agents  map[string][]claudeItem
 	inexact string
+	// within are the paths that got in because they lie in the working
+	// directory: a deeper one may keep them out.
+	within []string
+}
+
+// in is claudeWithin(p, cwd), remembering p when it holds.
+func (s *claudeSim) in(p string) bool {
+	if claudeWithin(p, s.cwd) {
+		s.within = append(s.within, p)
+		return true
+	}
+	return false
 }
 
 // claudeLoad is one loading pass (Zne and VHe with the set of paths they
@@ -125,20 +137,51 @@ func (s *claudeSim) run() error {
 			s.slots[d] = len(s.main.items)
 			continue // "/" itself is not in the chain
 		}
-		for _, p := range []string{x + "/" + claudeMD, x + "/" + claudeDir + "/" + claudeMD} {
-			if _, err := s.main.zne(p, kindProject, 0, nil); err != nil {
+		for _, name := range []string{claudeMD, claudeDir + "/" + claudeMD} {
+			if _, err := s.main.chainFile(d, name, kindProject); err != nil {
 				return err
 			}
 		}
-		if err := s.main.rulesTree(x+"/"+claudeDir+"/rules", kindProject); err != nil {
+		if ok, err := s.has(d, claudeDir); err != nil {
 			return err
+		} else if ok {
+			if err := s.main.rulesTree(x+"/"+claudeDir+"/rules", kindProject); err != nil {
+				return err
+			}
 		}
-		if _, err := s.main.zne(x+"/"+claudeLocalMD, kindLocal, 0, nil); err != nil {
+		if _, err := s.main.chainFile(d, claudeLocalMD, kindLocal); err != nil {
 			return err
 		}
 		s.slots[d] = len(s.main.items)
 	}
 	return s.plugin(mode)
+}
+
+// has reports whether the chain directory d's listing holds name (for
+// ".claude/…", whether it holds .claude).
+func (s *claudeSim) has(d, name string) (bool, error) {
+	info, err := s.c.e.Dir(d)
+	if err != nil {
+		return false, fmt.Errorf("list %s: %w", resolve.DisplayDir(d), err)
+	}
+	if i := strings.IndexByte(name, '/'); i >= 0 {
+		name = name[:i]
+	}
+	_, ok := entryOf(info, name)
+	return ok, nil
+}
+
+// chainFile loads the chain directory d's file name as kind. A name the
+// directory does not hold only joins the set of seen paths, as Claude
+// Code's missing files do.
+func (l *claudeLoad) chainFile(d, name string, kind claudeKind) (int, error) {
+	p := l.s.c.abs(d) + "/" + name
+	ok, err := l.s.has(d, name)
+	if err != nil || !ok {
+		l.processed[path.Clean(p)] = true
+		return 0, err
+	}
+	return l.zne(p, kind, 0, nil)
 }
 
 // claudeAutoMemory reports whether home holds an auto-memory index.
@@ -191,7 +234,7 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 	if err != nil {
 		return 0, err
 	}
-	if depth > 0 && !ext && (real.out != "" || !claudeWithin(real.path, l.s.cwd)) {
+	if depth > 0 && !ext && (real.out != "" || !l.s.in(real.path)) {
 		return note(Outside, "it leads out of the working directory, from which Claude Code loads no import")
 	}
 	xe := ""
@@ -318,7 +361,7 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 				Reason: "it is in the user's home, outside the working directory, from which Claude Code loads no import; imported by " + c.display(p)}})
 			continue
 		}
-		if !ext && !claudeWithin(target, l.s.cwd) {
+		if !ext && !l.s.in(target) {
 			ic := Candidate{State: Outside, Size: -1, Line: line, Column: col,
 				Reason: "it is outside the working directory, from which Claude Code loads no import; imported by " + c.display(p)}
 			if r, ok := underRoot(c.o.RootAbs, target); ok {
@@ -436,8 +479,8 @@ func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool,
 	}
 	notUser := kind != kindUser && (userRules == "" || !claudeWithin(at, userRules))
 	tt := !ext || linkedFrom == "" && notUser && canonical && real.linked
-	ot := tt && c.isLink(dir) && !claudeWithin(real.path, l.s.cwd)
-	ut := tt && !ot && kind == kindProject && notUser && real.linked && !claudeWithin(real.path, l.s.cwd) &&
+	ot := tt && c.isLink(dir) && !l.s.in(real.path)
+	ut := tt && !ot && kind == kindProject && notUser && real.linked && !l.s.in(real.path) &&
 		claudeWithin(l.s.cwd, path.Dir(path.Dir(dir))) && c.isLink(path.Dir(dir))
 	if !ext && (ot || ut) {
 		return nil // a linked rules directory whose files lie outside the working directory
@@ -487,7 +530,7 @@ func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool,
 			}
 			isDir, isFile = k == resolve.Dir, k == resolve.Regular
 		}
-		io := canonical && zt != real.path+"/"+ent.name && !claudeWithin(zt, l.s.cwd)
+		io := canonical && zt != real.path+"/"+ent.name && !l.s.in(zt)
 		in := et
 		if in == "" && io && notUser {
 			in = pn
@@ -597,7 +640,7 @@ func (s *claudeSim) claudeFile() (string, error) {
 			continue
 		}
 		for _, name := range []string{claudeMD, claudeDir + "/" + claudeMD, claudeLocalMD} {
-			n, err := l.zne(x+"/"+name, kindProject, 0, nil)
+			n, err := l.chainFile(d, name, kindProject)
 			if err != nil {
 				return "", err
 			}
@@ -618,7 +661,10 @@ func (s *claudeSim) ignoreAgents(why string) error {
 	for _, d := range s.chain() {
 		x := s.c.abs(d)
 		for _, name := range agentsNames {
-			ok, err := s.c.exists(x + "/" + name)
+			ok, err := s.has(d, name)
+			if err == nil && ok {
+				ok, err = s.c.exists(x + "/" + name)
+			}
 			if err != nil {
 				return err
 			}
@@ -650,7 +696,7 @@ func (s *claudeSim) loadAgents() error {
 		for _, name := range agentsNames {
 			start := len(l.items)
 			top := x + "/" + name
-			if _, err := l.zne(top, kindProject, 0, nil); err != nil {
+			if _, err := l.chainFile(d, name, kindProject); err != nil {
 				return err
 			}
 			items := l.items[start:]

@@ -151,11 +151,11 @@ func claudeSeed(t *testing.T, bin string, seed uint64, tally *claudeTally) {
 		if !sent {
 			none++
 		}
-		o := agent.ClaudeOptions{Mode: c.mode, Excludes: c.settingsExcludes(base)}
-		if c.home {
-			o.Home = res.home
-		}
-		got, exact, inexact, cands := claudeProduct(t, p.repo, d, o)
+		// The harness's home is known here, with the user's files or
+		// without: the product reads it as the user's own.
+		// Each run has a home of its own, which the block names.
+		o := agent.ClaudeOptions{Mode: c.mode, Excludes: c.settingsExcludes(base), Home: res.home, ExternalImports: c.external}
+		got, exact, inexact, cands := newClaudeProfile(t, p.repo, o, c.sortedDirs()).view(t, d)
 		switch {
 		case !exact && !c.explains(d, inexact):
 			t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: the product says it is not exact (%q), which the repository does not explain\n%s",
@@ -175,8 +175,12 @@ func claudeSeed(t *testing.T, bin string, seed uint64, tally *claudeTally) {
 	}
 }
 
-// claudeProduct is the claude profile's view of dir, from the worktree.
-func claudeProduct(t *testing.T, repo, dir string, o agent.ClaudeOptions) (text string, exact bool, inexact, cands string) {
+// claudeProfile is the claude profile over the worktree of one case, as
+// a run resolves it: one resolver, every directory's view (parents first,
+// views shared where a directory adds nothing), files read once.
+type claudeProfile struct{ r *agent.ClaudeResolver }
+
+func newClaudeProfile(t *testing.T, repo string, o agent.ClaudeOptions, dirs []string) *claudeProfile {
 	t.Helper()
 	wt, err := resolve.OpenWorktree(repo, nil)
 	if err != nil {
@@ -185,7 +189,20 @@ func claudeProduct(t *testing.T, repo, dir string, o agent.ClaudeOptions) (text 
 	o.RootAbs = filepath.ToSlash(repo)
 	e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 		Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
-	v, err := agent.NewClaude(e, o).View(dir)
+	p := &claudeProfile{r: agent.NewClaude(e, o)}
+	for _, d := range dirs {
+		if _, err := p.r.View(d); err != nil {
+			t.Fatalf("claude profile: view of %q: %v", d, err)
+		}
+	}
+	return p
+}
+
+// view is the profile's text of dir, whether it is exact, and its
+// candidates for a message.
+func (p *claudeProfile) view(t *testing.T, dir string) (text string, exact bool, inexact, cands string) {
+	t.Helper()
+	v, err := p.r.View(dir)
 	if err != nil {
 		t.Fatalf("claude profile: view of %q: %v", dir, err)
 	}
@@ -208,10 +225,13 @@ func (c *claudeCase) settingsExcludes(base string) []string {
 // exact: a link out of the repository among the Claude Code files of the
 // chain.
 func (c *claudeCase) explains(d, why string) bool {
+	if c.external && (strings.Contains(why, "outside the repository") || strings.Contains(why, "out of the repository")) {
+		return true // an approved import out of the repository
+	}
 	for _, o := range c.out {
 		od := claudeOwner(o)
 		if od == "" || od == d || strings.HasPrefix(d, od+"/") {
-			if strings.Contains(why, "link out of the repository") {
+			if strings.Contains(why, "out of the repository") {
 				return true
 			}
 		}
@@ -234,8 +254,10 @@ func claudeOwner(p string) string {
 // claudeWhy is the kind of an inexact reason, for the tally.
 func claudeWhy(why string) string {
 	switch {
-	case strings.Contains(why, "link out of the repository"):
+	case strings.Contains(why, "out of the repository"):
 		return "a link out of the repository"
+	case strings.Contains(why, "outside the repository"):
+		return "an approved import from outside the repository"
 	}
 	return why
 }

@@ -36,6 +36,7 @@ type claudeCase struct {
 	mode     string          // instructionFiles; "" unset
 	excludes []string        // claudeMdExcludes; "{{BASE}}" as in data
 	home     bool            // the user's home has files
+	external bool            // ~/.claude.json approves imports from outside
 	// out are the repository's links that lead out of it (repo-relative).
 	out  []string
 	feat map[string]int
@@ -90,6 +91,32 @@ var (
 		"---\ninvalid: [\n---\n",
 		"\ufeff---\ndescription: after a BOM\n---\n",
 		"--- \nspaces after the dashes: x\n---   \n\n\n",
+	}
+	// claudeHard are Markdown constructs whose token boundaries decide
+	// what the comment pass keeps and which imports the scan sees.
+	claudeHard = []string{
+		"- item\n  - nested @IMP\n  <!-- in an item -->\n- next",
+		"> quote line\nlazy continuation <!-- c -->\n> back in the quote @IMP",
+		"Setext heading @IMP\n===",
+		"Setext two\n---\n<!-- after a setext heading -->",
+		"[ref]: https://example.com\n<!-- c -->\n[ref2]: /x",
+		"<details>\n<summary>@IMP</summary>\n\n<!-- inside details -->\n</details>",
+		"```\nunclosed fence @IMP\n<!-- c -->",
+		"1. one\n2. two @IMP\n\n   <!-- loose item comment -->",
+		"\t- tabbed item @IMP",
+		"*@IMP* and _@IMP_ and **@IMP**",
+		"[@IMP](https://example.com) ![@IMP](pic.png)",
+		"<span>@IMP</span> <!-- inline --> @IMP",
+		"    <!-- code -->\n<!-- html -->\n\n    @IMP",
+		"> - quoted list @IMP\n>   <!-- c -->",
+		"Term\n: @IMP",
+		"line one  \nline two @IMP\\\nline three",
+		"<!--\nmulti\n-->\n# Heading @IMP\n<!-- x --> y",
+		"~~~\n<!-- tilde fence -->\n~~~\n@IMP",
+		"| a | b |\n|---|---|\n| @IMP | <!-- c --> |",
+		"<pre>\n@IMP\n<!-- in pre -->\n</pre>",
+		"<!-- a -->\n\n<!-- b -->\n\n\n<!-- c -->\nend",
+		"text <!-- not closed\n\nmore @IMP -->\nafter",
 	}
 	claudeInvalid = []string{"\xff", "\xfe", "\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xed\xa0\x80", "\x80"}
 	claudeEdges   = []string{"\u00a0", "\u3000", "\u2028", "\ufeff", "\v", "\f", "\u0085", "\u200b", " ", "\t", "\n", "\r\n"}
@@ -154,7 +181,11 @@ func (c *claudeCase) genSupport(r *rand.Rand) {
 	c.tree["repo/docs/empty.md"] = cxEntry{kind: cxFile, data: []byte(" \n\t\n")}
 	c.tree["repo/docs/front.md"] = cxEntry{kind: cxFile, data: []byte("---\npaths: src/**\n---\nimported, with paths\n")}
 	c.tree["outside/shared.md"] = cxEntry{kind: cxFile, data: []byte("outside the repository\n")}
-	c.realDirs["docs"], c.realDirs["docs/deep"] = true, true
+	c.tree["repo/docs/link.md"] = cxEntry{kind: cxLink, target: "style.md"}
+	c.tree["repo/docs/out-link.md"] = cxEntry{kind: cxLink, target: "../../outside/shared.md"}
+	c.out = append(c.out, "docs/out-link.md")
+	c.tree["repo/docs/fifo.md"] = cxEntry{kind: cxFifo}
+	c.realDirs["docs"], c.realDirs["docs/deep"], c.realDirs["docs/sub"] = true, true, true
 	if r.IntN(8) == 0 {
 		c.genBig(r)
 	}
@@ -395,6 +426,11 @@ func (c *claudeCase) genSettings(r *rand.Rand) {
 	if c.mode != "" {
 		c.count("mode: %s", c.mode)
 	}
+	if r.IntN(8) == 0 {
+		c.external = true
+		c.tree["home/.claude.json"] = cxEntry{kind: cxFile, data: []byte(`{"projects": {"{{BASE}}/repo": {"hasClaudeMdExternalIncludesApproved": true}}}`)}
+		c.count("external imports approved")
+	}
 	if r.IntN(6) == 0 {
 		ex := [][]string{{"**/CLAUDE.local.md"}, {"**/.claude/rules/**"}, {"**/AGENTS.md"}, {"CLAUDE.md"},
 			{"{{BASE}}/repo/CLAUDE.md"}, {"**/docs/**"}}[r.IntN(6)]
@@ -435,7 +471,19 @@ func (c *claudeCase) text(r *rand.Rand, dir string) []byte {
 	}
 	lines := 1 + r.IntN(6)
 	for i := 0; i < lines; i++ {
-		switch x := r.IntN(20); {
+		switch x := r.IntN(22); {
+		case x >= 20:
+			h := claudeHard[r.IntN(len(claudeHard))]
+			c.count("markdown %q", h)
+			if strings.Contains(h, "@IMP") {
+				target := strings.TrimSuffix(strings.TrimPrefix(c.importLine(r, dir), "@"), "\n")
+				if i := strings.LastIndex(target, "@"); i >= 0 {
+					target = target[i+1:]
+				}
+				target = strings.Fields(target + " x")[0]
+				h = strings.ReplaceAll(h, "@IMP", "@"+target)
+			}
+			b.WriteString(h)
 		case x < 4:
 			cm := claudeComments[r.IntN(len(claudeComments))]
 			b.WriteString(cm)
@@ -476,7 +524,19 @@ func (c *claudeCase) text(r *rand.Rand, dir string) []byte {
 func (c *claudeCase) importLine(r *rand.Rand, dir string) string {
 	rel := func(to string) string { return cxRel(dir, to) }
 	var target, kind string
-	switch x := r.IntN(18); x {
+	switch x := r.IntN(24); x {
+	case 18:
+		target, kind = rel("repo/"+pathJoin(c.chain[len(c.chain)-1], "CLAUDE.md")), "the deepest chain directory's CLAUDE.md"
+	case 19:
+		target, kind = rel("repo/docs/sub"), "a directory"
+	case 20:
+		target, kind = rel("repo/docs/link.md"), "a link in the repository"
+	case 21:
+		target, kind = rel("repo/docs/out-link.md"), "a link out of the repository"
+	case 22:
+		target, kind = rel("repo/docs/fifo.md"), "a FIFO"
+	case 23:
+		target, kind = rel("repo/.claude/rules/style.md"), "a rules file"
 	case 0, 1:
 		target, kind = rel("repo/docs/style.md"), "present"
 	case 2:
@@ -601,7 +661,7 @@ func (c *claudeCase) write(t *testing.T, base string) (claudePaths, map[string]s
 	for _, k := range keys {
 		e := c.tree[k]
 		if h, ok := strings.CutPrefix(k, "home/"); ok {
-			home[h] = string(e.data)
+			home[h] = strings.ReplaceAll(string(e.data), "{{BASE}}", filepath.ToSlash(base))
 			continue
 		}
 		abs := filepath.Join(base, filepath.FromSlash(k))
