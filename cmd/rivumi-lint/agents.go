@@ -42,6 +42,16 @@ func codexHome(getenv func(string) string) string {
 	return filepath.Join(home, ".codex")
 }
 
+// claudeHome is the home directory whose .claude/CLAUDE.md Claude Code
+// reads; "" when it cannot be known.
+func claudeHome() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return home
+}
+
 // checkAgentSection refuses a --section an agent profile has no text for:
 // another agent's preview has only its instruction message.
 func checkAgentSection(section string, profiles []string) error {

@@ -82,7 +82,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printNotes(stderr, note("%s", diff.Describe()))
 	}
 	res, notes, err := project.Check(project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text,
-		Agents: profiles, CodexHome: codexHome(os.Getenv)},
+		Agents: profiles, CodexHome: codexHome(os.Getenv), ClaudeHome: claudeHome()},
 		project.Scope{Diff: diff, Paths: paths, Typed: true, Memory: *memFile})
 	printNotes(stderr, notes)
 	if err != nil {

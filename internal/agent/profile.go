@@ -80,6 +80,12 @@ var profiles = []*Profile{
 			{"codex.project_doc_fallback_filenames", "[]", "names tried after AGENTS.md"},
 			{"codex.project_root_markers", "[.git]", "entries that mark where the chain starts; [] for the working directory alone"},
 		}},
+	{Name: Claude, Product: "Claude Code", Version: ClaudeVersion,
+		Summary: "from the top down per directory CLAUDE.md (with its @imports), .claude/CLAUDE.md, unconditional .claude/rules, CLAUDE.local.md; AGENTS.md only where no CLAUDE.md-family file is on the path; links followed; front matter and block HTML comments removed; files over 4 MiB skipped",
+		Options: []Option{
+			{"claude.instruction_files", "claude-md-or-agents-md", "which files load: the agents-md plugin's instructionFiles"},
+			{"claude.md_excludes", "[]", "claudeMdExcludes: globs of absolute paths not loaded"},
+		}},
 }
 
 // Profiles returns every profile, Rivumi first.

@@ -77,12 +77,24 @@ func checkCodexEmptyOverride(p *pass) {
 // checkAgentsDiffer compares, for each directory of the chain, the file
 // Rivumi takes with the one Codex takes, and what each gets of it.
 func checkAgentsDiffer(p *pass) {
-	codex := map[string]*agent.Candidate{} // directory → the file Codex takes there
+	codex := map[string]*agent.Candidate{} // directory → the file the agent takes there
+	label := p.agent.Profile().Label()
 	for i := range p.view.Candidates {
 		c := &p.view.Candidates[i]
 		switch c.State {
 		case agent.Shadowed, agent.NotAFile:
 			continue
+		case agent.Imported:
+			// Text only this agent adds: an @import Rivumi reads as a line.
+			if _, by, ok := strings.Cut(c.Reason, "imported by "); ok && !strings.HasPrefix(by, "/") && !strings.HasPrefix(by, "~") {
+				by, _, _ = strings.Cut(by, ";")
+				p.emit(Finding{Path: by, Line: c.Line, Column: c.Column, Agent: pairOf(p.agent), Message: fmt.Sprintf(
+					"%s adds %s, which this file imports, to its instructions; Rivumi loads the import line as text. %s", label, c.Path, differFix)})
+			}
+			continue
+		}
+		if _, taken := codex[resolve.ParentDir(c.Path)]; taken && p.agent.Profile().Name != agent.Codex {
+			continue // the directory's first file is the one compared with Rivumi's layer
 		}
 		codex[resolve.ParentDir(c.Path)] = c
 	}
@@ -162,8 +174,17 @@ func differ(riv *resolve.Layer, c *agent.Candidate, codex string) string {
 		return "" // the same whitespace: neither gets text from it
 	}
 	// The same file: the same bytes when both load it (an accepted file
-	// is valid UTF-8; a cut is RL015's).
+	// is valid UTF-8; a cut is RL015's), unless the agent takes text out.
 	switch {
+	case rivGets && codexGets && (strings.Contains(c.Reason, "HTML comments removed") || strings.Contains(c.Reason, "front matter removed")):
+		what := "its HTML comments"
+		switch {
+		case !strings.Contains(c.Reason, "HTML comments removed"):
+			what = "its front matter"
+		case strings.Contains(c.Reason, "front matter removed"):
+			what = "its front matter and HTML comments"
+		}
+		return fmt.Sprintf("Rivumi loads %s whole; %s removes %s", riv.Path, codex, what)
 	case !rivGets && codexGets:
 		how := "loads it"
 		switch {

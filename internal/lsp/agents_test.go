@@ -197,3 +197,20 @@ func TestDiagnosticsCarryCodexRulesA4(t *testing.T) {
 	}
 	c.stop()
 }
+
+// A7 for the claude profile: the hover on an AGENTS.md a CLAUDE.md turns
+// off says so, and a CLAUDE.md (no name of Rivumi's) gets a hover too.
+func TestHoverShowsClaudeStateA7(t *testing.T) {
+	dir := newRepo(t,
+		".rivumi-lint.yaml", "version: 1\nagents: [rivumi, claude]\n",
+		"CLAUDE.md", "root claude\n",
+		"a/AGENTS.md", "a agents\n")
+	c := newClient(t)
+	c.initialize(dir, map[string]any{}, nil)
+	if got := openHover(t, c, dir, "a/AGENTS.md"); !strings.Contains(got, "- Claude Code 2.1.328: ignored: turned off by CLAUDE.md") {
+		t.Errorf("a/AGENTS.md: the hover does not say Claude Code turns it off:\n%s", got)
+	}
+	if got := openHover(t, c, dir, "CLAUDE.md"); !strings.Contains(got, "- Claude Code 2.1.328: loaded") {
+		t.Errorf("CLAUDE.md: no hover with Claude Code's state:\n%s", got)
+	}
+}

@@ -37,7 +37,7 @@ func (s *Server) hover(params json.RawMessage) (any, error) {
 		return nil, err // the pipeline names the directory (resolve DIR: ...)
 	}
 	name := path.Base(d.rel)
-	if len(run.Resolutions) == 0 || !run.Engine.IsCandidate(name) && !codexName(run, name) {
+	if len(run.Resolutions) == 0 || !run.Engine.IsCandidate(name) && !codexName(run, name) && !agentsFile(run, d.rel) {
 		return nil, nil // not an instruction file of an enabled agent: nothing to show
 	}
 	var ld *lint.Directory
@@ -47,7 +47,7 @@ func (s *Server) hover(params json.RawMessage) (any, error) {
 		}
 	}
 	text := chainMarkdown(run.Resolutions[0], ld)
-	if codexOf(run) != nil {
+	if len(run.Agents) > 0 {
 		text += agentsMarkdown(run, d.rel)
 	}
 	return hover{Contents: markupContent{Kind: "markdown", Value: text}}, nil
@@ -126,8 +126,42 @@ func agentsMarkdown(run *project.Run, rel string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n**The enabled agents on %s**\n\n", code(rel))
 	fmt.Fprintf(&b, "- Rivumi: %s\n", rivumiFileState(run, rel))
-	fmt.Fprintf(&b, "- %s: %s\n", agent.Lookup(agent.Codex).Label(), codexFileState(run, rel))
+	if codexOf(run) != nil {
+		fmt.Fprintf(&b, "- %s: %s\n", agent.Lookup(agent.Codex).Label(), codexFileState(run, rel))
+	}
+	for _, a := range run.Agents {
+		if a.Resolver.Profile().Name != agent.Codex {
+			fmt.Fprintf(&b, "- %s: %s\n", a.Resolver.Profile().Label(), agentFileState(a, rel))
+		}
+	}
 	return b.String()
+}
+
+// agentsFile reports whether rel is a file one of the other enabled
+// profiles reads (Claude Code's CLAUDE.md).
+func agentsFile(run *project.Run, rel string) bool {
+	for _, a := range run.Agents {
+		if _, ok := a.Resolver.FileState(rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// agentFileState is what another profile's agent does with the file rel
+// started in rel's directory: its state and reason in that view, else as
+// a file of its directory alone.
+func agentFileState(a project.AgentRun, rel string) string {
+	v := a.Views[0]
+	for _, c := range v.Candidates {
+		if c.Path == rel {
+			return escapeMarkdown(string(c.State)+": "+c.Reason) + inexact(v)
+		}
+	}
+	if c, ok := a.Resolver.FileState(rel); ok {
+		return escapeMarkdown(string(c.State)+": "+c.Reason) + inexact(v)
+	}
+	return "not one of its files" + inexact(v)
 }
 
 // rivumiFileState is the state of the file rel in Rivumi's chain of its

@@ -143,7 +143,7 @@ func gather(o Options) (*inputs, error) {
 		home = HomeDir(os.Getenv)
 	}
 	popt := project.Options{Root: o.Root, Config: o.Config, Enter: true, Command: "preview",
-		Agents: o.Agents, CodexHome: o.CodexHome}
+		Agents: o.Agents, CodexHome: o.CodexHome, ClaudeHome: o.ClaudeHome}
 	if o.Dir != "" {
 		popt.Targets = []string{o.Dir}
 	}

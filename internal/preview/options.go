@@ -36,8 +36,9 @@ type Options struct {
 	Machine Machine
 	// Agents are the agent profiles to show (--agent, A1); nil keeps the
 	// config's. CodexHome is where Codex finds its user file ("" none).
-	Agents    []string
-	CodexHome string
+	Agents     []string
+	CodexHome  string
+	ClaudeHome string
 }
 
 // Validate says which options exclude each other: NoUser and

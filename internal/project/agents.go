@@ -44,6 +44,9 @@ func (r *Run) agents() error {
 		}
 		resolvers = append(resolvers, c)
 	}
+	if r.Config.Enabled(agent.Claude) {
+		resolvers = append(resolvers, r.claude())
+	}
 	for _, res := range resolvers {
 		a := AgentRun{Resolver: res, Views: make([]*agent.View, len(r.Resolutions))}
 		for i, c := range r.Resolutions {
@@ -82,6 +85,36 @@ func (r *Run) codex() (*agent.CodexResolver, error) {
 		return nil, fmt.Errorf("codex profile: %w", err)
 	}
 	return agent.NewCodex(r.Engine, o), nil
+}
+
+// claude is the claude profile's resolver, from the config.
+func (r *Run) claude() *agent.ClaudeResolver {
+	abs := r.rootAbs()
+	o := agent.ClaudeOptions{Mode: r.Config.Claude.InstructionFiles, RootAbs: abs,
+		Home: r.p.opts.ClaudeHome, Excludes: r.Config.Claude.Excludes}
+	root := filepath.FromSlash(abs)
+	o.Above = func(name string) bool { return nameAbove(root, name) }
+	o.Managed = func() bool {
+		for _, p := range []string{"/etc/claude-code/CLAUDE.md", "/etc/claude-code/.claude/rules"} {
+			if _, err := os.Stat(p); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	return agent.NewClaude(r.Engine, o)
+}
+
+// nameAbove reports whether a directory above root, below the file
+// system's root, holds an entry called name, as Claude Code's chain runs
+// up to there: only names are looked at, nothing is read.
+func nameAbove(root, name string) bool {
+	for d := filepath.Dir(root); filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // markerAbove is the nearest directory above root holding one of

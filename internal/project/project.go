@@ -32,6 +32,9 @@ type Options struct {
 	// CodexHome is where Codex reads its user file ($CODEX_HOME or
 	// ~/.codex, as the command finds it); "" for none.
 	CodexHome string
+	// ClaudeHome is the home directory whose .claude/CLAUDE.md Claude
+	// Code reads ("" for none).
+	ClaudeHome string
 	// Overlay holds unsaved editor texts by slash path relative to the
 	// root: the worktree source reads them instead of the disk's bytes
 	// (the language server, X4; project/overlay.go).
@@ -322,6 +325,10 @@ func (p *Project) engineOptions(cfg *config.Config) (resolve.Options, error) {
 	if cfg.Enabled(agent.Codex) {
 		co := codexOptions(cfg)
 		opt.Also = co.Also()
+	}
+	if cfg.Enabled(agent.Claude) {
+		co := agent.ClaudeOptions{}
+		opt.Also = append(opt.Also, co.Also()...)
 	}
 	if p.opts.UserInstructions != "" {
 		u, err := UserFile(p.opts.UserInstructions)
