@@ -155,7 +155,7 @@ func (c *ClaudeResolver) read(abs string) (claudeRead, error) {
 		r.key = abs
 		return r, nil
 	}
-	return claudeRead{inexact: abs + " lies outside the repository and the user's home, where rivumi-lint reads nothing"}, nil
+	return claudeRead{inexact: "it lies outside the repository and the user's home, where rivumi-lint reads nothing"}, nil
 }
 
 // readPhysical reads the regular file at p (no link on the way), once.

@@ -4,10 +4,14 @@ package integration
 // Claude Code: seeded random repositories (claudegen_test.go), each
 // compared from a few directories, where the harness
 // (claudeharness_test.go) captures the instruction block Claude Code
-// 2.1.328 sends and rivumi-lint's view must hold the same bytes. Where the
+// 2.1.328 sends and `rivumi-lint preview --agent claude --section
+// instructions` must print the same bytes (its JSON's exact must agree,
+// and the resolver, every directory of the case resolved with one, must
+// say the same; a case whose external imports are approved, which the
+// config cannot say, is compared with the resolver alone). Where the
 // product says it cannot be exact, the generated repository must hold
-// what it names (a link out of the repository that Claude Code reads);
-// those cases are counted apart.
+// what it names (a link out of the repository that Claude Code reads, an
+// approved import from outside it); those cases are counted apart.
 //
 //	RIVUMI_CLAUDE=PATH        the claude binary (default: claude on PATH)
 //	RIVUMI_CLAUDE_REPOS=N     repositories (default claudeDefaultRepos)
@@ -19,6 +23,7 @@ package integration
 // Code); scripts/claude-differential runs it over fresh seeds.
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -142,7 +147,9 @@ func claudeSeed(t *testing.T, bin string, seed uint64, tally *claudeTally) {
 	var why []string
 	defer func() { tally.add(c, compared, explained, none, t.Failed(), why) }()
 	p, home := c.write(t, base)
-	for _, d := range c.dirs {
+	lint := rivumiLint(t)
+	cfg := c.config(t, base)
+	for i, d := range c.dirs {
 		dir := filepath.Join(p.repo, filepath.FromSlash(d))
 		compared++
 		res := runClaude(t, bin, dir, claudeOptions{settings: c.settings(base), home: home})
@@ -155,9 +162,26 @@ func claudeSeed(t *testing.T, bin string, seed uint64, tally *claudeTally) {
 		}
 		// The harness's home is known here, with the user's files or
 		// without: the product reads it as the user's own.
-		// Each run has a home of its own, which the block names.
+		// Each run has a home of its own, which the block names. The
+		// product answers through the command line (preview's section and
+		// its JSON); the resolver itself, every directory of the case
+		// resolved with one resolver, must answer the same.
 		o := agent.ClaudeOptions{Mode: c.mode, Excludes: c.settingsExcludes(base), Home: res.home, ExternalImports: c.external}
-		got, exact, inexact, cands := newClaudeProfile(t, p.repo, o, c.sortedDirs()).view(t, d)
+		direct, dexact, dinexact, cands := newClaudeProfile(t, p.repo, o, c.sortedDirs()).view(t, d)
+		got, exact, inexact := direct, dexact, dinexact
+		how := "the agent package's resolver (the config cannot approve external imports)"
+		if !c.external {
+			a := claudeCLI(t, lint, p, cfg, res.home, d, i)
+			if a.err != "" {
+				t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: %s (%s)", seed, seed, d, a.err, a.how)
+				continue
+			}
+			got, exact, inexact, how = a.text, a.exact, a.inexact, a.how
+			if exact != dexact || exact && got != direct {
+				t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: the command line and the resolver differ (exact %v and %v): %s (%s)",
+					seed, seed, d, exact, dexact, codexBytesDiffer("command line", got, "resolver", direct), how)
+			}
+		}
 		switch {
 		case !exact && !c.explains(d, inexact):
 			t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: the product says it is not exact (%q), which the repository does not explain\n%s",
@@ -166,8 +190,8 @@ func claudeSeed(t *testing.T, bin string, seed uint64, tally *claudeTally) {
 			explained++
 			why = append(why, claudeWhy(inexact))
 		case got != want:
-			t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: claude and rivumi-lint differ: %s\n%s\n    candidates:%s",
-				seed, seed, d, claudeByteDiff(want, got), c.describe(p, d), cands)
+			t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: claude and rivumi-lint differ (%s): %s\n%s\n    candidates:%s",
+				seed, seed, d, how, claudeByteDiff(want, got), c.describe(p, d), cands)
 		}
 	}
 	if keep != "" && !t.Failed() {
@@ -175,6 +199,106 @@ func claudeSeed(t *testing.T, bin string, seed uint64, tally *claudeTally) {
 	} else if keep != "" {
 		t.Logf("seed %d kept in %s", seed, base)
 	}
+}
+
+// claudeAnswer is what the command line printed for one directory.
+type claudeAnswer struct {
+	text    string
+	exact   bool
+	inexact string
+	how     string // the command line, to reproduce it
+	err     string // a failure of the command itself
+}
+
+// claudeCLI runs the claude profile's preview for the directory d
+// (repo-relative) twice: the section's bytes and the JSON's exactness,
+// with HOME the run's home. Which working directory and DIR form it uses
+// varies with i, since the contract holds for all of them.
+func claudeCLI(t *testing.T, bin string, p claudePaths, cfg, home, d string, i int) claudeAnswer {
+	t.Helper()
+	abs := filepath.Join(p.repo, filepath.FromSlash(d))
+	var wd string
+	var where []string
+	switch i % 3 {
+	case 0:
+		wd, where = p.base, []string{"--root", p.repo, abs}
+	case 1:
+		wd, where = p.repo, []string{"." + string(filepath.Separator) + filepath.FromSlash(d)}
+	default:
+		wd, where = abs, []string{"."}
+	}
+	environ := env(t, "HOME="+home, "RIVUMI_HOME="+home, "PWD="+wd)
+	common := []string{"preview", "--agent", "claude", "--config", cfg}
+	sectionArgs := append(append(append([]string(nil), common...), "--section", "instructions"), where...)
+	jsonArgs := append(append(append([]string(nil), common...), "--format", "json"), where...)
+	a := claudeAnswer{how: fmt.Sprintf("cd %q && HOME=%q rivumi-lint %s", wd, home, strings.Join(quoteAll(sectionArgs), " "))}
+	r := run(t, wd, environ, nil, bin, sectionArgs...)
+	if r.code != 0 {
+		a.err = fmt.Sprintf("--section instructions: exit %d: %s", r.code, strings.TrimSpace(r.stderr))
+		return a
+	}
+	a.text = r.stdout
+	r = run(t, wd, environ, nil, bin, jsonArgs...)
+	if r.code != 0 {
+		a.err = fmt.Sprintf("--format json: exit %d: %s", r.code, strings.TrimSpace(r.stderr))
+		return a
+	}
+	var doc struct {
+		Agents []struct {
+			Agent   string  `json:"agent"`
+			Exact   *bool   `json:"exact"`
+			Inexact string  `json:"inexact"`
+			Text    *string `json:"text"`
+		} `json:"agents"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		a.err = fmt.Sprintf("--format json: %v", err)
+		return a
+	}
+	for _, ag := range doc.Agents {
+		if ag.Agent != "claude" {
+			continue
+		}
+		if ag.Exact == nil {
+			a.err = "--format json: the claude agent has no \"exact\""
+			return a
+		}
+		a.exact, a.inexact = *ag.Exact, ag.Inexact
+		if a.exact && (ag.Text == nil && a.text != "" || ag.Text != nil && *ag.Text != a.text) {
+			a.err = "--format json: the claude agent's text is not what --section instructions prints: " + codexBytesDiffer("section", a.text, "JSON", deref(ag.Text))
+		}
+		return a
+	}
+	a.err = fmt.Sprintf("--format json: no agent \"claude\" in %q", r.stdout)
+	return a
+}
+
+// config writes rivumi-lint's config for the case: the plugin's mode (an
+// unknown one is Claude Code's default, which the config's enum refuses)
+// and the excludes.
+func (c *claudeCase) config(t *testing.T, base string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("version: 1\nclaude:\n")
+	switch c.mode {
+	case "", "no-such-mode":
+		b.WriteString("  instruction_files: claude-md-or-agents-md\n")
+	default:
+		fmt.Fprintf(&b, "  instruction_files: %s\n", c.mode)
+	}
+	b.WriteString("  md_excludes: [")
+	for i, e := range c.settingsExcludes(base) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(e))
+	}
+	b.WriteString("]\n")
+	p := filepath.Join(base, "rivumi-lint.yaml")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // claudeProfile is the claude profile over the worktree of one case, as
