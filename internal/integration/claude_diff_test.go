@@ -46,22 +46,7 @@ import (
 const claudeDefaultRepos = 22
 
 func claudeSeeds(t *testing.T) (first, count uint64) {
-	t.Helper()
-	num := func(name string, def uint64) uint64 {
-		s := os.Getenv(name)
-		if s == "" {
-			return def
-		}
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("%s=%q: want a non-negative integer", name, s)
-		}
-		return n
-	}
-	if os.Getenv("RIVUMI_CLAUDE_SEED") != "" {
-		return num("RIVUMI_CLAUDE_SEED", 0), 1
-	}
-	return num("RIVUMI_CLAUDE_FIRST", 1), num("RIVUMI_CLAUDE_REPOS", claudeDefaultRepos)
+	return agentSeeds(t, "RIVUMI_CLAUDE", claudeDefaultRepos)
 }
 
 // claudeTally sums what the parallel seeds compared.

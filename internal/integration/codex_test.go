@@ -82,6 +82,12 @@ func codexBinary(t *testing.T) string {
 
 // codexSeeds reads the seed range from the environment.
 func codexSeeds(t *testing.T) (first, count uint64) {
+	return agentSeeds(t, "RIVUMI_CODEX", codexDefaultRepos)
+}
+
+// agentSeeds reads an agent differential's seeds from PREFIX_SEED (one),
+// else PREFIX_FIRST (default 1) and PREFIX_REPOS (default repos).
+func agentSeeds(t *testing.T, prefix string, repos uint64) (first, count uint64) {
 	t.Helper()
 	num := func(name string, def uint64) uint64 {
 		s := os.Getenv(name)
@@ -94,10 +100,10 @@ func codexSeeds(t *testing.T) (first, count uint64) {
 		}
 		return n
 	}
-	if os.Getenv("RIVUMI_CODEX_SEED") != "" {
-		return num("RIVUMI_CODEX_SEED", 0), 1
+	if os.Getenv(prefix+"_SEED") != "" {
+		return num(prefix+"_SEED", 0), 1
 	}
-	return num("RIVUMI_CODEX_FIRST", 1), num("RIVUMI_CODEX_REPOS", codexDefaultRepos)
+	return num(prefix+"_FIRST", 1), num(prefix+"_REPOS", repos)
 }
 
 // codexTally sums what the parallel seeds compared.
