@@ -62,10 +62,16 @@ func stagedAdvice(res *lint.Result, threshold lint.Severity, root string, opts p
 			}
 		}
 	}
+	return append(notes, note("%s", commitBlocked(unstaged == len(paths)))...)
+}
+
+// commitBlocked is the way through a commit the check stops: fix, git add,
+// commit again, or skip the check once; onlyAdd when every failing file
+// is fixed in the worktree and needs only adding.
+func commitBlocked(onlyAdd bool) string {
 	next := "fix the findings above (`rivumi-lint fix PATH` repairs some), `git add` the files, and commit again"
-	if unstaged == len(paths) {
+	if onlyAdd {
 		next = "`git add` the fixed files and commit again"
 	}
-	notes = append(notes, note("the commit is blocked: %s; `git commit --no-verify` skips this check once", next)...)
-	return notes
+	return "the commit is blocked: " + next + "; `git commit --no-verify` skips this check once"
 }

@@ -121,8 +121,14 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	trace.Mark("report")
 	code = exitFor(res, threshold)
-	if *staged && code == exitFindings {
+	switch {
+	case code != exitFindings:
+	case *staged:
 		printNotes(stderr, stagedAdvice(res, threshold, projectRoot, opts))
+	case os.Getenv("PRE_COMMIT") == "1":
+		// The pre-commit framework's hook (it sets PRE_COMMIT=1), which
+		// checks the files of the commit as its stash left them.
+		printNotes(stderr, note("%s", commitBlocked(false)))
 	}
 	return code
 }
