@@ -369,9 +369,52 @@ func (b *bench) diffJobs(dir, label, group string) {
 		files := b.gitList(dir, "ls-tree", "-r", "--name-only", "-z", d.head)
 		want := affected(changed, files)
 		b.verifyDirs(j, want)
+		if d.head == bb {
+			b.verifyRename(j, a, bb)
+		}
 		b.jobs = append(b.jobs, j)
 		b.agentJob(j, want)
 	}
+}
+
+// verifyRename checks the reference commit B breaks (issue #25): the
+// generator renames a file an untouched AGENTS.md names, and the check
+// must report it there, once, naming the new name.
+func (b *bench) verifyRename(j *job, base, head string) {
+	if j.doc == nil {
+		return // verifyDirs failed already
+	}
+	var from, to string
+	for _, l := range strings.Split(strings.TrimSpace(string(b.gitOut(j.dir, "diff", "-M", "--name-status", "--diff-filter=R", base, head))), "\n") {
+		f := strings.Split(l, "\t")
+		if len(f) == 3 && path.Base(f[1]) == "setup_guide.md" {
+			from, to = f[1], f[2]
+		}
+	}
+	if from == "" {
+		b.fail("%s: commit B renames no setup_guide.md (monorepo.Repo.Renamed)", j.name)
+		return
+	}
+	n := 0
+	for _, f := range j.doc.Findings {
+		if f.Rule == "RL021" && f.Path == path.Join(path.Dir(from), "AGENTS.md") && strings.Contains(f.Message, from) && strings.Contains(f.Message, to) {
+			n++
+		}
+	}
+	if n != 1 {
+		b.fail("%s: %d RL021 findings report that %s was renamed to %s, want 1", j.name, n, from, to)
+		return
+	}
+	j.note = "the rename of a referenced file reported (RL021)"
+}
+
+// gitOut is a git command's output, failing the run on an error.
+func (b *bench) gitOut(dir string, args ...string) []byte {
+	out, err := b.git(dir, args...)
+	if err != nil {
+		b.fail("%v", err)
+	}
+	return out
 }
 
 // agentFlag is the agent rows' profiles (A8): the other agents' chains
@@ -711,9 +754,10 @@ func writeMemory(name string, n int) error {
 // jsonDoc is the part of `check --format json` the verification reads.
 type jsonDoc struct {
 	Findings []struct {
-		Rule  string `json:"rule"`
-		Path  string `json:"path"`
-		Agent string `json:"agent"`
+		Rule    string `json:"rule"`
+		Path    string `json:"path"`
+		Agent   string `json:"agent"`
+		Message string `json:"message"`
 	} `json:"findings"`
 	Directories []struct {
 		Path        string `json:"path"`
