@@ -127,6 +127,40 @@ type ClaudeResolver struct {
 	// within are, per view made by a pass, the paths that got in because
 	// they lay in its working directory.
 	within map[*View][]string
+	// env is what every pass asks of the machine outside the repository
+	// (names above the root, managed files, auto memory), asked once a
+	// run: each costs system calls, and a run makes a pass per directory
+	// that holds a Claude file.
+	env *claudeEnv
+}
+
+// claudeEnv is the resolver's answers about the machine, the same for
+// every directory of a run.
+type claudeEnv struct {
+	above           string // the first of CLAUDE.md, CLAUDE.local.md, .claude above the root, "" for none
+	agentsAbove     bool   // an AGENTS.md above the root
+	managed, memory bool
+}
+
+// environment asks the options' functions once.
+func (c *ClaudeResolver) environment() *claudeEnv {
+	if c.env != nil {
+		return c.env
+	}
+	e := &claudeEnv{}
+	if c.o.mode() != ClaudeModeManaged && c.o.Above != nil {
+		for _, n := range []string{claudeMD, claudeLocalMD, claudeDir} {
+			if c.o.Above(n) {
+				e.above = n
+				break
+			}
+		}
+	}
+	e.agentsAbove = c.o.Above != nil && c.o.Above(codexNormal)
+	e.managed = c.o.Managed != nil && c.o.Managed()
+	e.memory = c.home != "" && claudeAutoMemory(c.home)
+	c.env = e
+	return e
 }
 
 type claudeListing struct {

@@ -100,16 +100,12 @@ func (s *claudeSim) chain() []string { return ancestors(s.dir, "") }
 func (s *claudeSim) run() error {
 	c := s.c
 	mode := c.o.mode()
-	if mode != ClaudeModeManaged && c.o.Above != nil {
-		// An AGENTS.md above matters only where the plugin loads (loadAgents).
-		for _, n := range []string{claudeMD, claudeLocalMD, claudeDir} {
-			if c.o.Above(n) {
-				s.setInexact("a directory above the repository's root holds " + n + ", and Claude Code's chain runs up to the file system's root; rivumi-lint reads only the repository")
-				break
-			}
-		}
+	env := c.environment()
+	// An AGENTS.md above matters only where the plugin loads (loadAgents).
+	if env.above != "" {
+		s.setInexact("a directory above the repository's root holds " + env.above + ", and Claude Code's chain runs up to the file system's root; rivumi-lint reads only the repository")
 	}
-	if c.o.Managed != nil && c.o.Managed() {
+	if env.managed {
 		s.setInexact("managed policy instructions exist in /etc/claude-code, which Claude Code loads first; rivumi-lint reads only the repository")
 	}
 	s.main = s.newLoad(c.o.ExternalImports)
@@ -124,7 +120,7 @@ func (s *claudeSim) run() error {
 			return err
 		}
 		s.main.items = append(s.main.items, user.items...)
-		if claudeAutoMemory(c.home) {
+		if env.memory {
 			s.setInexact("the user's home holds Claude Code's auto memory (~/.claude/projects/*/memory/MEMORY.md), which this profile does not model")
 		}
 	}
@@ -682,7 +678,7 @@ func (s *claudeSim) ignoreAgents(why string) error {
 // pass of its own), drops those whose path or text the main pass already
 // has, and places each directory's after that directory's files.
 func (s *claudeSim) loadAgents() error {
-	if s.c.o.Above != nil && s.c.o.Above(codexNormal) {
+	if s.c.environment().agentsAbove {
 		s.setInexact("a directory above the repository's root holds AGENTS.md, which Claude Code's AGENTS.md plugin loads (its chain runs up to the file system's root); rivumi-lint reads only the repository")
 	}
 	l := s.seeded()
