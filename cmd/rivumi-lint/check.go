@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/internal/baseline"
 	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/report"
@@ -36,6 +38,8 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		memFile  = fs.String("memory", "", "also report corrupt lines (RL013) of the explicit memory `FILE`")
 		sarifCat = fs.String("sarif-category", "", "code scanning `CATEGORY` of a sarif report (run.automationDetails), so that uploads of two categories keep apart")
 		stdinAs  = fs.String("stdin-filename", "", "check standard input as the text of `PATH` (an editor's unsaved buffer); PATHs then are none or -")
+		baseFile = fs.String("baseline", "", "fail only on findings not in the baseline `FILE` (--write-baseline writes it); json and sarif mark the others")
+		writeBL  = fs.String("write-baseline", "", "record this run's findings in the baseline `FILE` (with --baseline: only those still in it)")
 		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
 	agents := agentFlag(fs)
@@ -61,6 +65,14 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkSARIFCategory(*sarifCat, formats.names()); err != nil {
 		return fail(stderr, err)
 	}
+	var known *baseline.Baseline
+	if *baseFile != "" {
+		// Read before the run: a baseline that cannot be used is exit 2
+		// (B5), whatever the findings.
+		if known, err = baseline.Load(*baseFile); err != nil {
+			return fail(stderr, err)
+		}
+	}
 	var text []byte
 	if paths, err = stdinPaths(paths, *stdinAs); err != nil {
 		return fail(stderr, err)
@@ -68,6 +80,13 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	diff, err := revisionRange(paths, *staged, *base, *head, os.Getenv)
 	if err != nil {
 		return fail(stderr, err)
+	}
+	// A baseline is the whole worktree's findings (B4): written from a
+	// narrower scope it would drop the entries of every other directory.
+	whole := diff.Kind == repo.RangeWorktree && len(paths) == 0
+	if *writeBL != "" && !whole {
+		return fail(stderr, &usageError{"--write-baseline records the findings of the whole worktree: drop --staged, --base, --stdin-filename and PATHs " +
+			"(inside GitHub Actions a pull_request, push or merge_group event's change is the default scope: write the baseline locally or from a workflow_dispatch run)"})
 	}
 	if *stdinAs != "" {
 		if text, err = io.ReadAll(io.LimitReader(stdin, maxStdin+1)); err != nil {
@@ -88,6 +107,12 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	record := applyBaseline(res, known, *baseFile, *writeBL)
+	if res.Baseline != nil && !whole {
+		// Entries about directories outside the scope were not looked
+		// for: none is counted as fixed (B4).
+		res.Baseline.Fixed = 0
+	}
 	// Every output is written in full before any is put in place: a
 	// failure leaves none half written.
 	var opened []*output
@@ -96,6 +121,18 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			o.abort()
 		}
 	}()
+	if *writeBL != "" {
+		// Through outfile as --format's FILEs (F8): only the file named.
+		f, err := outfile.Create(*writeBL)
+		if err != nil {
+			return fail(stderr, fmt.Errorf("--write-baseline: %w", err))
+		}
+		out := &output{Writer: f, file: f}
+		opened = append(opened, out)
+		if err := baseline.Write(out, record); err != nil {
+			return fail(stderr, fmt.Errorf("--write-baseline %s: %w", *writeBL, err))
+		}
+	}
 	for _, o := range outs {
 		out, err := openOutput(o.file, stdout)
 		if err != nil {
@@ -112,7 +149,30 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	trace.Mark("report")
+	if *writeBL != "" {
+		printNotes(stderr, note("recorded %d finding(s) in the baseline %s", len(record), *writeBL))
+	}
+	if res.Baseline != nil && !slices.Contains(formats.names(), "text") {
+		printNotes(stderr, note("%s", report.BaselineLine(res.Baseline)))
+	}
 	return exitFor(res, threshold)
+}
+
+// applyBaseline compares res with the baseline given (B3) and returns the
+// findings --write-baseline records (B4): every finding, or with
+// --baseline too only the known ones, so the file only shrinks. Written
+// alone, the new file is the run's baseline: every finding is known.
+func applyBaseline(res *lint.Result, known *baseline.Baseline, name, write string) []lint.Finding {
+	switch {
+	case known != nil:
+		known.Apply(res, name)
+		return baseline.Known(res)
+	case write != "":
+		all := slices.Clone(res.Findings)
+		baseline.Accepting(all).Apply(res, write)
+		return all
+	}
+	return nil
 }
 
 // maxStdin bounds what check --stdin-filename reads: far above any
@@ -206,7 +266,7 @@ func parseFailOn(s string) (lint.Severity, error) {
 
 func exitFor(r *lint.Result, threshold lint.Severity) int {
 	for _, f := range r.Findings {
-		if f.Severity >= threshold {
+		if f.Severity >= threshold && !f.Known() {
 			return exitFindings
 		}
 	}
