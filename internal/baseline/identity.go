@@ -18,9 +18,13 @@ type key struct {
 }
 
 // keyOf is f's identity: its rule, path, agent profile and the hash of
-// its subject.
+// its subject: the one its rule gives, else its message's.
 func keyOf(f *lint.Finding) key {
-	return key{rule: f.Rule, path: f.Path, agent: f.Agent, hash: hashOf(f.Rule, f.Agent, subject(f.Message))}
+	s := f.Subject
+	if s == "" {
+		s = f.Message
+	}
+	return key{rule: f.Rule, path: f.Path, agent: f.Agent, hash: hashOf(f.Rule, f.Agent, subject(s))}
 }
 
 // hashOf is the hex of the first 8 bytes of SHA-256 over the rule, the

@@ -32,6 +32,11 @@ type Finding struct {
 	// project root: Path is not a repository path, so the github, SARIF and
 	// rdjson outputs give it no file location (F10).
 	User bool `json:"user,omitempty"`
+	// Subject is what the finding is about, for a baseline's identity
+	// (B2), set by a rule whose message lists more than that (RL006: the
+	// sizes and layers of the chain); "" means the message. Not part of
+	// the JSON form.
+	Subject string `json:"-"`
 	// Baseline is the finding's state against check --baseline (B3):
 	// BaselineNew or BaselineUnchanged; empty without a baseline, so the
 	// JSON form is unchanged then.
