@@ -685,3 +685,16 @@ overrides:
 		t.Error("RuleRuns(RL003) = true with RL003 off everywhere")
 	}
 }
+
+// §10, O1: at most MaxOverrides entries, refused at the first one over.
+func TestOverridesCapped(t *testing.T) {
+	entry := "  - {paths: [a], rules: {RL003: \"off\"}}\n"
+	if _, err := Parse(name, []byte("overrides:\n"+strings.Repeat(entry, MaxOverrides))); err != nil {
+		t.Fatalf("%d entries: %v", MaxOverrides, err)
+	}
+	_, err := Parse(name, []byte("overrides:\n"+strings.Repeat(entry, MaxOverrides+1)))
+	want := fmt.Sprintf("%s:%d: overrides: more than 256 entries; merge entries with the same rules", name, MaxOverrides+2)
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("%d entries: %v, want %s", MaxOverrides+1, err, want)
+	}
+}

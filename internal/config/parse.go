@@ -558,6 +558,11 @@ func (d *decoder) overrides(list *[]Override, v *yaml.Node, key string) error {
 	if v.Kind != yaml.SequenceNode {
 		return d.errorf(v, "%s: expected %s, got %s", key, want, describe(v))
 	}
+	if len(v.Content) > MaxOverrides {
+		// Every finding is matched against the entries: a hostile file
+		// must not make that the cost of the run (§10).
+		return d.errorf(v.Content[MaxOverrides], "%s: more than %d entries; merge entries with the same rules (an entry takes many globs)", key, MaxOverrides)
+	}
 	out := make([]Override, 0, len(v.Content))
 	for i, item := range v.Content {
 		where := fmt.Sprintf("%s[%d]", key, i)

@@ -120,7 +120,8 @@ func keySchema(k *Key) map[string]any {
 		overrideRules := rulesSchema("Severity per rule id or name for the findings on those paths.")
 		overrideRules["type"], overrideRules["minProperties"] = "object", 1
 		s = map[string]any{
-			"type": []string{"array", "null"},
+			"type":     []string{"array", "null"},
+			"maxItems": MaxOverrides,
 			"items": map[string]any{
 				"type":                 "object",
 				"required":             []string{"paths", "rules"},
