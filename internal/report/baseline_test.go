@@ -124,3 +124,18 @@ func TestNewOnlyFormatsB3(t *testing.T) {
 		t.Errorf("text ends %q, want %q", buf.String()[max(0, buf.Len()-200):], want)
 	}
 }
+
+// B3 markdown (the job summary and a comment): the baseline's line under
+// the headline, escaped.
+func TestMarkdownBaselineLineB3(t *testing.T) {
+	r := baselined(t)
+	r.Baseline.File = "ci/*base*.json"
+	var buf bytes.Buffer
+	if err := Markdown(&buf, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(buf.String(), "\n\n###")
+	if !strings.Contains(head, "1 known finding in ci/\\*base\\*.json not reported") {
+		t.Errorf("markdown head:\n%s", head)
+	}
+}
