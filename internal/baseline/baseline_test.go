@@ -79,7 +79,7 @@ func TestWriteSortedStableB1(t *testing.T) {
 	if !strings.HasPrefix(out, "{\n  \"version\": 1,\n  \"findings\": [\n") || strings.Contains(out, `"line"`) {
 		t.Fatalf("shape:\n%s", out)
 	}
-	b, err := Parse("b.json", one.Bytes())
+	b, err := parse("b.json", one.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,15 +131,15 @@ func TestParseRefusesB5(t *testing.T) {
 		`{"version": 1, "findings": [{"rule": "R", "path": "a", "hash": "0123456789abcdef", "count": -1}]}`: "has count -1",
 		"{\"version\": 1,\n \"findings\": \"no\"}":                                                          "line 2, column",
 	} {
-		_, err := Parse("b.json", []byte(in))
-		var be *Error
+		_, err := parse("b.json", []byte(in))
+		var be *fileError
 		if !errors.As(err, &be) || !strings.HasPrefix(err.Error(), "baseline b.json: ") || !strings.Contains(err.Error(), want) ||
 			!strings.Contains(err.Error(), "--write-baseline b.json") {
-			t.Errorf("Parse(%q) = %v, want an *Error with %q and the fix", in, err, want)
+			t.Errorf("parse(%q) = %v, want a *fileError with %q and the fix", in, err, want)
 		}
 	}
 	// Two entries of one identity (two baselines merged) add up.
-	b, err := Parse("b.json", []byte(`{"version": 1, "findings": [
+	b, err := parse("b.json", []byte(`{"version": 1, "findings": [
 		{"rule": "R", "path": "a", "hash": "0123456789abcdef", "count": 1, "message": "m"},
 		{"rule": "R", "path": "a", "hash": "0123456789abcdef", "count": 2, "message": "m"}]}`))
 	if err != nil || b.counts[key{"R", "a", "", "0123456789abcdef"}] != 3 {
@@ -158,7 +158,7 @@ func TestLoadB5(t *testing.T) {
 		t.Errorf("directory: %v", err)
 	}
 	big := filepath.Join(dir, "big.json")
-	if err := os.WriteFile(big, bytes.Repeat([]byte(" "), MaxBytes+1), 0o644); err != nil {
+	if err := os.WriteFile(big, bytes.Repeat([]byte(" "), maxBytes+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "is over") {
@@ -174,11 +174,11 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"version": 2}`))
 	f.Add([]byte("\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b, err := Parse("f.json", data)
+		b, err := parse("f.json", data)
 		if err != nil {
-			var be *Error
+			var be *fileError
 			if !errors.As(err, &be) {
-				t.Fatalf("error %T %v is not an *Error", err, err)
+				t.Fatalf("error %T %v is not a *fileError", err, err)
 			}
 			return
 		}

@@ -14,12 +14,12 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/lint"
 )
 
-// Version is the format version of the file (B1); another is refused.
-const Version = 1
+// formatVersion is the format version of the file (B1); another is refused.
+const formatVersion = 1
 
-// MaxBytes caps the file read: 64 MiB is some 200,000 entries, far above
+// maxBytes caps the file read: 64 MiB is some 200,000 entries, far above
 // a repository that would adopt the check with a baseline.
-const MaxBytes = 64 << 20
+const maxBytes = 64 << 20
 
 // Baseline is a parsed baseline file: how many findings of each identity
 // it accepts.
@@ -48,16 +48,16 @@ type entry struct {
 
 var hashRe = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
-// Error is a baseline file that cannot be used: the command exits 2 with
+// fileError is a baseline file that cannot be used: the command exits 2 with
 // it (B5). It names the file, the cause and the fix.
-type Error struct {
+type fileError struct {
 	Name string
 	Msg  string
 	Err  error
 }
 
-func (e *Error) Error() string { return "baseline " + e.Name + ": " + e.Msg }
-func (e *Error) Unwrap() error { return e.Err }
+func (e *fileError) Error() string { return "baseline " + e.Name + ": " + e.Msg }
+func (e *fileError) Unwrap() error { return e.Err }
 
 // rewrite is the fix of a file that cannot be used.
 func rewrite(name string) string {
@@ -69,26 +69,26 @@ func Load(name string) (*Baseline, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &Error{Name: name, Err: err, Msg: "no such file; record the current findings with rivumi-lint check --write-baseline " + name}
+			return nil, &fileError{Name: name, Err: err, Msg: "no such file; record the current findings with rivumi-lint check --write-baseline " + name}
 		}
-		return nil, &Error{Name: name, Err: err, Msg: fmt.Sprintf("cannot be read (%v); check its permissions, or %s", unwrapPath(err), rewrite(name))}
+		return nil, &fileError{Name: name, Err: err, Msg: fmt.Sprintf("cannot be read (%v); check its permissions, or %s", unwrapPath(err), rewrite(name))}
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, &Error{Name: name, Err: err, Msg: fmt.Sprintf("cannot be read (%v)", unwrapPath(err))}
+		return nil, &fileError{Name: name, Err: err, Msg: fmt.Sprintf("cannot be read (%v)", unwrapPath(err))}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &Error{Name: name, Msg: "is not a regular file; name the JSON file --write-baseline wrote"}
+		return nil, &fileError{Name: name, Msg: "is not a regular file; name the JSON file --write-baseline wrote"}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
 	if err != nil {
-		return nil, &Error{Name: name, Err: err, Msg: fmt.Sprintf("cannot be read (%v)", unwrapPath(err))}
+		return nil, &fileError{Name: name, Err: err, Msg: fmt.Sprintf("cannot be read (%v)", unwrapPath(err))}
 	}
-	if len(data) > MaxBytes {
-		return nil, &Error{Name: name, Msg: fmt.Sprintf("is over %d bytes (64 MiB), which is no baseline; %s", MaxBytes, rewrite(name))}
+	if len(data) > maxBytes {
+		return nil, &fileError{Name: name, Msg: fmt.Sprintf("is over %d bytes (64 MiB), which is no baseline; %s", maxBytes, rewrite(name))}
 	}
-	return Parse(name, data)
+	return parse(name, data)
 }
 
 // unwrapPath drops the *fs.PathError's path: the message names the file.
@@ -100,32 +100,32 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// Parse parses a baseline file's content; name is for messages only.
+// parse parses a baseline file's content; name is for messages only.
 // Unknown fields, a wrong version, an entry without rule, path or a hash
 // of 16 hex digits, or a count below 1 are refused: a baseline misread
 // would hide findings.
-func Parse(name string, data []byte) (*Baseline, error) {
+func parse(name string, data []byte) (*Baseline, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var f file
 	if err := dec.Decode(&f); err != nil {
-		return nil, &Error{Name: name, Err: err, Msg: fmt.Sprintf("is not a baseline file (%s); %s", jsonProblem(data, err), rewrite(name))}
+		return nil, &fileError{Name: name, Err: err, Msg: fmt.Sprintf("is not a baseline file (%s); %s", jsonProblem(data, err), rewrite(name))}
 	}
 	if dec.More() {
-		return nil, &Error{Name: name, Msg: "has more than one JSON value; " + rewrite(name)}
+		return nil, &fileError{Name: name, Msg: "has more than one JSON value; " + rewrite(name)}
 	}
-	if f.Version != Version {
-		return nil, &Error{Name: name, Msg: fmt.Sprintf("has version %d; this rivumi-lint reads version %d (a later rivumi-lint wrote it, or it is no baseline): %s", f.Version, Version, rewrite(name))}
+	if f.Version != formatVersion {
+		return nil, &fileError{Name: name, Msg: fmt.Sprintf("has version %d; this rivumi-lint reads version %d (a later rivumi-lint wrote it, or it is no baseline): %s", f.Version, formatVersion, rewrite(name))}
 	}
 	b := &Baseline{counts: make(map[key]int, len(f.Findings))}
 	for i, e := range f.Findings {
 		switch {
 		case e.Rule == "" || e.Path == "":
-			return nil, &Error{Name: name, Msg: fmt.Sprintf("findings[%d] has no rule or no path; %s", i, rewrite(name))}
+			return nil, &fileError{Name: name, Msg: fmt.Sprintf("findings[%d] has no rule or no path; %s", i, rewrite(name))}
 		case !hashRe.MatchString(e.Hash):
-			return nil, &Error{Name: name, Msg: fmt.Sprintf("findings[%d] has hash %q, not 16 hex digits; %s", i, e.Hash, rewrite(name))}
+			return nil, &fileError{Name: name, Msg: fmt.Sprintf("findings[%d] has hash %q, not 16 hex digits; %s", i, e.Hash, rewrite(name))}
 		case e.Count < 1:
-			return nil, &Error{Name: name, Msg: fmt.Sprintf("findings[%d] has count %d; a count is at least 1: %s", i, e.Count, rewrite(name))}
+			return nil, &fileError{Name: name, Msg: fmt.Sprintf("findings[%d] has count %d; a count is at least 1: %s", i, e.Count, rewrite(name))}
 		}
 		// Two entries of one identity (a merge of two baselines) add up.
 		b.counts[key{e.Rule, e.Path, e.Agent, e.Hash}] += e.Count
@@ -172,7 +172,7 @@ func Write(w io.Writer, findings []lint.Finding) error {
 		}
 		byKey[k] = &entry{Rule: k.rule, Path: k.path, Agent: k.agent, Hash: k.hash, Count: 1, Message: f.Message}
 	}
-	out := file{Version: Version, Findings: make([]entry, 0, len(byKey))}
+	out := file{Version: formatVersion, Findings: make([]entry, 0, len(byKey))}
 	for _, e := range byKey {
 		out.Findings = append(out.Findings, *e)
 	}

@@ -33,9 +33,9 @@ const MaxConfigBytes = 1 << 20
 // bring `max_file_bytes + 1` (C3) near overflow.
 const MaxLimitBytes = 1 << 30
 
-// MaxOverrides caps the entries of overrides: every finding is matched
+// maxOverrides caps the entries of overrides: every finding is matched
 // against them, and a real config has a handful.
-const MaxOverrides = 256
+const maxOverrides = 256
 
 // Config is the parsed configuration with defaults applied.
 type Config struct {

@@ -686,15 +686,15 @@ overrides:
 	}
 }
 
-// §10, O1: at most MaxOverrides entries, refused at the first one over.
+// §10, O1: at most maxOverrides entries, refused at the first one over.
 func TestOverridesCapped(t *testing.T) {
 	entry := "  - {paths: [a], rules: {RL003: \"off\"}}\n"
-	if _, err := Parse(name, []byte("overrides:\n"+strings.Repeat(entry, MaxOverrides))); err != nil {
-		t.Fatalf("%d entries: %v", MaxOverrides, err)
+	if _, err := Parse(name, []byte("overrides:\n"+strings.Repeat(entry, maxOverrides))); err != nil {
+		t.Fatalf("%d entries: %v", maxOverrides, err)
 	}
-	_, err := Parse(name, []byte("overrides:\n"+strings.Repeat(entry, MaxOverrides+1)))
-	want := fmt.Sprintf("%s:%d: overrides: more than 256 entries; merge entries with the same rules", name, MaxOverrides+2)
+	_, err := Parse(name, []byte("overrides:\n"+strings.Repeat(entry, maxOverrides+1)))
+	want := fmt.Sprintf("%s:%d: overrides: more than 256 entries; merge entries with the same rules", name, maxOverrides+2)
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Fatalf("%d entries: %v, want %s", MaxOverrides+1, err, want)
+		t.Fatalf("%d entries: %v, want %s", maxOverrides+1, err, want)
 	}
 }

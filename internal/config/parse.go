@@ -558,10 +558,10 @@ func (d *decoder) overrides(list *[]Override, v *yaml.Node, key string) error {
 	if v.Kind != yaml.SequenceNode {
 		return d.errorf(v, "%s: expected %s, got %s", key, want, describe(v))
 	}
-	if len(v.Content) > MaxOverrides {
+	if len(v.Content) > maxOverrides {
 		// Every finding is matched against the entries: a hostile file
 		// must not make that the cost of the run (§10).
-		return d.errorf(v.Content[MaxOverrides], "%s: more than %d entries; merge entries with the same rules (an entry takes many globs)", key, MaxOverrides)
+		return d.errorf(v.Content[maxOverrides], "%s: more than %d entries; merge entries with the same rules (an entry takes many globs)", key, maxOverrides)
 	}
 	out := make([]Override, 0, len(v.Content))
 	for i, item := range v.Content {

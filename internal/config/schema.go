@@ -121,7 +121,7 @@ func keySchema(k *Key) map[string]any {
 		overrideRules["type"], overrideRules["minProperties"] = "object", 1
 		s = map[string]any{
 			"type":     []string{"array", "null"},
-			"maxItems": MaxOverrides,
+			"maxItems": maxOverrides,
 			"items": map[string]any{
 				"type":                 "object",
 				"required":             []string{"paths", "rules"},
