@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -64,6 +65,11 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := checkSARIFCategory(*sarifCat, formats.names()); err != nil {
 		return fail(stderr, err)
+	}
+	for _, o := range outs {
+		if *writeBL != "" && o.file != "" && filepath.Clean(o.file) == filepath.Clean(*writeBL) {
+			return fail(stderr, &usageError{fmt.Sprintf("--write-baseline %s is also a report's file: give the baseline a file of its own", *writeBL)})
+		}
 	}
 	var known *baseline.Baseline
 	if *baseFile != "" {
