@@ -41,6 +41,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stdinAs  = fs.String("stdin-filename", "", "check standard input as the text of `PATH` (an editor's unsaved buffer); PATHs then are none or -")
 		baseFile = fs.String("baseline", "", "fail only on findings not in the baseline `FILE` (--write-baseline writes it); json and sarif mark the others")
 		writeBL  = fs.String("write-baseline", "", "record this run's findings in the baseline `FILE` (with --baseline: only those still in it)")
+		quiet    = fs.Bool("quiet", false, "write no text report when there is nothing to report: no findings, no drift (the pre-commit hook's: a passing commit is quiet)")
 		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
 	agents := agentFlag(fs)
@@ -106,13 +107,17 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if diff.Source != "" {
 		printNotes(stderr, note("%s", diff.Describe()))
 	}
-	res, notes, err := project.Check(project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text,
-		Agents: profiles, CodexHome: codexHome(os.Getenv), ClaudeHome: claudeHome()},
-		project.Scope{Diff: diff, Paths: paths, Typed: true, Memory: *memFile})
-	printNotes(stderr, notes)
+	opts := project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text,
+		Agents: profiles, CodexHome: codexHome(os.Getenv), ClaudeHome: claudeHome()}
+	outcome, err := project.Do(project.Request{Options: opts, Scope: project.Scope{Diff: diff, Paths: paths, Typed: true, Memory: *memFile}})
+	if outcome != nil {
+		printNotes(stderr, outcome.Notes)
+	}
 	if err != nil {
 		return fail(stderr, err)
 	}
+	outcome.Close()
+	res, projectRoot := outcome.Result, outcome.Project.Root
 	record := applyBaseline(res, known, *baseFile, *writeBL)
 	if res.Baseline != nil && !whole {
 		// Entries about directories outside the scope were not looked
@@ -140,12 +145,16 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, o := range outs {
+		// Known findings (B3) are not reported: nothing new is quiet.
+		if *quiet && o.file == "" && (o.name == "text" || o.name == "line") && reported(res) == 0 && len(res.Drift) == 0 {
+			continue
+		}
 		out, err := openOutput(o.file, stdout)
 		if err != nil {
 			return fail(stderr, err)
 		}
 		opened = append(opened, out)
-		if err := o.write(out, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, o.file, *color), AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
+		if err := o.write(out, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, o.file, *color), Width: textWidth(stdout, o.file), AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
 			return fail(stderr, fmt.Errorf("write %s report: %w", o.name, err))
 		}
 	}
@@ -158,10 +167,20 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *writeBL != "" {
 		printNotes(stderr, note("recorded %d finding(s) in the baseline %s", len(record), *writeBL))
 	}
-	if res.Baseline != nil && !slices.Contains(formats.names(), "text") {
+	if res.Baseline != nil && !slices.Contains(formats.names(), "text") && !slices.Contains(formats.names(), "line") {
 		printNotes(stderr, note("%s", report.BaselineLine(res.Baseline)))
 	}
-	return exitFor(res, threshold)
+	code = exitFor(res, threshold)
+	switch {
+	case code != exitFindings:
+	case *staged:
+		printNotes(stderr, stagedAdvice(res, threshold, projectRoot, opts))
+	case os.Getenv("PRE_COMMIT") == "1":
+		// The pre-commit framework's hook (it sets PRE_COMMIT=1), which
+		// checks the files of the commit as its stash left them.
+		printNotes(stderr, note("%s", commitBlocked(false)))
+	}
+	return code
 }
 
 // applyBaseline compares res with the baseline given (B3) and returns the
@@ -268,6 +287,18 @@ func parseFailOn(s string) (lint.Severity, error) {
 		return 0, &usageError{fmt.Sprintf("unknown --fail-on %q (want error, warning, notice or never)", s)}
 	}
 	return v, nil
+}
+
+// reported counts the findings the outputs report: all but those a
+// baseline holds (B3).
+func reported(r *lint.Result) int {
+	n := 0
+	for _, f := range r.Findings {
+		if !f.Known() {
+			n++
+		}
+	}
+	return n
 }
 
 func exitFor(r *lint.Result, threshold lint.Severity) int {

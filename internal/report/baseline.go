@@ -27,16 +27,19 @@ func newOnly(w Writer) Writer {
 	}
 }
 
-// textWithBaseline is Text, then the baseline's line (B3).
-func textWithBaseline(w io.Writer, r *lint.Result, o Options) error {
-	if err := newOnly(Text)(w, r, o); err != nil {
+// withBaselineLine is text writer w (text, line) over the new findings,
+// then the baseline's line (B3).
+func withBaselineLine(w Writer) Writer {
+	return func(out io.Writer, r *lint.Result, o Options) error {
+		if err := newOnly(w)(out, r, o); err != nil {
+			return err
+		}
+		if r.Baseline == nil {
+			return nil
+		}
+		_, err := io.WriteString(out, BaselineLine(r.Baseline)+"\n")
 		return err
 	}
-	if r.Baseline == nil {
-		return nil
-	}
-	_, err := io.WriteString(w, BaselineLine(r.Baseline)+"\n")
-	return err
 }
 
 // BaselineLine says what the baseline hid and what of it is fixed: "3

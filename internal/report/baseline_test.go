@@ -97,7 +97,7 @@ func TestJSONBaselineB3(t *testing.T) {
 func TestNewOnlyFormatsB3(t *testing.T) {
 	r := baselined(t)
 	known := r.Findings[0].Message
-	for _, name := range []string{"text", "github", "rdjson", "rdjsonl", "markdown"} {
+	for _, name := range []string{"text", "line", "github", "rdjson", "rdjsonl", "markdown"} {
 		w, _ := Lookup(name)
 		var with, without bytes.Buffer
 		if err := w(&with, r, Options{}); err != nil {
@@ -115,13 +115,15 @@ func TestNewOnlyFormatsB3(t *testing.T) {
 			t.Errorf("%s: the known finding is still listed", name)
 		}
 	}
-	w, _ := Lookup("text")
-	var buf bytes.Buffer
-	if err := w(&buf, r, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if want := "\n1 known finding in base.json not reported; 2 of its entries no longer found (check --write-baseline base.json drops them)\n"; !strings.HasSuffix(buf.String(), want) {
-		t.Errorf("text ends %q, want %q", buf.String()[max(0, buf.Len()-200):], want)
+	for _, name := range []string{"text", "line"} {
+		w, _ := Lookup(name)
+		var buf bytes.Buffer
+		if err := w(&buf, r, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if want := "\n1 known finding in base.json not reported; 2 of its entries no longer found (check --write-baseline base.json drops them)\n"; !strings.HasSuffix(buf.String(), want) {
+			t.Errorf("%s ends %q, want %q", name, buf.String()[max(0, buf.Len()-200):], want)
+		}
 	}
 }
 

@@ -11,7 +11,8 @@ import (
 type Writer func(w io.Writer, r *lint.Result, o Options) error
 
 var writers = map[string]Writer{
-	"text":     textWithBaseline,
+	"text":     withBaselineLine(Text),
+	"line":     withBaselineLine(Line),
 	"json":     JSON,
 	"sarif":    SARIF,
 	"github":   newOnly(GitHub),
