@@ -21,7 +21,7 @@ func stagedAdvice(res *lint.Result, threshold lint.Severity, root string, opts p
 	failing := map[key]bool{}
 	var paths []string
 	for _, f := range res.Findings {
-		if f.Severity < threshold || f.User {
+		if f.Severity < threshold || f.User || f.Known() {
 			continue
 		}
 		failing[key{f.Rule, f.Path}] = true

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/internal/baseline"
 	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/report"
@@ -36,6 +39,8 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		memFile  = fs.String("memory", "", "also report corrupt lines (RL013) of the explicit memory `FILE`")
 		sarifCat = fs.String("sarif-category", "", "code scanning `CATEGORY` of a sarif report (run.automationDetails), so that uploads of two categories keep apart")
 		stdinAs  = fs.String("stdin-filename", "", "check standard input as the text of `PATH` (an editor's unsaved buffer); PATHs then are none or -")
+		baseFile = fs.String("baseline", "", "fail only on findings not in the baseline `FILE` (--write-baseline writes it); json and sarif mark the others")
+		writeBL  = fs.String("write-baseline", "", "record this run's findings in the baseline `FILE` (with --baseline: only those still in it)")
 		quiet    = fs.Bool("quiet", false, "write no text report when there is nothing to report: no findings, no drift (the pre-commit hook's: a passing commit is quiet)")
 		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
@@ -62,6 +67,19 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkSARIFCategory(*sarifCat, formats.names()); err != nil {
 		return fail(stderr, err)
 	}
+	for _, o := range outs {
+		if *writeBL != "" && o.file != "" && filepath.Clean(o.file) == filepath.Clean(*writeBL) {
+			return fail(stderr, &usageError{fmt.Sprintf("--write-baseline %s is also a report's file: give the baseline a file of its own", *writeBL)})
+		}
+	}
+	var known *baseline.Baseline
+	if *baseFile != "" {
+		// Read before the run: a baseline that cannot be used is exit 2
+		// (B5), whatever the findings.
+		if known, err = baseline.Load(*baseFile); err != nil {
+			return fail(stderr, err)
+		}
+	}
 	var text []byte
 	if paths, err = stdinPaths(paths, *stdinAs); err != nil {
 		return fail(stderr, err)
@@ -69,6 +87,13 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	diff, err := revisionRange(paths, *staged, *base, *head, os.Getenv)
 	if err != nil {
 		return fail(stderr, err)
+	}
+	// A baseline is the whole worktree's findings (B4): written from a
+	// narrower scope it would drop the entries of every other directory.
+	whole := diff.Kind == repo.RangeWorktree && len(paths) == 0
+	if *writeBL != "" && !whole {
+		return fail(stderr, &usageError{"--write-baseline records the findings of the whole worktree: drop --staged, --base, --stdin-filename and PATHs " +
+			"(inside GitHub Actions a pull_request, push or merge_group event's change is the default scope: write the baseline locally or from a workflow_dispatch run)"})
 	}
 	if *stdinAs != "" {
 		if text, err = io.ReadAll(io.LimitReader(stdin, maxStdin+1)); err != nil {
@@ -93,6 +118,12 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	outcome.Close()
 	res, projectRoot := outcome.Result, outcome.Project.Root
+	record := applyBaseline(res, known, *baseFile, *writeBL)
+	if res.Baseline != nil && !whole {
+		// Entries about directories outside the scope were not looked
+		// for: none is counted as fixed (B4).
+		res.Baseline.Fixed = 0
+	}
 	// Every output is written in full before any is put in place: a
 	// failure leaves none half written.
 	var opened []*output
@@ -101,8 +132,21 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			o.abort()
 		}
 	}()
+	if *writeBL != "" {
+		// Through outfile as --format's FILEs (F8): only the file named.
+		f, err := outfile.Create(*writeBL)
+		if err != nil {
+			return fail(stderr, fmt.Errorf("--write-baseline: %w", err))
+		}
+		out := &output{Writer: f, file: f}
+		opened = append(opened, out)
+		if err := baseline.Write(out, record); err != nil {
+			return fail(stderr, fmt.Errorf("--write-baseline %s: %w", *writeBL, err))
+		}
+	}
 	for _, o := range outs {
-		if *quiet && o.file == "" && (o.name == "text" || o.name == "line") && len(res.Findings) == 0 && len(res.Drift) == 0 {
+		// Known findings (B3) are not reported: nothing new is quiet.
+		if *quiet && o.file == "" && (o.name == "text" || o.name == "line") && reported(res) == 0 && len(res.Drift) == 0 {
 			continue
 		}
 		out, err := openOutput(o.file, stdout)
@@ -120,6 +164,12 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	trace.Mark("report")
+	if *writeBL != "" {
+		printNotes(stderr, note("recorded %d finding(s) in the baseline %s", len(record), *writeBL))
+	}
+	if res.Baseline != nil && !slices.Contains(formats.names(), "text") && !slices.Contains(formats.names(), "line") {
+		printNotes(stderr, note("%s", report.BaselineLine(res.Baseline)))
+	}
 	code = exitFor(res, threshold)
 	switch {
 	case code != exitFindings:
@@ -131,6 +181,23 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printNotes(stderr, note("%s", commitBlocked(false)))
 	}
 	return code
+}
+
+// applyBaseline compares res with the baseline given (B3) and returns the
+// findings --write-baseline records (B4): every finding, or with
+// --baseline too only the known ones, so the file only shrinks. Written
+// alone, the new file is the run's baseline: every finding is known.
+func applyBaseline(res *lint.Result, known *baseline.Baseline, name, write string) []lint.Finding {
+	switch {
+	case known != nil:
+		known.Apply(res, name)
+		return baseline.Known(res)
+	case write != "":
+		all := slices.Clone(res.Findings)
+		baseline.Accepting(all).Apply(res, write)
+		return all
+	}
+	return nil
 }
 
 // maxStdin bounds what check --stdin-filename reads: far above any
@@ -222,9 +289,21 @@ func parseFailOn(s string) (lint.Severity, error) {
 	return v, nil
 }
 
+// reported counts the findings the outputs report: all but those a
+// baseline holds (B3).
+func reported(r *lint.Result) int {
+	n := 0
+	for _, f := range r.Findings {
+		if !f.Known() {
+			n++
+		}
+	}
+	return n
+}
+
 func exitFor(r *lint.Result, threshold lint.Severity) int {
 	for _, f := range r.Findings {
-		if f.Severity >= threshold {
+		if f.Severity >= threshold && !f.Known() {
 			return exitFindings
 		}
 	}

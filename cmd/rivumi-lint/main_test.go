@@ -275,6 +275,7 @@ type jsonReport struct {
 	Directories []reportDir     `json:"directories"`
 	Drift       []any           `json:"drift"`
 	Summary     map[string]int  `json:"summary"`
+	Baseline    map[string]any  `json:"baseline"`
 }
 
 type reportFinding struct {
@@ -287,6 +288,7 @@ type reportFinding struct {
 	Message     string   `json:"message"`
 	Directories []string `json:"directories"`
 	User        bool     `json:"user"`
+	Baseline    string   `json:"baseline"`
 }
 
 type reportDir struct {
@@ -307,7 +309,7 @@ type reportLayer struct {
 
 func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
-		ts.Fatalf("usage: json FILE shape|finding|dir|layer|summary|count ...")
+		ts.Fatalf("usage: json FILE shape|finding|dir|layer|summary|baseline|count ...")
 	}
 	raw := ts.ReadFile(args[0])
 	var doc jsonReport
@@ -347,6 +349,31 @@ func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		if match == neg {
 			ts.Fatalf("json summary: got %v, want %s%v", doc.Summary, map[bool]string{true: "not ", false: ""}[neg], want)
+		}
+	case "baseline":
+		// json FILE baseline K=V...: the baseline object (B3); negated,
+		// that the report has none.
+		if neg {
+			if doc.Baseline != nil {
+				ts.Fatalf("json baseline: unexpected baseline %v", doc.Baseline)
+			}
+			return
+		}
+		if doc.Baseline == nil {
+			ts.Fatalf("json baseline: the report has no baseline object")
+		}
+		for _, kv := range rest {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				ts.Fatalf("json baseline: bad %q (want KEY=VALUE)", kv)
+			}
+			got, ok := doc.Baseline[k]
+			if !ok {
+				ts.Fatalf("json baseline: no key %q in %v", k, doc.Baseline)
+			}
+			if fmt.Sprint(got) != v {
+				ts.Fatalf("json baseline: %s is %v, want %s (have %v)", k, got, v, doc.Baseline)
+			}
 		}
 	case "finding", "dir", "layer":
 		n, all := countMatches(ts, &doc, op, rest)
@@ -421,8 +448,8 @@ func countMatches(ts *testscript.TestScript, doc *jsonReport, kind string, filte
 		for _, f := range doc.Findings {
 			fields := map[string]string{"rule": f.Rule, "name": f.Name, "severity": f.Severity, "path": f.Path,
 				"line": strconv.Itoa(f.Line), "column": strconv.Itoa(f.Column), "message": f.Message,
-				"user": strconv.FormatBool(f.User)}
-			fmt.Fprintf(&all, "  %s %s %s:%d:%d dirs=%v %q\n", f.Rule, f.Severity, f.Path, f.Line, f.Column, f.Directories, f.Message)
+				"user": strconv.FormatBool(f.User), "baseline": f.Baseline}
+			fmt.Fprintf(&all, "  %s %s %s:%d:%d dirs=%v baseline=%q %q\n", f.Rule, f.Severity, f.Path, f.Line, f.Column, f.Directories, f.Baseline, f.Message)
 			dirs := f.Directories
 			if dirs == nil {
 				dirs = []string{}

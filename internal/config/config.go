@@ -33,6 +33,10 @@ const MaxConfigBytes = 1 << 20
 // bring `max_file_bytes + 1` (C3) near overflow.
 const MaxLimitBytes = 1 << 30
 
+// maxOverrides caps the entries of overrides: every finding is matched
+// against them, and a real config has a handful.
+const maxOverrides = 256
+
 // Config is the parsed configuration with defaults applied.
 type Config struct {
 	Path      string // file it was loaded from; "" for defaults
@@ -45,8 +49,12 @@ type Config struct {
 	// Rules maps a rule id to its severity (Off switches it off). It holds
 	// only the rules the file sets: a rule not in the map keeps its own
 	// default severity, which the rule table (not the config) knows.
-	Rules   map[string]severity.Severity
-	Project string // memory project key; "" = unset
+	Rules map[string]severity.Severity
+	// Overrides set rule severities for findings on some paths (O1-O4),
+	// in the file's order: a later entry wins over an earlier one and
+	// over Rules.
+	Overrides []Override
+	Project   string // memory project key; "" = unset
 	// Agents are the agent profiles to resolve (A1), in the profile
 	// table's order; rivumi alone by default.
 	Agents     []string
@@ -79,6 +87,15 @@ type Codex struct {
 	RootMarkers []string // project_root_markers
 }
 
+// Override is one entry of overrides: the severities Rules maps (rule
+// ids) for findings whose path one of Paths matches (O2).
+type Override struct {
+	// Paths are doublestar globs as Config.Ignore's, matched as Ignored
+	// matches them: a glob matching a parent directory matches too.
+	Paths []string
+	Rules map[string]severity.Severity
+}
+
 // Enabled reports whether the agent profile called name is on.
 func (c *Config) Enabled(name string) bool { return slices.Contains(c.Agents, name) }
 
@@ -106,6 +123,33 @@ func ruleIDs() []string {
 func (c *Config) RuleSeverity(id string) (severity.Severity, bool) {
 	s, ok := c.Rules[id]
 	return s, ok
+}
+
+// SeverityAt is the severity the file sets for rule id's findings on p,
+// a path relative to the root (lint.Config, O3): the last override whose
+// paths match p and which sets the rule, else rules:.
+func (c *Config) SeverityAt(id, p string) (severity.Severity, bool) {
+	s, ok := c.Rules[id]
+	for _, o := range c.Overrides {
+		if v, set := o.Rules[id]; set && matchAny(o.Paths, p) {
+			s, ok = v, true
+		}
+	}
+	return s, ok
+}
+
+// RuleRuns reports whether rule id can report anything (lint.Config):
+// rules: leaves it on, or an override turns it on for some paths.
+func (c *Config) RuleRuns(id string) bool {
+	if s, ok := c.Rules[id]; !ok || s != severity.Off {
+		return true
+	}
+	for _, o := range c.Overrides {
+		if v, set := o.Rules[id]; set && v != severity.Off {
+			return true
+		}
+	}
+	return false
 }
 
 // RuleLimits are the limits the rules use (lint.Config).
@@ -201,8 +245,12 @@ func (c *Config) Candidates() []string {
 // that matches a parent directory of p excludes p too, so "testdata" and
 // "testdata/**" both exclude testdata/a/b. The root is matched as ".", so
 // only globs such as "**" or "*" exclude it.
-func (c *Config) Ignored(p string) bool {
-	if len(c.Ignore) == 0 {
+func (c *Config) Ignored(p string) bool { return matchAny(c.Ignore, p) }
+
+// matchAny reports whether a glob of globs matches p or a parent of it:
+// the one matcher of ignore: and overrides: (O2).
+func matchAny(globs []string, p string) bool {
+	if len(globs) == 0 {
 		return false
 	}
 	// Callers pass relative paths; tolerate "./a", "a//b", "a/" and a
@@ -211,7 +259,7 @@ func (c *Config) Ignored(p string) bool {
 	if p == "" {
 		p = "."
 	}
-	for _, g := range c.Ignore {
+	for _, g := range globs {
 		if match(g, p) {
 			return true
 		}

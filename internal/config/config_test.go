@@ -197,7 +197,7 @@ func TestParseErrors(t *testing.T) {
 		msg  string // substring of the text after the prefix
 	}{
 		// unknown keys
-		{"version: 1\nlimits:\n  max_file_bytes: 10\nlimts: {}\n", 4, `unknown key "limts" (known: version, limits, filenames, ignore, rules, project, agents, codex, claude, references)`},
+		{"version: 1\nlimits:\n  max_file_bytes: 10\nlimts: {}\n", 4, `unknown key "limts" (known: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, references)`},
 		{"limits:\n  max_bytes: 1\n", 2, `unknown key "max_bytes" in limits (known: max_file_bytes, max_dynamic_bytes, reserved_bytes, warn_ratio)`},
 		{"filenames:\n  overrides: []\n", 2, `unknown key "overrides" in filenames (known: override, normal)`},
 		{"\n\nVersion: 1\n", 3, `unknown key "Version"`},
@@ -218,7 +218,7 @@ func TestParseErrors(t *testing.T) {
 		{"references:\n  commands: make\n", 2, `references.commands: expected a list of make, npm, pnpm, yarn, bun, just (use [] for none)`},
 		// the document
 		{"- a\n", 1, `expected a mapping of settings at the top level`},
-		{"just a string\n", 1, `expected a mapping of settings at the top level (keys: version, limits, filenames, ignore, rules, project, agents, codex, claude, references), got the string "just a string"`},
+		{"just a string\n", 1, `expected a mapping of settings at the top level (keys: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, references), got the string "just a string"`},
 		{"version: 1\n---\nversion: 1\n", 2, `a second YAML document starts here`},
 		{"version: 1\n---\n", 2, `a second YAML document`},
 		{"version: 1\nlimits: [\n", 2, `invalid YAML: `},
@@ -299,6 +299,21 @@ func TestParseErrors(t *testing.T) {
 		{"rules:\n  RL001: Error\n", 2, `rules.RL001: unknown severity "Error"`},
 		{"rules:\n  RL001: false\n", 2, `rules.RL001: expected a severity (off, notice, warning, error), got the boolean "false"`},
 		{"rules:\n  RL001:\n", 2, `got nothing (null)`},
+		// overrides (O1): every problem at its line
+		{"overrides: {paths: [a]}\n", 1, `overrides: expected a list of entries {paths: [globs], rules: {RULE: severity}}, got a mapping`},
+		{"overrides:\n  - docs\n", 2, `overrides[0]: expected a mapping with paths and rules, got the string "docs"`},
+		{"overrides:\n  - paths: [docs]\n    rules: {RL003: off}\n  - paths: [a]\n    rules:\n      RL999: off\n", 6, `unknown rule "RL999" in overrides[1].rules (a rule id such as RL004 or a name such as invalid-utf8`},
+		{"overrides:\n  - paths: [docs]\n    rules:\n      near-mis: warning\n", 4, `unknown rule "near-mis" in overrides[0].rules`},
+		{"overrides:\n  - paths: [docs]\n    rules:\n      RL003: loud\n", 4, `overrides[0].rules.RL003: unknown severity "loud" (accepted: off, notice, warning, error)`},
+		{"overrides:\n  - paths: [docs]\n    rules:\n      RL011: off\n      near-miss-name: error\n", 5, `overrides[0].rules: "near-miss-name" sets RL011 again (first as "RL011" at line 4)`},
+		{"overrides:\n  - paths:\n      - \"docs/[\"\n    rules: {RL003: off}\n", 3, `overrides[0].paths: invalid glob "docs/["`},
+		{"overrides:\n  - paths: [/docs]\n    rules: {RL003: off}\n", 2, `overrides[0].paths: pattern "/docs" must be relative to the root`},
+		{"overrides:\n  - paths: []\n    rules: {RL003: off}\n", 2, `overrides[0].paths: expected a list of at least one glob pattern, got a list`},
+		{"overrides:\n  - paths: docs\n    rules: {RL003: off}\n", 2, `overrides[0].paths: expected a list of at least one glob pattern, got the string "docs"`},
+		{"overrides:\n  - rules: {RL003: off}\n", 2, `overrides[0]: no paths`},
+		{"overrides:\n  - paths: [docs]\n", 2, `overrides[0]: no rules`},
+		{"overrides:\n  - paths: [docs]\n    rules: {}\n", 3, `overrides[0]: no rules`},
+		{"overrides:\n  - paths: [docs]\n    rule: {RL003: off}\n", 3, `unknown key "rule" in overrides[0] (known: paths, rules)`},
 		// project
 		{"project: 123\n", 1, `project: expected a string, got the integer "123"`},
 		{"project: [a]\n", 1, `project: expected a string, got a list`},
@@ -326,7 +341,7 @@ func TestParseErrors(t *testing.T) {
 // §8: the example message of the brief, whole.
 func TestParseUnknownKeyMessage(t *testing.T) {
 	_, err := Parse(name, []byte("version: 1\n# limits\n\nlimts:\n  max_file_bytes: 1\n"))
-	want := `.rivumi-lint.yaml:4: unknown key "limts" (known: version, limits, filenames, ignore, rules, project, agents, codex, claude, references)`
+	want := `.rivumi-lint.yaml:4: unknown key "limts" (known: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, references)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
@@ -616,4 +631,70 @@ func FuzzParse(f *testing.F) {
 		}
 		c.Ignored("a/b/c")
 	})
+}
+
+// O3: overrides apply in order, the later winning, over rules:; a glob
+// matches a path or a parent directory of it, as ignore: does; a rule
+// set off by rules: still runs when an override turns it on somewhere.
+func TestOverridesO3(t *testing.T) {
+	c, err := Parse(name, []byte(`rules:
+  RL003: "off"
+overrides:
+  - paths: ["docs/**"]
+    rules:
+      near-miss-name: "off"
+      RL004: warning
+  - paths: [docs/keep, "**/*.md"]
+    rules:
+      RL011: error
+  - paths: [vendor]
+    rules:
+      RL003: error
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		id, path string
+		sev      severity.Severity
+		set      bool
+	}{
+		{"RL011", "docs/a/agents.md", severity.Error, true}, // both match: the later wins
+		{"RL011", "docs/a/AGENTS.txt", severity.Off, true},  // only the first
+		{"RL011", "docs/keep/x/AGENTS.txt", severity.Error, true},
+		{"RL011", "src/AGENTS.txt", 0, false},
+		{"RL004", "docs/AGENTS.md", severity.Warning, true},
+		{"RL004", "AGENTS.md", 0, false},
+		{"RL003", "AGENTS.md", severity.Off, true},
+		{"RL003", "vendor/x/AGENTS.md", severity.Error, true}, // a parent directory matches
+		{"RL003", "vendorx/AGENTS.md", severity.Off, true},
+	} {
+		sev, set := c.SeverityAt(tc.id, tc.path)
+		if sev != tc.sev || set != tc.set {
+			t.Errorf("SeverityAt(%s, %s) = %v, %v; want %v, %v", tc.id, tc.path, sev, set, tc.sev, tc.set)
+		}
+	}
+	if !c.RuleRuns("RL003") || !c.RuleRuns("RL011") || !c.RuleRuns("RL001") {
+		t.Errorf("RuleRuns: RL003 %v, RL011 %v, RL001 %v; want all true", c.RuleRuns("RL003"), c.RuleRuns("RL011"), c.RuleRuns("RL001"))
+	}
+	off, err := Parse(name, []byte("rules:\n  RL003: \"off\"\noverrides:\n  - paths: [a]\n    rules: {RL003: \"off\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.RuleRuns("RL003") {
+		t.Error("RuleRuns(RL003) = true with RL003 off everywhere")
+	}
+}
+
+// §10, O1: at most maxOverrides entries, refused at the first one over.
+func TestOverridesCapped(t *testing.T) {
+	entry := "  - {paths: [a], rules: {RL003: \"off\"}}\n"
+	if _, err := Parse(name, []byte("overrides:\n"+strings.Repeat(entry, maxOverrides))); err != nil {
+		t.Fatalf("%d entries: %v", maxOverrides, err)
+	}
+	_, err := Parse(name, []byte("overrides:\n"+strings.Repeat(entry, maxOverrides+1)))
+	want := fmt.Sprintf("%s:%d: overrides: more than 256 entries; merge entries with the same rules", name, maxOverrides+2)
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("%d entries: %v, want %s", maxOverrides+1, err, want)
+	}
 }

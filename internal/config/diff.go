@@ -135,10 +135,34 @@ func Diff(base, head *Config) []KeyChange {
 		}
 		out = append(out, KeyChange{Key: f.key, Old: list(f.o), New: list(f.n), Effect: e})
 	}
+	// An override can turn rules on or off anywhere: which way a change
+	// goes is for the reviewer to judge.
+	if o, n := overridesText(base.Overrides), overridesText(head.Overrides); o != n {
+		out = append(out, KeyChange{Key: "overrides", Old: o, New: n, Effect: Changed})
+	}
 	if base.Project != head.Project {
 		out = append(out, KeyChange{Key: "project", Old: fmt.Sprintf("%q", base.Project), New: fmt.Sprintf("%q", head.Project), Effect: Changed})
 	}
 	return out
+}
+
+// overridesText spells overrides for a KeyChange: each entry's globs and
+// its rules by id, sorted.
+func overridesText(os []Override) string {
+	parts := make([]string, len(os))
+	for i, o := range os {
+		ids := make([]string, 0, len(o.Rules))
+		for id := range o.Rules {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		rules := make([]string, len(ids))
+		for j, id := range ids {
+			rules[j] = id + ": " + o.Rules[id].String()
+		}
+		parts[i] = "{paths: " + list(o.Paths) + ", rules: {" + strings.Join(rules, ", ") + "}}"
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

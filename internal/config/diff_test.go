@@ -56,3 +56,32 @@ func TestDiff(t *testing.T) {
 		t.Errorf("Diff of references:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// F7, O3: a change to overrides is a KeyChange marked changed (an entry
+// may turn rules off or on: the reviewer judges), spelled with each
+// entry's globs and its rules by id, so a rule named by its name and by
+// its id is the same setting.
+func TestDiffOverridesF7(t *testing.T) {
+	parse := func(s string) *Config {
+		t.Helper()
+		c, err := Parse(".rivumi-lint.yaml", []byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	base := parse("version: 1\noverrides:\n  - paths: [docs]\n    rules: {near-miss-name: \"off\"}\n")
+	byID := parse("version: 1\noverrides:\n  - paths: [docs]\n    rules: {RL011: \"off\"}\n")
+	if d := Diff(base, byID); len(d) != 0 {
+		t.Errorf("the same override by id: %v", d)
+	}
+	head := parse("version: 1\noverrides:\n  - paths: [docs, src]\n    rules: {RL011: \"off\", RL003: warning}\n")
+	d := Diff(base, head)
+	want := `overrides changed ([{paths: ["docs"], rules: {RL011: off}}] → [{paths: ["docs", "src"], rules: {RL003: warning, RL011: off}}])`
+	if len(d) != 1 || d[0].String() != want {
+		t.Errorf("Diff = %v, want %s", d, want)
+	}
+	if d := Diff(base, Default()); len(d) != 1 || d[0].New != "[]" {
+		t.Errorf("overrides removed: %v", d)
+	}
+}

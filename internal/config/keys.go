@@ -41,6 +41,9 @@ const (
 	// KindChoices is a list of the key's Enum strings, each once, kept in
 	// Enum's order.
 	KindChoices
+	// KindOverrides is a list of {paths: globs, rules: rules} entries
+	// (§8 overrides, O1-O4).
+	KindOverrides
 )
 
 // Key is one key of .rivumi-lint.yaml (§8). Keys is the one table of them:
@@ -99,6 +102,9 @@ var Keys = []Key{
 		ref: func(c *Config) any { return &c.Ignore }},
 	{Path: "rules", Kind: KindRules,
 		Doc: "Severity per rule id (off, notice, warning, error); a rule not set keeps its default."},
+	{Path: "overrides", Kind: KindOverrides,
+		Doc: "Rule severities for some paths: a list of {paths: [globs], rules: {id or name: severity}}, applied in order, the later winning (O1-O4).",
+		ref: func(c *Config) any { return &c.Overrides }},
 	{Path: "project", Kind: KindString, def: "",
 		Doc: "The memory project key (P4); empty: unset.",
 		ref: func(c *Config) any { return &c.Project }},

@@ -277,7 +277,9 @@ func (d *decoder) value(c *Config, k *Key, p pair) error {
 	case KindGlobs:
 		err = d.globs(k.ref(c).(*[]string), p.v, k.Path)
 	case KindRules:
-		err = d.rules(c, p.v)
+		err = d.rules(c.Rules, p.v, "rules")
+	case KindOverrides:
+		err = d.overrides(k.ref(c).(*[]Override), p.v, k.Path)
 	case KindAgents:
 		err = d.agents(k.ref(c).(*[]string), p.v, k.Path)
 	case KindEnum:
@@ -508,8 +510,10 @@ func (d *decoder) globs(list *[]string, v *yaml.Node, key string) error {
 	return nil
 }
 
-func (d *decoder) rules(c *Config, v *yaml.Node) error {
-	pairs, err := d.entries(v, "rules")
+// rules reads a mapping of rule ids or names to severities into into;
+// where is the key path for messages ("rules", "overrides[0].rules").
+func (d *decoder) rules(into map[string]severity.Severity, v *yaml.Node, where string) error {
+	pairs, err := d.entries(v, where)
 	if err != nil {
 		return err
 	}
@@ -524,13 +528,13 @@ func (d *decoder) rules(c *Config, v *yaml.Node) error {
 			id = named // a rule's name (invalid-utf8) names it as its id does
 		}
 		if _, ok := lint.Lookup(id); !ok {
-			return d.errorf(p.k, "unknown rule %s in rules (a rule id such as RL004 or a name such as invalid-utf8; `rivumi-lint rules` lists them)", shown(p.k.Value))
+			return d.errorf(p.k, "unknown rule %s in %s (a rule id such as RL004 or a name such as invalid-utf8; `rivumi-lint rules` lists them)", shown(p.k.Value), where)
 		}
 		if first, dup := given[id]; dup {
-			return d.errorf(p.k, "rules: %s sets %s again (first as %s at line %d)", shown(p.k.Value), id, shown(first.Value), first.Line)
+			return d.errorf(p.k, "%s: %s sets %s again (first as %s at line %d)", where, shown(p.k.Value), id, shown(first.Value), first.Line)
 		}
 		given[id] = p.k
-		key := "rules." + p.k.Value
+		key := where + "." + p.k.Value
 		if p.v.Kind != yaml.ScalarNode || p.v.ShortTag() != "!!str" {
 			return d.errorf(p.v, "%s: expected a severity (%s), got %s", key, strings.Join(severity.Names, ", "), describe(p.v))
 		}
@@ -538,8 +542,67 @@ func (d *decoder) rules(c *Config, v *yaml.Node) error {
 		if err != nil {
 			return d.errorf(p.v, "%s: unknown severity %s (accepted: %s)", key, shown(p.v.Value), strings.Join(severity.Names, ", "))
 		}
-		c.Rules[id] = sev
+		into[id] = sev
 	}
+	return nil
+}
+
+// overrides reads the list of {paths, rules} entries (O1): both keys
+// required, paths at least one glob as ignore: takes them, rules as
+// rules: takes them.
+func (d *decoder) overrides(list *[]Override, v *yaml.Node, key string) error {
+	const want = "a list of entries {paths: [globs], rules: {RULE: severity}}"
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return d.errorf(v, "%s: expected %s, got %s", key, want, describe(v))
+	}
+	if len(v.Content) > maxOverrides {
+		// Every finding is matched against the entries: a hostile file
+		// must not make that the cost of the run (§10).
+		return d.errorf(v.Content[maxOverrides], "%s: more than %d entries; merge entries with the same rules (an entry takes many globs)", key, maxOverrides)
+	}
+	out := make([]Override, 0, len(v.Content))
+	for i, item := range v.Content {
+		where := fmt.Sprintf("%s[%d]", key, i)
+		if item.Kind != yaml.MappingNode {
+			return d.errorf(item, "%s: expected a mapping with paths and rules, got %s", where, describe(item))
+		}
+		pairs, err := d.entries(item, where)
+		if err != nil {
+			return err
+		}
+		o := Override{Rules: map[string]severity.Severity{}}
+		var paths, rules *yaml.Node
+		for _, p := range pairs {
+			switch p.k.Value {
+			case "paths":
+				paths = p.v
+				if p.v.Kind != yaml.SequenceNode || len(p.v.Content) == 0 {
+					return d.errorf(p.v, "%s.paths: expected a list of at least one glob pattern, got %s", where, describe(p.v))
+				}
+				if err := d.globs(&o.Paths, p.v, where+".paths"); err != nil {
+					return err
+				}
+			case "rules":
+				rules = p.v
+				if err := d.rules(o.Rules, p.v, where+".rules"); err != nil {
+					return err
+				}
+			default:
+				return d.unknownKey(p.k, where, []string{"paths", "rules"})
+			}
+		}
+		switch {
+		case paths == nil:
+			return d.errorf(item, "%s: no paths (the globs of the findings' paths it applies to)", where)
+		case rules == nil || len(o.Rules) == 0:
+			return d.errorf(firstNode(rules, item), "%s: no rules (a mapping of rule ids or names to severities)", where)
+		}
+		out = append(out, o)
+	}
+	*list = out
 	return nil
 }
 

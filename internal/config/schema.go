@@ -113,26 +113,29 @@ func keySchema(k *Key) map[string]any {
 			},
 		}
 	case KindRules:
-		props := map[string]any{}
-		for _, r := range lint.Rules() {
-			props[r.ID] = map[string]any{
-				"enum":        severity.Names,
-				"default":     r.Default.String(),
-				"description": fmt.Sprintf("%s (%s): %s Default: %s.", r.ID, r.Name, r.Summary, r.Default),
-			}
-			// The rule's name sets it too (one of the two: the parser
-			// refuses both, which a schema cannot say).
-			props[r.Name] = map[string]any{
-				"enum":        severity.Names,
-				"default":     r.Default.String(),
-				"description": fmt.Sprintf("%s, by its name: %s Default: %s.", r.ID, r.Summary, r.Default),
-			}
-		}
-		return map[string]any{
-			"type":                 []string{"object", "null"},
-			"description":          k.Doc,
-			"properties":           props,
-			"additionalProperties": false,
+		return rulesSchema(k.Doc)
+	case KindOverrides:
+		globs := keySchema(lookupKey("", "ignore"))
+		// An entry sets at least one rule: the parser refuses none.
+		overrideRules := rulesSchema("Severity per rule id or name for the findings on those paths.")
+		overrideRules["type"], overrideRules["minProperties"] = "object", 1
+		s = map[string]any{
+			"type":     []string{"array", "null"},
+			"maxItems": maxOverrides,
+			"items": map[string]any{
+				"type":                 "object",
+				"required":             []string{"paths", "rules"},
+				"additionalProperties": false,
+				"properties": map[string]any{
+					"paths": map[string]any{
+						"type":        "array",
+						"minItems":    1,
+						"items":       globs["items"],
+						"description": "Doublestar globs as ignore: takes them, matched against each finding's path (and its parent directories).",
+					},
+					"rules": overrideRules,
+				},
+			},
 		}
 	default:
 		panic("config: key " + k.Path + " has an unknown kind")
@@ -142,4 +145,30 @@ func keySchema(k *Key) map[string]any {
 		s["default"] = d
 	}
 	return s
+}
+
+// rulesSchema is the schema of a mapping of rule ids and names to
+// severities: rules:, and each override's rules.
+func rulesSchema(doc string) map[string]any {
+	props := map[string]any{}
+	for _, r := range lint.Rules() {
+		props[r.ID] = map[string]any{
+			"enum":        severity.Names,
+			"default":     r.Default.String(),
+			"description": fmt.Sprintf("%s (%s): %s Default: %s.", r.ID, r.Name, r.Summary, r.Default),
+		}
+		// The rule's name sets it too (one of the two: the parser
+		// refuses both, which a schema cannot say).
+		props[r.Name] = map[string]any{
+			"enum":        severity.Names,
+			"default":     r.Default.String(),
+			"description": fmt.Sprintf("%s, by its name: %s Default: %s.", r.ID, r.Summary, r.Default),
+		}
+	}
+	return map[string]any{
+		"type":                 []string{"object", "null"},
+		"description":          doc,
+		"properties":           props,
+		"additionalProperties": false,
+	}
 }

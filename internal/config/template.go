@@ -53,6 +53,9 @@ func writeKeys(b *strings.Builder, section, indent string) {
 		case KindGlobs:
 			// Null: nothing ignored, and items can be added below.
 			fmt.Fprintf(b, "%s%s:\n%s  # - testdata/**\n", indent, k.Name(), indent)
+		case KindOverrides:
+			// Null: no override; the example shows an entry's shape.
+			fmt.Fprintf(b, "%s%s:\n%s  # - paths: [\"docs/**\"]\n%s  #   rules:\n%s  #     near-miss-name: \"off\"\n", indent, k.Name(), indent, indent, indent)
 		case KindRules:
 			fmt.Fprintf(b, "%s%s:\n", indent, k.Name())
 			for _, r := range lint.Rules() {

@@ -612,3 +612,45 @@ func TestActionStepsOnMergeCommitCheckout(t *testing.T) {
 		t.Errorf("no note naming the merge commit:\n%s", check)
 	}
 }
+
+// B3, §7 action.yml: the baseline input reaches check as --baseline (through
+// env:): with the pushed findings recorded the step passes and annotates
+// none of them; with an empty baseline the same push fails.
+func TestActionBaselineInput(t *testing.T) {
+	o := newOrigin(t)
+	git(t, o.dir, "update-ref", "refs/heads/main", o.head)
+	ws := shallowClone(t, o, "main")
+	payload := map[string]any{
+		"ref": "refs/heads/main", "before": o.base, "after": o.head,
+		"created": false, "deleted": false, "forced": false,
+		"repository":  map[string]any{"full_name": "acme/app", "default_branch": "main"},
+		"head_commit": map[string]any{"id": o.head, "message": "feature: app rules"},
+	}
+	known := filepath.Join(t.TempDir(), "baseline.json")
+	r := newRunner(t, ws, "push", payload, map[string]string{"baseline": known})
+	if res := r.install(); res.code != 0 {
+		t.Fatalf("build step: %s", res)
+	}
+	if fetch := r.step("Fetch the commits to compare"); fetch.code != 0 {
+		t.Fatalf("fetch step: %s", fetch)
+	}
+	// Recorded from the whole worktree (B1), as docs/baseline.md says:
+	// the push's two findings and legacy/'s, which the push leaves alone.
+	if w := run(t, ws, env(t), nil, filepath.Join(r.temp, "rivumi-lint"), "check", "--write-baseline", known); w.code != 0 {
+		t.Fatalf("check --write-baseline: %s", w)
+	}
+	check := r.step("Check")
+	if check.code != 0 || len(parseAnnotations(check.stdout)) != 0 {
+		t.Fatalf("check step with the findings in the baseline: want exit 0 and no annotation\n%s", check)
+	}
+	if !strings.Contains(check.stderr, "2 known findings in "+known+" not reported") || check.outputs["errors"] != "0" {
+		t.Errorf("want the known count on stderr and errors=0: %v\n%s", check.outputs, check)
+	}
+	if err := os.WriteFile(known, []byte(`{"version": 1, "findings": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check = r.step("Check")
+	if check.code != 1 || !hasAnnotation(parseAnnotations(check.stdout), "error", "file=app/AGENTS.md", "line=2") {
+		t.Fatalf("check step with an empty baseline: want exit 1 and the annotation\n%s", check)
+	}
+}

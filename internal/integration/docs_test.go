@@ -163,6 +163,19 @@ func TestDocsPreCommitSnippets(t *testing.T) {
 		// pre-commit itself accepts it, and it runs: the repo and rev
 		// point at this source instead of the published one.
 		dir := newRepo(t, map[string]string{"AGENTS.md": "# rules\n", "app/AGENTS.md": "# app\n"})
+		// A baseline a snippet names is recorded first, as the doc says
+		// (B1): a missing one would be exit 2.
+		for _, r := range cfg.Repos {
+			for _, h := range r.Hooks {
+				for i, a := range h.Args {
+					if a == "--baseline" && i+1 < len(h.Args) {
+						if w := run(t, dir, environ, nil, rivumiLint(t), "check", "--write-baseline", h.Args[i+1]); w.code != 0 {
+							t.Fatalf("check --write-baseline %s: %s", h.Args[i+1], w)
+						}
+					}
+				}
+			}
+		}
 		cfgFile := filepath.Join(t.TempDir(), "pre-commit-config.yaml")
 		text := strings.Replace(s.text, "https://github.com/rivumi/rivumi-lint", src, 1)
 		text = regexp.MustCompile(`(?m)^(\s*rev:) .*$`).ReplaceAllString(text, "${1} "+rev)

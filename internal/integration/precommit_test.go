@@ -328,3 +328,39 @@ func TestPreCommitFilesInSubmodule(t *testing.T) {
 		t.Errorf("--files across two repositories: want the hook to fail naming the command for the submodule\n%s", r)
 	}
 }
+
+// B3, docs/pre-commit.md: the hooks take a baseline through args:. With
+// the repository's findings recorded, pre-commit passes; a new bad file
+// fails both hooks, which name it and not the known one.
+func TestPreCommitBaselineArgs(t *testing.T) {
+	dir := newRepo(t, map[string]string{
+		"AGENTS.md":     "# root rules\n",
+		"bad/AGENTS.md": badUTF8,
+	})
+	if w := run(t, dir, env(t), nil, rivumiLint(t), "check", "--write-baseline", ".rivumi-baseline.json"); w.code != 0 {
+		t.Fatalf("check --write-baseline: %s", w)
+	}
+	src, rev := sourceCopy(t)
+	cfg := filepath.Join(t.TempDir(), "pre-commit-config.yaml")
+	config := "repos:\n" +
+		"  - repo: " + src + "\n" +
+		"    rev: " + rev + "\n" +
+		"    hooks:\n" +
+		"      - id: rivumi-lint\n" +
+		"        args: [--baseline, .rivumi-baseline.json]\n" +
+		"      - id: rivumi-lint-staged\n" +
+		"        args: [--baseline, .rivumi-baseline.json]\n"
+	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	environ := preCommitEnv(t)
+	if r := preCommitRun(t, dir, cfg, environ, "--all-files"); r.code != 0 || strings.Count(r.stdout, "Passed") != 2 {
+		t.Fatalf("pre-commit with the findings in the baseline: want both hooks Passed\n%s", r)
+	}
+	writeFiles(t, dir, map[string]string{"new/AGENTS.md": badUTF8})
+	git(t, dir, "add", "new/AGENTS.md")
+	r := preCommitRun(t, dir, cfg, environ, "--files", "new/AGENTS.md")
+	if r.code != 1 || strings.Count(r.stdout, "Failed") != 2 || !strings.Contains(r.stdout, "new/AGENTS.md:2:3") || strings.Contains(r.stdout, "bad/AGENTS.md:2:3") {
+		t.Fatalf("pre-commit with a new bad file: want both hooks Failed on new/AGENTS.md only\n%s", r)
+	}
+}

@@ -32,6 +32,15 @@ type Finding struct {
 	// project root: Path is not a repository path, so the github, SARIF and
 	// rdjson outputs give it no file location (F10).
 	User bool `json:"user,omitempty"`
+	// Subject is what the finding is about, for a baseline's identity
+	// (B2), set by a rule whose message lists more than that (RL006: the
+	// sizes and layers of the chain); "" means the message. Not part of
+	// the JSON form.
+	Subject string `json:"-"`
+	// Baseline is the finding's state against check --baseline (B3):
+	// BaselineNew or BaselineUnchanged; empty without a baseline, so the
+	// JSON form is unchanged then.
+	Baseline string `json:"baseline,omitempty"`
 	// Fix, when set, is a text edit that removes the cause (X1); nil when
 	// the fix is not a text edit or none is safe.
 	Fix *Fix `json:"fix,omitempty"`
@@ -48,6 +57,17 @@ type Finding struct {
 	// repository path, for Run to merge into the project layer's (F10).
 	fromUser bool
 }
+
+// A finding's Baseline: not in the baseline (it fails the run), or in it
+// (known: listed in json and sarif, left out of the other formats).
+const (
+	BaselineNew       = "new"
+	BaselineUnchanged = "unchanged"
+)
+
+// Known reports whether the baseline holds the finding (B3): it is kept
+// in json and sarif, marked, and neither counts nor fails the run.
+func (f *Finding) Known() bool { return f.Baseline == BaselineUnchanged }
 
 // Fix is a repair of a finding's cause that is a pure text edit of one or
 // more files (X1): removing hidden characters or C0 controls. Writers carry

@@ -7,6 +7,23 @@ type Result struct {
 	Findings    []Finding   `json:"findings"`
 	Directories []Directory `json:"directories"`
 	Drift       []Drift     `json:"drift"`
+	// Baseline, when check compared the findings with a baseline file
+	// (--baseline, --write-baseline: B3), says what it found; nil
+	// otherwise.
+	Baseline *BaselineStats `json:"-"`
+}
+
+// BaselineStats is a comparison with a baseline file (B3, B4).
+type BaselineStats struct {
+	// File is the baseline's name as given on the command line.
+	File string `json:"file"`
+	// Known are the findings the baseline holds: marked unchanged, not
+	// counted in the summary. New are the others.
+	Known int `json:"known"`
+	New   int `json:"new"`
+	// Fixed are the baseline's entries no finding of this run matched:
+	// fixed, or their file checked no more; --write-baseline drops them.
+	Fixed int `json:"fixed"`
 }
 
 // Directory is one resolved directory as the engine decided it.
@@ -68,10 +85,14 @@ type Summary struct {
 	Directories int `json:"directories"`
 }
 
-// Summary counts the findings by severity and the resolved directories.
+// Summary counts the findings by severity and the resolved directories;
+// a finding the baseline holds is not counted (B3).
 func (r *Result) Summary() Summary {
 	s := Summary{Directories: len(r.Directories)}
 	for _, f := range r.Findings {
+		if f.Known() {
+			continue
+		}
 		switch f.Severity {
 		case Error:
 			s.Errors++

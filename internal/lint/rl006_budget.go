@@ -88,15 +88,17 @@ func checkBudget(p *pass) {
 	deepest := active[len(active)-1]
 	dir := resolve.DisplayDir(p.res.Dir)
 	line := p.limits.BudgetLine(int64(rendered))
+	// A baseline knows the finding by its directory and its level (B2),
+	// not by the sizes and the layers the message lists.
 	if sev == Error {
-		p.report(deepest.Path, noPos, sev,
-			"Rivumi's dynamic context from %s is over limits.max_dynamic_bytes by %d bytes: %s, the rendered part being %s; layers (rendered bytes): %s. %s",
-			dir, total-p.limits.MaxDynamicBytes, line, sizes, strings.Join(parts, ", "), budgetFix)
+		p.emit(Finding{Path: deepest.Path, Severity: sev, Subject: "over the budget from " + dir,
+			Message: fmt.Sprintf("Rivumi's dynamic context from %s is over limits.max_dynamic_bytes by %d bytes: %s, the rendered part being %s; layers (rendered bytes): %s. %s",
+				dir, total-p.limits.MaxDynamicBytes, line, sizes, strings.Join(parts, ", "), budgetFix)})
 		return
 	}
-	p.report(deepest.Path, noPos, sev,
-		"Rivumi's dynamic context from %s is above warn_ratio %g of limits.max_dynamic_bytes: %s, the rendered part being %s; layers (rendered bytes): %s. %s",
-		dir, p.limits.WarnRatio, line, sizes, strings.Join(parts, ", "), budgetFix)
+	p.emit(Finding{Path: deepest.Path, Severity: sev, Subject: "near the budget from " + dir,
+		Message: fmt.Sprintf("Rivumi's dynamic context from %s is above warn_ratio %g of limits.max_dynamic_bytes: %s, the rendered part being %s; layers (rendered bytes): %s. %s",
+			dir, p.limits.WarnRatio, line, sizes, strings.Join(parts, ", "), budgetFix)})
 }
 
 const budgetFix = "Fix: shorten the largest layers, move detail into deeper directories' files, or use an override to replace rather than add to the layers above"

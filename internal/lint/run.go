@@ -25,6 +25,12 @@ type Config interface {
 	// RuleSeverity is the severity the config sets for a rule; set is
 	// false when it leaves the rule's own choice.
 	RuleSeverity(id string) (sev Severity, set bool)
+	// SeverityAt is RuleSeverity for the findings on path, the config's
+	// per-path overrides applied (O3).
+	SeverityAt(id, path string) (sev Severity, set bool)
+	// RuleRuns reports whether the rule may report anything: on by
+	// RuleSeverity, or turned on for some paths by an override.
+	RuleRuns(id string) bool
 	RuleLimits() Limits
 	// Ignored reports whether findings on path are dropped (§8 ignore).
 	Ignored(path string) bool
@@ -312,8 +318,7 @@ func mergeUserFindings(fs []Finding) []Finding {
 // runRule runs one enabled rule over a pass; out receives its findings
 // with rule, name and severity set, those on ignored paths dropped.
 func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
-	sev, on := severityFor(rule, cfg)
-	if !on {
+	if !cfg.RuleRuns(rule.ID) {
 		return
 	}
 	var user *resolve.File
@@ -343,6 +348,12 @@ func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
 		if chain && cfg.Ignored(f.Path) {
 			return
 		}
+		// The severity by the finding's path (O3): overrides may turn
+		// the rule off here, or on where rules: turns it off.
+		sev, set := cfg.SeverityAt(rule.ID, f.Path)
+		if set && sev == Off {
+			return
+		}
 		f.Rule, f.Name = rule.ID, rule.Name
 		f.Severity = effective(rule, sev, f.Severity)
 		if f.Line > 0 && f.Excerpt == "" {
@@ -363,16 +374,6 @@ func contributor(r *resolve.Resolution) *resolve.DirInfo {
 		}
 	}
 	return nil
-}
-
-// severityFor returns the configured severity of a rule (0 when the config
-// leaves the rule's own choice) and whether the rule is on.
-func severityFor(rule Rule, cfg Config) (Severity, bool) {
-	v, ok := cfg.RuleSeverity(rule.ID)
-	if !ok {
-		return 0, true
-	}
-	return v, v != Off
 }
 
 // effective is a finding's severity: the configured one, else the one the

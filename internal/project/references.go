@@ -69,7 +69,7 @@ func (r *Run) references() ([]lint.Reference, error) {
 	if !rc.Enabled {
 		return nil, nil
 	}
-	if sev, set := r.Config.RuleSeverity("RL021"); set && sev == lint.Off || !r.Config.Enabled(agent.Rivumi) {
+	if !r.Config.RuleRuns("RL021") || !r.Config.Enabled(agent.Rivumi) {
 		return nil, nil // nothing to extract for a rule that does not run
 	}
 	c := &refCheck{cfg: rc}

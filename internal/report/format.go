@@ -11,14 +11,14 @@ import (
 type Writer func(w io.Writer, r *lint.Result, o Options) error
 
 var writers = map[string]Writer{
-	"text":     Text,
-	"line":     Line,
+	"text":     withBaselineLine(Text),
+	"line":     withBaselineLine(Line),
 	"json":     JSON,
 	"sarif":    SARIF,
-	"github":   GitHub,
-	"rdjson":   RDJSON,
-	"rdjsonl":  RDJSONL,
-	"markdown": Markdown,
+	"github":   newOnly(GitHub),
+	"rdjson":   newOnly(RDJSON),
+	"rdjsonl":  newOnly(RDJSONL),
+	"markdown": newOnly(Markdown),
 }
 
 // Lookup returns the writer of a format name.

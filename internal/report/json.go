@@ -37,7 +37,15 @@ func JSON(w io.Writer, r *lint.Result, o Options) error {
 		}
 		s.record(i, d)
 	}
-	s.raw([]byte(`],"summary":`))
+	if r.Baseline != nil {
+		// Only with --baseline or --write-baseline (B3): the document
+		// is otherwise as before.
+		s.raw([]byte(`],"baseline":`))
+		s.record(0, r.Baseline)
+		s.raw([]byte(`,"summary":`))
+	} else {
+		s.raw([]byte(`],"summary":`))
+	}
 	s.record(0, r.Summary())
 	s.raw([]byte("}"))
 	s.out = append(s.out, '\n')

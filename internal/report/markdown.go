@@ -63,6 +63,10 @@ func renderMarkdown(r *lint.Result, limit int, note string) string {
 	if note != "" {
 		b.WriteString("\n" + note + "\n")
 	}
+	if r.Baseline != nil {
+		// B3: what the baseline left out, under the headline.
+		b.WriteString("\n" + escapeMarkdown(BaselineLine(r.Baseline)) + "\n")
+	}
 	sections := []mdSection{
 		findingsSection(orderFindings(r)),
 		driftSection(r.Drift),

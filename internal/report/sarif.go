@@ -111,6 +111,7 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 			Level:               sarifLevel(f.Severity),
 			Message:             sarifMessage{Text: messageText(f.Message)},
 			PartialFingerprints: map[string]string{sarifFingerprintKey: fmt.Sprintf("%s:%d", hash, seen[hash])},
+			BaselineState:       f.Baseline, // "new" or "unchanged" with --baseline (B3)
 		}
 		if i, ok := index[f.Rule]; ok {
 			res.RuleIndex = &i
@@ -326,6 +327,7 @@ type sarifResult struct {
 	Message             sarifMessage           `json:"message"`
 	Locations           []sarifLocation        `json:"locations"`
 	PartialFingerprints map[string]string      `json:"partialFingerprints"`
+	BaselineState       string                 `json:"baselineState,omitempty"`
 	Properties          *sarifResultProperties `json:"properties,omitempty"`
 	Fixes               []sarifFix             `json:"fixes,omitempty"`
 }
