@@ -5,8 +5,6 @@ import (
 	"io"
 	"os"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/rivumi/rivumi-lint/internal/mcp"
 	"github.com/rivumi/rivumi-lint/internal/preview"
 )
@@ -45,14 +43,8 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	if err := srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}); err != nil && ctx.Err() == nil {
+	if err := srv.Run(ctx, mcp.Stdio(stdin, stdout)); err != nil && ctx.Err() == nil {
 		return fail(stderr, err)
 	}
 	return exitOK
 }
-
-// nopWriteCloser keeps the transport from closing the command's standard
-// output, which main still owns.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
