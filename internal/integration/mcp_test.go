@@ -361,7 +361,7 @@ func TestMCPClaudeHost(t *testing.T) {
 	bin := rivumiLint(t)
 	root := mcpRepo(t)
 	needClaudeCleanAbove(t, root)
-	script, in, out := mcpWrapper(t, bin, "--root", root)
+	script, in, out := mcpWrapper(t, bin) // Claude Code starts it in the project: no --root
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"rivumi": map[string]any{"type": "stdio", "command": script, "args": []string{}}}})
 	file := filepath.Join(t.TempDir(), "mcp.json")
 	if err := os.WriteFile(file, cfg, 0o644); err != nil {

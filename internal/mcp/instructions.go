@@ -91,11 +91,14 @@ func (s *Server) instructions(_ context.Context, _ *sdk.CallToolRequest, in Inst
 		return nil, nil, err
 	}
 	out := &Instructions{Directory: pv.Directory, Root: pv.Root, Agent: name, Product: prof.Product, Version: prof.Version,
-		Fingerprint: pv.Fingerprint, Notes: pv.Notes}
+		Fingerprint: pv.Fingerprint}
 	if note != "" {
-		out.Notes = append([]string{note}, out.Notes...)
+		out.Notes = append(out.Notes, note)
 	}
 	if name == agent.Rivumi {
+		// The preview's notes are about Rivumi's prompt (its user layer,
+		// memory, skills); another profile's view says its own in Files.
+		out.Notes = append(out.Notes, pv.Notes...)
 		sec, _ := pv.Section(preview.Instructions)
 		out.Layers, out.Exact, out.Text, out.Bytes = pv.Layers, true, sec.Text, len(sec.Text)
 		b := pv.Budget
