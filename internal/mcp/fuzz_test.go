@@ -31,7 +31,7 @@ func FuzzFilterLines(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		var pass, out bytes.Buffer
-		if err := filterLines(strings.NewReader(in), &pass, &out, 64); err != nil {
+		if err := filterLines(strings.NewReader(in), &pass, &lockedWriter{w: &out}, 64); err != nil {
 			t.Fatal(err)
 		}
 		sc := bufio.NewScanner(&pass)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,21 +37,78 @@ type stdio struct {
 func (s stdio) Connect(ctx context.Context) (sdk.Connection, error) {
 	w := &lockedWriter{w: s.out}
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(filterLines(s.in, pw, w, s.max)) }()
+	go func() {
+		err := filterLines(s.in, pw, w, s.max)
+		// At the end of the input the calls already read are still
+		// answered (`rivumi-lint mcp < requests`), then the session ends.
+		w.drain(drainWait)
+		pw.CloseWithError(err)
+	}()
 	return (&sdk.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1}).Connect(ctx)
 }
 
-// lockedWriter writes each message whole: the SDK writes one message a
-// Write, and so do the filter's answers.
+// drainWait bounds the wait for the answers at the end of the input: a
+// request the client cancelled is never answered.
+const drainWait = time.Minute
+
+// lockedWriter writes each message whole (the SDK writes one message a
+// Write, and so do the filter's answers) and counts the requests passed to
+// the SDK that it has not answered yet.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu      sync.Mutex
+	w       io.Writer
+	pending int
+	idle    chan struct{} // closed by the answer that makes pending 0
 }
 
+// expect counts one request passed to the SDK.
+func (l *lockedWriter) expect() {
+	l.mu.Lock()
+	l.pending++
+	l.mu.Unlock()
+}
+
+// Write writes one message of the SDK's; a response counts off a request.
 func (l *lockedWriter) Write(b []byte) (int, error) {
+	var head struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	json.Unmarshal(b, &head)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(b)
+	n, err := l.w.Write(b)
+	if head.Method == "" && head.ID != nil && l.pending > 0 {
+		if l.pending--; l.pending == 0 && l.idle != nil {
+			close(l.idle)
+			l.idle = nil
+		}
+	}
+	return n, err
+}
+
+// answer writes one of the filter's own answers.
+func (l *lockedWriter) answer(b []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, err := l.w.Write(b)
+	return err
+}
+
+// drain waits until every request passed is answered, or d has passed.
+func (l *lockedWriter) drain(d time.Duration) {
+	l.mu.Lock()
+	if l.pending == 0 {
+		l.mu.Unlock()
+		return
+	}
+	idle := make(chan struct{})
+	l.idle = idle
+	l.mu.Unlock()
+	select {
+	case <-idle:
+	case <-time.After(d):
+	}
 }
 
 // Close leaves the stream open: the command owns it.
@@ -58,17 +116,22 @@ func (*lockedWriter) Close() error { return nil }
 
 // filterLines copies the messages of in, a line each, to pass, and answers
 // every other line on out. It returns nil at the end of in.
-func filterLines(in io.Reader, pass io.Writer, out io.Writer, max int) error {
+func filterLines(in io.Reader, pass io.Writer, out *lockedWriter, max int) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, over, err := readLine(r, max)
 		if len(bytes.TrimSpace(line)) > 0 || over {
 			if reply := judge(line, over, max); reply != nil {
-				if _, werr := out.Write(reply); werr != nil {
+				if werr := out.answer(reply); werr != nil {
 					return werr
 				}
-			} else if _, werr := pass.Write(append(line, '\n')); werr != nil {
-				return werr
+			} else {
+				if m, _ := jsonrpc.DecodeMessage(line); isCall(m) {
+					out.expect()
+				}
+				if _, werr := pass.Write(append(line, '\n')); werr != nil {
+					return werr
+				}
 			}
 		}
 		if errors.Is(err, io.EOF) {
@@ -128,6 +191,12 @@ func judge(line []byte, over bool, max int) []byte {
 		return errorLine(head.ID, -32600, "invalid request: "+err.Error())
 	}
 	return nil
+}
+
+// isCall says m is a request that expects an answer.
+func isCall(m jsonrpc.Message) bool {
+	r, ok := m.(*jsonrpc.Request)
+	return ok && r.ID.IsValid()
 }
 
 func errorLine(id json.RawMessage, code int, msg string) []byte {
