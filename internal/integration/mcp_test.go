@@ -183,15 +183,18 @@ func checkHandshake(t *testing.T, in, out string) {
 	t.Logf("the host sent %v", got)
 }
 
-// inspector runs the inspector CLI against the server for one method. Its
-// build/index.js finds its own package.json by a path relative to the
-// working directory (../package.json), so it runs in its build directory
-// and the server is given --root.
+// inspector runs the inspector CLI against the server for one method.
+// `mcp-inspector-cli --cli ARGS` (build/cli.js) only starts `node
+// build/index.js ARGS`; the test starts that itself, one node process a
+// call instead of two. index.js finds its own package.json by a path
+// relative to the working directory (../package.json), so it runs in its
+// build directory and the server is given --root.
 func inspector(t *testing.T, insp, bin, root string, environ []string, args ...string) (result, map[string]any) {
 	t.Helper()
 	real, _ := filepath.EvalSymlinks(insp)
-	all := append([]string{"--cli", bin, "mcp", "--root", root}, args...)
-	r := run(t, filepath.Dir(real), environ, nil, insp, all...)
+	build := filepath.Dir(real)
+	all := append([]string{filepath.Join(build, "index.js"), bin, "mcp", "--root", root}, args...)
+	r := run(t, build, environ, nil, "node", all...)
 	var v map[string]any
 	if r.code == 0 {
 		if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
