@@ -346,6 +346,7 @@ func TestHostileInputM4(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs, _ := session(t, r.Dir)
+	fsRoot := filepath.VolumeName(r.Dir) + string(filepath.Separator) // / or C:\
 	cases := []struct {
 		tool string
 		args map[string]any
@@ -354,7 +355,7 @@ func TestHostileInputM4(t *testing.T) {
 		{"instructions", map[string]any{"path": "../x"}, `".." is not allowed`},
 		{"instructions", map[string]any{"path": "services/../../x"}, `".." is not allowed`},
 		{"instructions", map[string]any{"path": outside}, "outside the project root"},
-		{"instructions", map[string]any{"path": "/"}, "outside the project root"},
+		{"instructions", map[string]any{"path": fsRoot}, "outside the project root"},
 		{"instructions", map[string]any{"path": "out"}, "through a link"},
 		{"instructions", map[string]any{"path": "out/sub/new.go"}, "through a link"},
 		{"instructions", map[string]any{"path": strings.Repeat("a/", 2100)}, "over 4096"},
