@@ -44,6 +44,7 @@ type options struct {
 	only    *regexp.Regexp
 	memLine int
 	verbose bool
+	agents  string // the agent rows' --agent (A8)
 }
 
 func main() {
@@ -68,6 +69,7 @@ func run() int {
 	flag.StringVar(&o.bin, "bin", "", "time this rivumi-lint `BINARY` instead of building ./cmd/rivumi-lint")
 	flag.StringVar(&only, "only", "", "run only the cases whose name matches `REGEXP`")
 	flag.BoolVar(&o.verbose, "v", false, "print every run")
+	flag.StringVar(&o.agents, "agents", "rivumi,codex", "the agent rows' profiles: `LIST` as check --agent takes it (all: every profile)")
 	flag.Parse()
 	if o.rounds == 0 {
 		o.rounds = 7
@@ -367,25 +369,69 @@ func (b *bench) diffJobs(dir, label, group string) {
 		files := b.gitList(dir, "ls-tree", "-r", "--name-only", "-z", d.head)
 		want := affected(changed, files)
 		b.verifyDirs(j, want)
+		if d.head == bb {
+			b.verifyRename(j, a, bb)
+		}
 		b.jobs = append(b.jobs, j)
 		b.agentJob(j, want)
 	}
 }
 
-// agentFlag is the agent rows' profiles (A8): Codex's chains beside
-// Rivumi's, over the same listings and reads.
-var agentFlag = []string{"--agent", "rivumi,codex"}
+// verifyRename checks the reference commit B breaks (issue #25): the
+// generator renames a file an untouched AGENTS.md names, and the check
+// must report it there, once, naming the new name.
+func (b *bench) verifyRename(j *job, base, head string) {
+	if j.doc == nil {
+		return // verifyDirs failed already
+	}
+	var from, to string
+	for _, l := range strings.Split(strings.TrimSpace(string(b.gitOut(j.dir, "diff", "-M", "--name-status", "--diff-filter=R", base, head))), "\n") {
+		f := strings.Split(l, "\t")
+		if len(f) == 3 && path.Base(f[1]) == "setup_guide.md" {
+			from, to = f[1], f[2]
+		}
+	}
+	if from == "" {
+		b.fail("%s: commit B renames no setup_guide.md (monorepo.Repo.Renamed)", j.name)
+		return
+	}
+	n := 0
+	for _, f := range j.doc.Findings {
+		if f.Rule == "RL021" && f.Path == path.Join(path.Dir(from), "AGENTS.md") && strings.Contains(f.Message, from) && strings.Contains(f.Message, to) {
+			n++
+		}
+	}
+	if n != 1 {
+		b.fail("%s: %d RL021 findings report that %s was renamed to %s, want 1", j.name, n, from, to)
+		return
+	}
+	j.note = "the rename of a referenced file reported (RL021)"
+}
 
-// agentRules are the rules only the codex profile adds (A4).
-var agentRules = []string{"RL015", "RL016", "RL017"}
+// gitOut is a git command's output, failing the run on an error.
+func (b *bench) gitOut(dir string, args ...string) []byte {
+	out, err := b.git(dir, args...)
+	if err != nil {
+		b.fail("%v", err)
+	}
+	return out
+}
+
+// agentFlag is the agent rows' profiles (A8): the other agents' chains
+// beside Rivumi's, over the same listings and reads.
+func (b *bench) agentFlag() []string { return []string{"--agent", b.o.agents} }
+
+// agentRules are the rules only the other profiles add (A4): Codex's,
+// the comparison, Claude's.
+var agentRules = []string{"RL015", "RL016", "RL017", "RL018", "RL019", "RL020"}
 
 // agentJob adds the row of base with the codex profile on, timed against
 // base itself (issue A8: ≤ 1.3×), after checking that it resolves the same
 // directories with the same fingerprints and reports the same findings
 // plus only the codex profile's rules.
 func (b *bench) agentJob(base *job, want map[string]bool) {
-	j := &job{name: base.name + " " + strings.Join(agentFlag, " "), group: base.group, dir: base.dir,
-		ours:      append(append([]string{}, base.ours...), agentFlag...),
+	j := &job{name: base.name + " " + strings.Join(b.agentFlag(), " "), group: base.group, dir: base.dir,
+		ours:      append(append([]string{}, base.ours...), b.agentFlag()...),
 		theirs:    [][]string{append([]string{b.bin}, base.ours...)},
 		theirExit: base.wantExit,
 		refName:   "the same case, Rivumi only",
@@ -451,7 +497,7 @@ func (b *bench) verifyAgents(j, base *job) {
 	if unmarked > 0 {
 		// Every finding names its agent once a second profile is on (A4):
 		// one that does not means the profile was not.
-		b.fail("%s: %d findings carry no agent: the codex profile was not on", j.name, unmarked)
+		b.fail("%s: %d findings carry no agent: the other profiles were not on", j.name, unmarked)
 	}
 	j.note = fmt.Sprintf("%d findings of %s", added, strings.Join(agentRules, ", "))
 }
@@ -708,9 +754,10 @@ func writeMemory(name string, n int) error {
 // jsonDoc is the part of `check --format json` the verification reads.
 type jsonDoc struct {
 	Findings []struct {
-		Rule  string `json:"rule"`
-		Path  string `json:"path"`
-		Agent string `json:"agent"`
+		Rule    string `json:"rule"`
+		Path    string `json:"path"`
+		Agent   string `json:"agent"`
+		Message string `json:"message"`
 	} `json:"findings"`
 	Directories []struct {
 		Path        string `json:"path"`
@@ -1123,7 +1170,7 @@ func (b *bench) print(w io.Writer) {
 		fmt.Fprintln(w, "| case | dirs 1× | rivumi-lint 1× | dirs | rivumi-lint | git 1× | git |")
 		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
 		for _, j := range b.jobs {
-			if j.group != "main" || !strings.Contains(j.name, "A..") || strings.Contains(j.name, agentFlag[0]) {
+			if j.group != "main" || !strings.Contains(j.name, "A..") || strings.Contains(j.name, "--agent") {
 				continue
 			}
 			for _, k := range b.jobs {

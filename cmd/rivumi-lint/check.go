@@ -36,6 +36,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		memFile  = fs.String("memory", "", "also report corrupt lines (RL013) of the explicit memory `FILE`")
 		sarifCat = fs.String("sarif-category", "", "code scanning `CATEGORY` of a sarif report (run.automationDetails), so that uploads of two categories keep apart")
 		stdinAs  = fs.String("stdin-filename", "", "check standard input as the text of `PATH` (an editor's unsaved buffer); PATHs then are none or -")
+		quiet    = fs.Bool("quiet", false, "write no text report when there is nothing to report: no findings, no drift (the pre-commit hook's: a passing commit is quiet)")
 		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
 	agents := agentFlag(fs)
@@ -81,13 +82,17 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if diff.Source != "" {
 		printNotes(stderr, note("%s", diff.Describe()))
 	}
-	res, notes, err := project.Check(project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text,
-		Agents: profiles, CodexHome: codexHome(os.Getenv), ClaudeHome: claudeHome()},
-		project.Scope{Diff: diff, Paths: paths, Typed: true, Memory: *memFile})
-	printNotes(stderr, notes)
+	opts := project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text,
+		Agents: profiles, CodexHome: codexHome(os.Getenv), ClaudeHome: claudeHome()}
+	outcome, err := project.Do(project.Request{Options: opts, Scope: project.Scope{Diff: diff, Paths: paths, Typed: true, Memory: *memFile}})
+	if outcome != nil {
+		printNotes(stderr, outcome.Notes)
+	}
 	if err != nil {
 		return fail(stderr, err)
 	}
+	outcome.Close()
+	res, projectRoot := outcome.Result, outcome.Project.Root
 	// Every output is written in full before any is put in place: a
 	// failure leaves none half written.
 	var opened []*output
@@ -97,12 +102,15 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	for _, o := range outs {
+		if *quiet && o.file == "" && (o.name == "text" || o.name == "line") && len(res.Findings) == 0 && len(res.Drift) == 0 {
+			continue
+		}
 		out, err := openOutput(o.file, stdout)
 		if err != nil {
 			return fail(stderr, err)
 		}
 		opened = append(opened, out)
-		if err := o.write(out, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, o.file, *color), AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
+		if err := o.write(out, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, o.file, *color), Width: textWidth(stdout, o.file), AllDirectories: *allDirs, SARIFCategory: *sarifCat}); err != nil {
 			return fail(stderr, fmt.Errorf("write %s report: %w", o.name, err))
 		}
 	}
@@ -112,7 +120,17 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	trace.Mark("report")
-	return exitFor(res, threshold)
+	code = exitFor(res, threshold)
+	switch {
+	case code != exitFindings:
+	case *staged:
+		printNotes(stderr, stagedAdvice(res, threshold, projectRoot, opts))
+	case os.Getenv("PRE_COMMIT") == "1":
+		// The pre-commit framework's hook (it sets PRE_COMMIT=1), which
+		// checks the files of the commit as its stash left them.
+		printNotes(stderr, note("%s", commitBlocked(false)))
+	}
+	return code
 }
 
 // maxStdin bounds what check --stdin-filename reads: far above any

@@ -125,7 +125,7 @@ func TestColumnsAfterMultiByte(t *testing.T) {
 	seen("github", got, utf16Col)
 
 	got = map[string][2]int{}
-	re = regexp.MustCompile(`(?m)^([^:\n]+):(\d+):(\d+): \w+: .*\[(RL\d+)\]$`)
+	re = regexp.MustCompile(`(?m)^([^:\n]+):(\d+):(\d+): \w+ (RL\d+) [a-z0-9-]+: `)
 	for _, m := range re.FindAllSubmatch(check("text"), -1) {
 		line, _ := strconv.Atoi(string(m[2]))
 		col, _ := strconv.Atoi(string(m[3]))

@@ -112,6 +112,11 @@ func TestDemoAgents(t *testing.T) {
 		"RL017 utf16/AGENTS.md":                   "rivumi,codex",
 		"RL001 symlink/AGENTS.md":                 "rivumi",
 		"RL009 empty-override/AGENTS.override.md": "rivumi",
+		// Issue #24: each of Claude Code's findings.
+		"RL018 claude/AGENTS.md":           "claude",
+		"RL019 claude/CLAUDE.md":           "claude",
+		"RL017 claude/AGENTS.md":           "rivumi,claude",
+		"RL020 claude-oversized/CLAUDE.md": "claude",
 	} {
 		if a, ok := got[key]; !ok || a != agent {
 			t.Errorf("%s: agent %q, present %v; want agent %q", key, a, ok, agent)

@@ -275,7 +275,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			return fail(stderr, err)
 		}
 		write, _ := report.Lookup("text")
-		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, "", *color)}); err != nil {
+		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, "", *color), Width: textWidth(stdout, "")}); err != nil {
 			return fail(stderr, fmt.Errorf("write report: %w", err))
 		}
 		if c := exitFor(res, lint.Error); c > code {

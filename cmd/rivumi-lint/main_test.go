@@ -623,7 +623,7 @@ func TestColorOnTTY(t *testing.T) {
 			}
 			slave.Close()
 			out := readAll(t, master)
-			if !strings.Contains(out, "AGENTS.md:1:6:") || !strings.Contains(out, "[RL010]") {
+			if !strings.Contains(out, "AGENTS.md:1:6:") || !strings.Contains(out, " RL010 hidden-unicode: ") {
 				t.Fatalf("no RL010 finding in terminal output:\n%q", out)
 			}
 			if has := strings.Contains(out, "\x1b["); has != tc.color {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/rivumi/rivumi-lint/internal/outfile"
 )
@@ -132,4 +133,21 @@ func (o *output) abort() {
 	if o.file != nil {
 		o.file.Abort()
 	}
+}
+
+// textWidth is the width the text format wraps to on standard output: the
+// terminal's when it is one, else COLUMNS when that is a positive number
+// (a CI log or a test can ask for wrapping), else 0, no wrapping. A file
+// given with --output or FORMAT=FILE is never wrapped.
+func textWidth(stdout io.Writer, output string) int {
+	if output != "" {
+		return 0
+	}
+	if n := terminalColumns(stdout); n > 0 {
+		return n
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 0
 }

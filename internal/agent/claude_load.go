@@ -278,7 +278,7 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 		return note(Failed, "Claude Code cannot read it and skips it: "+rd.err)
 	case rd.data == nil && rd.size > claudeMaxBytes:
 		cand.Size = rd.size
-		return note(Oversized, fmt.Sprintf("it is %d bytes, over the %d Claude Code loads: skipped whole", rd.size, claudeMaxBytes))
+		return note(Oversized, fmt.Sprintf("it is %d bytes, over the %d bytes Claude Code reads", rd.size, claudeMaxBytes))
 	}
 	cand.Size = rd.size
 	if !claudeTextFile(p) {

@@ -69,6 +69,7 @@ type References struct {
 type Claude struct {
 	InstructionFiles string   // the agents-md plugin's instructionFiles
 	Excludes         []string // claudeMdExcludes
+	ExternalImports  bool     // hasClaudeMdExternalIncludesApproved
 }
 
 // Codex is the codex profile's section (A2): Codex's own settings.

@@ -124,7 +124,7 @@ func script(kind, binary string) []byte {
 	var b bytes.Buffer
 	b.WriteString("#!/bin/sh\n")
 	b.WriteString(Signature + "\n")
-	run := `check --staged`
+	run := `check --staged --quiet`
 	if kind == PrePush {
 		b.WriteString("# Checks the instruction files of each pushed range of commits.\n")
 		b.WriteString("# Skip once with `git push --no-verify`.\n")

@@ -112,11 +112,11 @@ func TestInstallDefaultHooksDirAndGitRunsIt(t *testing.T) {
 	}
 	// Git runs it, with check --staged, and a failing check stops the commit.
 	ok, log := commit(t, dir, "1")
-	if ok || strings.TrimSpace(log) != "check --staged" {
+	if ok || strings.TrimSpace(log) != "check --staged --quiet" {
 		t.Fatalf("failing hook: commit made=%v, stub log %q", ok, log)
 	}
 	ok, log = commit(t, dir, "0")
-	if !ok || strings.TrimSpace(log) != "check --staged" {
+	if !ok || strings.TrimSpace(log) != "check --staged --quiet" {
 		t.Fatalf("passing hook: commit made=%v, stub log %q", ok, log)
 	}
 	// Installing again rewrites our own hook (the binary may have moved).
@@ -146,7 +146,7 @@ func TestHookFallsBackToPath(t *testing.T) {
 	if _, err := run(filepath.Dir(bin) + ":/usr/bin:/bin"); err != nil {
 		t.Fatalf("hook with rivumi-lint on PATH: %v", err)
 	}
-	if got := strings.TrimSpace(readFile(t, log)); got != "check --staged" {
+	if got := strings.TrimSpace(readFile(t, log)); got != "check --staged --quiet" {
 		t.Fatalf("stub on PATH got %q", got)
 	}
 	// Neither: exit 2 with the fix, not "command not found" exit 127.
@@ -164,7 +164,7 @@ func TestHookFallsBackToPath(t *testing.T) {
 	if _, err := run(filepath.Dir(bin) + ":/usr/bin:/bin"); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.TrimSpace(readFile(t, log)); got != "check --staged" {
+	if got := strings.TrimSpace(readFile(t, log)); got != "check --staged --quiet" {
 		t.Fatalf("hook ran %q, want the PATH binary's check --staged", got)
 	}
 }
@@ -177,7 +177,7 @@ func TestScriptQuotesBinaryPath(t *testing.T) {
 	script := filepath.Join(dir, "hook")
 	writeFile(t, script, string(Script(p)), 0o755)
 	out, err := exec.Command("/bin/sh", script).CombinedOutput()
-	if err != nil || string(out) != "check|--staged|" {
+	if err != nil || string(out) != "check|--staged|--quiet|" {
 		t.Fatalf("hook ran: %q, %v", out, err)
 	}
 }

@@ -7,8 +7,8 @@ package integration
 // 2.1.328 sends and `rivumi-lint preview --agent claude --section
 // instructions` must print the same bytes (its JSON's exact must agree,
 // and the resolver, every directory of the case resolved with one, must
-// say the same; a case whose external imports are approved, which the
-// config cannot say, is compared with the resolver alone). Where the
+// say the same; a case whose external imports are approved says so with
+// claude.external_imports in the config). Where the
 // product says it cannot be exact, the generated repository must hold
 // what it names (a link out of the repository that Claude Code reads, an
 // approved import from outside it); those cases are counted apart.
@@ -152,20 +152,16 @@ func claudeSeed(t *testing.T, bin string, seed uint64, tally *claudeTally) {
 		// its JSON); the resolver itself, every directory of the case
 		// resolved with one resolver, must answer the same.
 		o := agent.ClaudeOptions{Mode: c.mode, Excludes: c.settingsExcludes(base), Home: res.home, ExternalImports: c.external}
-		direct, dexact, dinexact, cands := newClaudeProfile(t, p.repo, o, c.sortedDirs()).view(t, d)
-		got, exact, inexact := direct, dexact, dinexact
-		how := "the agent package's resolver (the config cannot approve external imports)"
-		if !c.external {
-			a := claudeCLI(t, lint, p, cfg, res.home, d, i)
-			if a.err != "" {
-				t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: %s (%s)", seed, seed, d, a.err, a.how)
-				continue
-			}
-			got, exact, inexact, how = a.text, a.exact, a.inexact, a.how
-			if exact != dexact || exact && got != direct {
-				t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: the command line and the resolver differ (exact %v and %v): %s (%s)",
-					seed, seed, d, exact, dexact, codexBytesDiffer("command line", got, "resolver", direct), how)
-			}
+		direct, dexact, _, cands := newClaudeProfile(t, p.repo, o, c.sortedDirs()).view(t, d)
+		a := claudeCLI(t, lint, p, cfg, res.home, d, i)
+		if a.err != "" {
+			t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: %s (%s)", seed, seed, d, a.err, a.how)
+			continue
+		}
+		got, exact, inexact, how := a.text, a.exact, a.inexact, a.how
+		if exact != dexact || exact && got != direct {
+			t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: the command line and the resolver differ (exact %v and %v): %s (%s)",
+				seed, seed, d, exact, dexact, codexBytesDiffer("command line", got, "resolver", direct), how)
 		}
 		switch {
 		case !exact && !c.explains(d, inexact):
@@ -279,6 +275,8 @@ func (c *claudeCase) config(t *testing.T, base string) string {
 		b.WriteString(strconv.Quote(e))
 	}
 	b.WriteString("]\n")
+	// The users' approval of the project's external imports (~/.claude.json).
+	fmt.Fprintf(&b, "  external_imports: %v\n", c.external)
 	p := filepath.Join(base, "rivumi-lint.yaml")
 	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)

@@ -317,7 +317,7 @@ func TestPreCommitFilesInSubmodule(t *testing.T) {
 	environ := preCommitEnv(t, filepath.Dir(bin))
 	for _, hook := range []string{"rivumi-lint", "rivumi-lint-system"} {
 		r := preCommitRun(t, sup, cfg, environ, hook, "--files", "sub/docs/AGENTS.md")
-		if r.code != 1 || !strings.Contains(r.stdout, "Failed") || !strings.Contains(r.stdout, "docs/AGENTS.md:2:3: error:") ||
+		if r.code != 1 || !strings.Contains(r.stdout, "Failed") || !strings.Contains(r.stdout, "docs/AGENTS.md:2:3: error RL004 invalid-utf8: ") ||
 			!strings.Contains(r.stdout, "lies in the submodule sub") {
 			t.Errorf("%s --files sub/docs/AGENTS.md: want Failed with RL004 from the submodule's chain\n%s", hook, r)
 		}

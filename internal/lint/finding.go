@@ -35,6 +35,11 @@ type Finding struct {
 	// Fix, when set, is a text edit that removes the cause (X1); nil when
 	// the fix is not a text edit or none is safe.
 	Fix *Fix `json:"fix,omitempty"`
+	// Excerpt is the raw bytes of line Line of the file, as the check read
+	// it (worktree, index or commit), for the text output's source excerpt;
+	// empty when the finding has no line or the bytes were not read. Not
+	// part of the JSON form: a consumer with a line number has the file.
+	Excerpt string `json:"-"`
 	// Repair is how `rivumi-lint fix` removes the cause (X1), as the rule
 	// that found it says: fix plans from it, never from the rule id. Not
 	// part of the JSON form.

@@ -33,7 +33,7 @@ type ConfigKey struct {
 func checkConfigChange(p *pass) {
 	c := p.change
 	msg := "the lint config changed in this change: " + c.Path + " " + c.What + "; this run used " + c.Used +
-		": a config change takes effect once it is on the base (F7). "
+		": a config change takes effect once it is on the base. "
 	const review = "Fix: review that it does not switch off or loosen the checks this change is held to"
 	if c.KeysErr != nil {
 		// The repository's config is not the one used: say why its keys

@@ -345,6 +345,9 @@ func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
 		}
 		f.Rule, f.Name = rule.ID, rule.Name
 		f.Severity = effective(rule, sev, f.Severity)
+		if f.Line > 0 && f.Excerpt == "" {
+			f.Excerpt = lineOf(p.bytesOf(f.Path), f.Line)
+		}
 		out(f)
 	}
 	rule.run(p)

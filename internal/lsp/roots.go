@@ -33,7 +33,7 @@ func (s *Server) rootOf(dir string) string {
 		if !s.saidNotGit {
 			s.saidNotGit = true
 			s.showMessage(messageWarning, "rivumi-lint: "+dir+" is not in a Git worktree, so rivumi-lint serves no diagnostics there "+
-				"(the project root is the top of the Git worktree, R1): open a folder inside a Git repository, or run git init there")
+				"(the project root is the top of the Git worktree): open a folder inside a Git repository, or run git init there")
 		}
 	default:
 		s.showMessage(messageError, "rivumi-lint: "+err.Error())

@@ -23,7 +23,7 @@ import (
 // Version changes whenever the generator makes other repositories from the
 // same size and seed (scripts/bench --dir reuses a repository only of the
 // same version).
-const Version = 2
+const Version = 3
 
 // Size is the shape of a generated repository.
 type Size struct {
@@ -108,7 +108,16 @@ type Repo struct {
 	B []Change
 	// RootC is the root AGENTS.md at commit C.
 	RootC []byte
+	// Renamed is the referenced file commit B renames: an AGENTS.md that
+	// B leaves alone names From in a code span, and B moves From to To
+	// with the same content, breaking the reference (RL021). Zero when
+	// no directory could hold it.
+	Renamed Rename
 }
+
+// Rename is a file of commit A that commit B renames, and the instruction
+// file that names it.
+type Rename struct{ From, To, By string }
 
 // rng is splitmix64: fixed, fast, good enough for shapes.
 type rng struct{ s uint64 }
@@ -206,6 +215,7 @@ func Generate(s Size, seed uint64) *Repo {
 		}
 		n++
 	}
+	g.referenced(r)
 	// Plain files: one per directory first (Git keeps no empty directory),
 	// the rest anywhere.
 	seq := 0
@@ -237,6 +247,48 @@ func Generate(s Size, seed uint64) *Repo {
 	root := g.files[Agents]
 	g.RootC = append(append([]byte{}, root...), []byte("\n- Commit C: run the full test suite before every push.\n")...)
 	return g
+}
+
+// referenced picks the AGENTS.md of Renamed: the first directory (in
+// creation order) whose only candidate is an AGENTS.md and that no
+// override above suppresses; it gains a file the AGENTS.md names in a
+// code span, by its path from the root.
+func (g *Repo) referenced(r *rng) {
+	for _, d := range g.dirs[1:] {
+		by := join(d, Agents)
+		if _, ok := g.files[by]; !ok || hasOther(g.files, d) || g.overrideAbove(d) {
+			continue
+		}
+		from := join(d, "setup_guide.md")
+		g.files[from] = plainContent(r, from, 0)
+		g.files[by] = append(g.files[by], fmt.Sprintf("\nThe local setup is in `%s`.\n", from)...)
+		g.Renamed = Rename{From: from, To: join(d, "setup.md"), By: by}
+		return
+	}
+}
+
+// hasOther reports whether d holds a candidate other than AGENTS.md.
+func hasOther(files map[string][]byte, d string) bool {
+	for _, name := range []string{Rivumi, AgentsOverride, RivumiOverride} {
+		if _, ok := files[join(d, name)]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// overrideAbove reports whether a directory above d holds an override.
+func (g *Repo) overrideAbove(d string) bool {
+	for p := resolve.ParentDir(d); ; p = resolve.ParentDir(p) {
+		for _, name := range []string{AgentsOverride, RivumiOverride} {
+			if _, ok := g.files[join(p, name)]; ok {
+				return true
+			}
+		}
+		if p == "" {
+			return false
+		}
+	}
 }
 
 // depthWeights are the relative odds of a new directory's depth, index 1
@@ -275,13 +327,19 @@ func (g *Repo) planB(r *rng) {
 	for _, p := range g.order {
 		d := resolve.ParentDir(p)
 		byDir[d] = append(byDir[d], p)
-		if IsInstruction(p) && p != Agents {
+		if IsInstruction(p) && p != Agents && p != g.Renamed.By {
 			instr = append(instr, p)
 		}
 	}
 	var changes []Change
 	dirs := map[string]bool{}
 	used := map[string]bool{}
+	if rn := g.Renamed; rn.From != "" {
+		// The rename: the same content under a new name, in B's count.
+		changes = append(changes, Change{Path: rn.From, Kind: Delete}, Change{Path: rn.To, Kind: Add, Content: g.files[rn.From]})
+		used[rn.From], used[rn.By] = true, true
+		dirs[resolve.ParentDir(rn.From)] = true
+	}
 	// Instruction changes: a tenth added, a tenth deleted, the rest modified.
 	nAdd := s.ChangedInstructions / 10
 	nDel := s.ChangedInstructions / 10

@@ -73,3 +73,36 @@ func TestGenerateShape(t *testing.T) {
 		}
 	}
 }
+
+// The rename a reference breaks (issue #25's bench row): commit A's
+// AGENTS.md names the file, commit B moves it with the same content and
+// leaves the AGENTS.md alone.
+func TestGenerateRename(t *testing.T) {
+	g := Generate(Small, 1)
+	rn := g.Renamed
+	if rn.From == "" {
+		t.Fatal("no rename planned")
+	}
+	by, ok := g.Content(rn.By)
+	if !ok || !bytes.Contains(by, []byte("`"+rn.From+"`")) {
+		t.Fatalf("%s does not name `%s`:\n%s", rn.By, rn.From, by)
+	}
+	from, ok := g.Content(rn.From)
+	if !ok {
+		t.Fatalf("%s is not in commit A", rn.From)
+	}
+	var deleted, added bool
+	for _, c := range g.B {
+		switch {
+		case c.Path == rn.By:
+			t.Errorf("B changes %s, which must stay as it was", rn.By)
+		case c.Path == rn.From:
+			deleted = c.Kind == Delete
+		case c.Path == rn.To:
+			added = c.Kind == Add && bytes.Equal(c.Content, from)
+		}
+	}
+	if !deleted || !added {
+		t.Errorf("B: %s deleted %v, %s added with the same content %v", rn.From, deleted, rn.To, added)
+	}
+}

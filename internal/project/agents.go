@@ -91,7 +91,7 @@ func (r *Run) codex() (*agent.CodexResolver, error) {
 func (r *Run) claude() *agent.ClaudeResolver {
 	abs := r.rootAbs()
 	o := agent.ClaudeOptions{Mode: r.Config.Claude.InstructionFiles, RootAbs: abs,
-		Home: r.p.opts.ClaudeHome, Excludes: r.Config.Claude.Excludes}
+		Home: r.p.opts.ClaudeHome, Excludes: r.Config.Claude.Excludes, ExternalImports: r.Config.Claude.ExternalImports}
 	root := filepath.FromSlash(abs)
 	o.Above = func(name string) bool { return nameAbove(root, name) }
 	o.Managed = func() bool {

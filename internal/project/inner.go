@@ -53,9 +53,9 @@ func (e *innerRepoError) Error() string {
 	}
 	b.WriteString(", and " + e.Why)
 	if len(e.Groups) > 1 {
-		b.WriteString(": run rivumi-lint once in each (R1): ")
+		b.WriteString(": run rivumi-lint once in each: ")
 	} else {
-		b.WriteString(": run it there (R1): ")
+		b.WriteString(": run it there: ")
 	}
 	for i, g := range e.Groups {
 		if i > 0 {
@@ -160,7 +160,7 @@ func (p *Project) enterInner(o Options) error {
 		if loc.Top == "" {
 			return fmt.Errorf("%s holds a Git repository without a worktree; run rivumi-lint check --base REV there", inner)
 		}
-		p.Notes = append(p.Notes, repo.Info("%s lies in the %s %s: the project root is %s, with its own config, as after `cd %s` (R1); paths are relative to %s",
+		p.Notes = append(p.Notes, repo.Info("%s lies in the %s %s: the project root is %s, with its own config, as after `cd %s`; paths are relative to %s",
 			quoteList(o.Targets, 3), kindOf(p.Root, inner), inner, inner, inner, inner))
 		p.Root, p.GitDir, p.GitTop, p.Prefix = loc.Top, loc.GitDir, loc.Top, ""
 		return nil

@@ -603,7 +603,7 @@ func (p *Project) checkMissing(missing []string) error {
 // or a typo, which the note makes visible. Names are quoted: a note is one
 // line whatever a file name holds.
 func missingNote(missing []string) string {
-	return fmt.Sprintf("%d PATH(s) do not exist (deleted?): %s; their directories are checked where they still exist (F9)",
+	return fmt.Sprintf("%d PATH(s) do not exist (deleted?): %s; their directories are checked where they still exist",
 		len(missing), quoteList(missing, 5))
 }
 

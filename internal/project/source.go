@@ -67,7 +67,7 @@ func (p *Project) diffConfig(s *repo.Sides) (*config.Config, sideConfigs, error)
 	if s.Base != nil {
 		if sc.base, _, err = readConfig(s.Base, ConfigName, s.BaseLabel); err != nil {
 			if explicit == "" || resolve.IsFatal(err) {
-				return nil, sc, fmt.Errorf("%w (the base's config is the one a diff-mode check uses, F7: fix it on the base branch, or pass --config FILE)", err)
+				return nil, sc, fmt.Errorf("%w (the base's config is the one a diff-mode check uses: fix it on the base branch, or pass --config FILE)", err)
 			}
 			// --config replaces it: only RL014's key list needs it.
 			sc.baseErr = err

@@ -293,10 +293,16 @@ func (r *Repo) ResolveCommit(rev, what string) (Hash, error) {
 		return Hash{}, fmt.Errorf("%s %q is not a revision", what, rev)
 	}
 	if h, ok := ParseHash(rev); ok && (len(h.Bytes()) == r.hashSize) {
-		if _, err := r.CommitTree(h); err != nil {
+		// A full id may name an annotated tag, which Git peels to its
+		// commit as it does a tag's name.
+		c, err := r.peelCommit(h)
+		if err == nil {
+			_, err = r.CommitTree(c)
+		}
+		if err != nil {
 			return Hash{}, r.revError(rev, what, err)
 		}
-		return h, nil
+		return c, nil
 	}
 	if r.refs != nil && simpleRevision.MatchString(rev) {
 		h, ok, err := r.resolveSimple(rev)

@@ -230,8 +230,8 @@ func TestWritersEscapeFormatCharacters(t *testing.T) {
 		{Rule: "RL008", Name: "boundary-marker", Severity: lint.Error, Path: bidi, Line: 1, Column: 1, UTF16Column: 1, Message: "in " + bidi},
 	}}
 	wants := map[string][]string{
-		"text": {`\u202egnp.exe/AGENTS.md:1:1: error: in \u202egnp.exe/AGENTS.md [RL008]`,
-			`e\x1b[2Jx/AGENTS.md:1:1: error: in e\x1b[2Jx/AGENTS.md [RL008]`},
+		"text": {`\u202egnp.exe/AGENTS.md:1:1: error RL008 boundary-marker: in \u202egnp.exe/AGENTS.md` + "\n",
+			`e\x1b[2Jx/AGENTS.md:1:1: error RL008 boundary-marker: in e\x1b[2Jx/AGENTS.md` + "\n"},
 		"github": {`file=\u202egnp.exe/AGENTS.md,line=1,title=RL008 boundary-marker::in \u202egnp.exe/AGENTS.md`,
 			`file=e\x1b[2Jx/AGENTS.md,line=1,title=RL008 boundary-marker::in e\x1b[2Jx/AGENTS.md`},
 		"markdown": {"&lt;U+202E&gt;gnp.exe/AGENTS.md", "e&lt;U+001B&gt;\\[2Jx/AGENTS.md"},

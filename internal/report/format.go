@@ -12,6 +12,7 @@ type Writer func(w io.Writer, r *lint.Result, o Options) error
 
 var writers = map[string]Writer{
 	"text":     Text,
+	"line":     Line,
 	"json":     JSON,
 	"sarif":    SARIF,
 	"github":   GitHub,

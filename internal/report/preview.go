@@ -70,7 +70,7 @@ func PreviewText(w io.Writer, p *view.Preview, o Options) error {
 	c := previewPaint(o.Color)
 	fmt.Fprintf(bw, "%s %s\n\n", c.bold("Prompt preview of"), safe(p.Directory))
 
-	fmt.Fprintln(bw, c.bold("Sections (P1):"))
+	fmt.Fprintln(bw, c.bold("Sections:"))
 	for i, s := range p.Sections {
 		var what string
 		switch {
@@ -92,7 +92,7 @@ func PreviewText(w io.Writer, p *view.Preview, o Options) error {
 		bw.WriteString(termLines(s.Text))
 	}
 
-	fmt.Fprintf(bw, "\n%s\n", c.bold("Layers (R5):"))
+	fmt.Fprintf(bw, "\n%s\n", c.bold("Layers:"))
 	if len(p.Layers) == 0 {
 		fmt.Fprintln(bw, "  none: no instruction file in the chain")
 	}
@@ -115,13 +115,13 @@ func PreviewText(w io.Writer, p *view.Preview, o Options) error {
 		}
 		fmt.Fprintln(bw, line)
 	}
-	fmt.Fprintf(bw, "%s %s\n", c.bold("Fingerprint (R8):"), p.Fingerprint)
+	fmt.Fprintf(bw, "%s %s\n", c.bold("Fingerprint:"), p.Fingerprint)
 	for _, a := range p.Agents {
 		previewAgentText(bw, c, a)
 	}
 
 	if len(p.Skills) > 0 {
-		fmt.Fprintf(bw, "\n%s\n", c.bold("Skills (P4b):"))
+		fmt.Fprintf(bw, "\n%s\n", c.bold("Skills:"))
 		nw := 0
 		for _, s := range p.Skills {
 			nw = max(nw, utf8.RuneCountInString(safe(s.Name)))
@@ -138,7 +138,7 @@ func PreviewText(w io.Writer, p *view.Preview, o Options) error {
 		}
 	}
 
-	fmt.Fprintf(bw, "\n%s ", c.bold("Memory (P4):"))
+	fmt.Fprintf(bw, "\n%s ", c.bold("Memory:"))
 	if p.Memory.Path == "" {
 		fmt.Fprintln(bw, safe(p.Memory.Note))
 	} else {
@@ -148,7 +148,7 @@ func PreviewText(w io.Writer, p *view.Preview, o Options) error {
 	}
 
 	b := p.Budget
-	fmt.Fprintf(bw, "\n%s\n", c.bold("Budget (P3):"))
+	fmt.Fprintf(bw, "\n%s\n", c.bold("Budget:"))
 	for _, it := range b.Sections {
 		fmt.Fprintf(bw, "  %-13s %7d\n", it.Name, it.Bytes)
 	}
@@ -165,7 +165,7 @@ func PreviewText(w io.Writer, p *view.Preview, o Options) error {
 	if len(p.Findings) > 0 {
 		fmt.Fprintf(bw, "\n%s\n", c.bold("Findings:"))
 		for _, f := range p.Findings {
-			fmt.Fprintf(bw, "  %s: %s: %s [%s]\n", lineStart(safe(findingLocation(f))), c.sev(f.Severity, f.Severity.String()), safe(f.Message), f.Rule)
+			fmt.Fprintf(bw, "  %s: %s %s %s: %s\n", lineStart(safe(findingLocation(f))), c.sev(f.Severity, f.Severity.String()), f.Rule, f.Name, safe(f.Message))
 		}
 	}
 	if len(p.Notes) > 0 {
@@ -186,7 +186,7 @@ func PreviewText(w io.Writer, p *view.Preview, o Options) error {
 func PreviewMarkdown(w io.Writer, p *view.Preview, _ Options) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# Prompt preview of %s\n\n", mdCode(p.Directory))
-	fmt.Fprintf(bw, "Fingerprint (R8): %s\n\n", mdCode(p.Fingerprint))
+	fmt.Fprintf(bw, "Fingerprint: %s\n\n", mdCode(p.Fingerprint))
 	bw.WriteString("## Sections\n\n| # | section | kind | bytes | note |\n|---:|---|---|---:|---|\n")
 	for i, s := range p.Sections {
 		bytes := ""

@@ -8,6 +8,9 @@ type Options struct {
 	ToolVersion string
 	// Color turns on ANSI colour in the text format.
 	Color bool
+	// Width is the terminal's width in columns, for the text format's
+	// wrapping between words; 0 writes each line whole.
+	Width int
 	// AllDirectories keeps every entry of the findings' and drift groups'
 	// directory lists in the JSON and SARIF outputs (--all-directories);
 	// otherwise they keep MaxListedDirectories and directories_total

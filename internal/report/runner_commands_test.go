@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -136,34 +138,33 @@ func TestJSONKeepsValuesExact(t *testing.T) {
 	}
 }
 
-// FuzzTextLine is §7 text and §10: whatever the path, message and
-// directories, each finding is exactly one line `LOC: severity: MESSAGE
-// [RULE]` (plus one affects line), with no control character, and no line
-// the GitHub Actions runner would run as a workflow command.
+// FuzzTextLine is §7 text and §10: whatever the path, message, directories
+// and width, a finding starts with the line `LOC: severity RULE name: …`,
+// its other lines are indented, no word of the message is lost, and no
+// line holds a control character or is a workflow command the GitHub
+// Actions runner would run.
 func FuzzTextLine(f *testing.F) {
 	for _, s := range hostileNames {
-		f.Add(s, "msg "+s, s)
+		f.Add(s, "msg "+s, s, uint8(0))
+		f.Add(s, "Rivumi will skip this file: it is "+s+"; its directory contributes nothing. Fix: rename "+s, s, uint8(40))
 	}
-	f.Add("", "", "")
-	f.Add("AGENTS.md", "plain", ".")
-	f.Add("\u2028::x", "\u0085::y", "\x1b[31m")
-	f.Fuzz(func(t *testing.T, path, msg, dir string) {
+	f.Add("", "", "", uint8(0))
+	f.Add("AGENTS.md", "plain", ".", uint8(1))
+	f.Add("\u2028::x", "\u0085::y", "\x1b[31m", uint8(12))
+	f.Add("a.md", "a; ::x. ::y: ::z", "d", uint8(3))
+	f.Fuzz(func(t *testing.T, path, msg, dir string, width uint8) {
 		r := &lint.Result{
 			Findings: []lint.Finding{{Rule: "RL004", Name: "invalid-utf8", Severity: lint.Warning, Path: path, Line: 3, Column: 4, UTF16Column: 4,
-				Message: msg, Directories: []string{dir}}},
+				Message: msg, Directories: []string{dir}, Excerpt: msg}},
 			Directories: []lint.Directory{{Path: dir}},
 			Drift:       []lint.Drift{{Directories: []string{dir}, Changes: []lint.LayerChange{{Path: path, Change: "modified", Detail: msg}}}},
 		}
 		var buf bytes.Buffer
-		if err := Text(&buf, r, Options{}); err != nil {
+		if err := Text(&buf, r, Options{Width: int(width)}); err != nil {
 			t.Fatal(err)
 		}
 		out := buf.String()
 		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-		// finding, affects, drift header, drift change, summary
-		if len(lines) != 5 {
-			t.Fatalf("%d lines, want 5:\n%q", len(lines), out)
-		}
 		for i, l := range lines {
 			if strings.ContainsFunc(l, isControl) {
 				t.Fatalf("line %d holds a control character: %q", i+1, l)
@@ -172,12 +173,47 @@ func FuzzTextLine(f *testing.F) {
 				t.Fatalf("line %d is a workflow command (%s) for the GitHub runner: %q", i+1, syntax, l)
 			}
 		}
-		if !strings.HasSuffix(lines[0], ": warning: "+safe(msg)+" [RL004]") {
-			t.Fatalf("finding line %q does not end with the message", lines[0])
+		loc, rest, ok := strings.Cut(lines[0], ": warning RL004 invalid-utf8: ")
+		if !ok {
+			t.Fatalf("first line %q lacks the severity, rule and name", lines[0])
 		}
-		loc := strings.TrimSuffix(lines[0], ": warning: "+safe(msg)+" [RL004]")
 		if want := fmt.Sprintf("%s:3:4", safe(path)); loc != want && loc != "./"+want {
 			t.Fatalf("location %q, want %q", loc, want)
 		}
+		// The finding's block runs up to its affects line.
+		block := []string{rest}
+		for _, l := range lines[1:] {
+			if !strings.HasPrefix(l, "    ") {
+				t.Fatalf("line %q of the finding is not indented:\n%s", l, out)
+			}
+			if strings.HasPrefix(l, "    affects: ") {
+				break
+			}
+			if excerptLine.MatchString(l) {
+				continue
+			}
+			block = append(block, l)
+		}
+		if got, want := messageWords(strings.Join(block, " ")), messageWords(safe(msg)); !slices.Equal(got, want) {
+			t.Fatalf("message words %q, want %q:\n%s", got, want, out)
+		}
 	})
+}
+
+// excerptLine matches the source excerpt's two lines.
+var excerptLine = regexp.MustCompile(`^ {4}(\d+ | +)\| `)
+
+// messageWords are the words of a message as the text output may split
+// it: clause punctuation, the "fix:" label and the escape of a colon that
+// would start a line are not words.
+func messageWords(s string) []string {
+	s = strings.ReplaceAll(s, `\x3a`, ":")
+	var out []string
+	for _, w := range strings.Fields(s) {
+		w = strings.ToLower(strings.TrimRight(w, ".;:"))
+		if w != "" && w != "fix" && w != "or" && w != "run" {
+			out = append(out, w)
+		}
+	}
+	return out
 }

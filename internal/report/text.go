@@ -2,8 +2,10 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -13,46 +15,122 @@ import (
 
 const maxListedDirs = 5
 
-// Text writes one line per finding, `path:line:col: severity: message [RL00N]`
-// (`path:line:` for a whole line, `path:` for a whole file), then the
-// directories it affects and a summary line.
+// Text writes the findings for people, errors first (docs/behaviour.md,
+// "Text output"). Each starts with one line an editor's error parser reads,
+//
+//	path:line:col: severity RULE name: what
+//
+// (`path:line:` for a whole line, `path:` for a whole file), then indented
+// lines: the rest of the message a clause a line, the source line with a
+// caret under the column, how to fix it, and the directories it affects.
+// A summary line ends the output. With Options.Width set, lines are
+// wrapped between words to that width.
 func Text(w io.Writer, r *lint.Result, o Options) error {
+	return writeText(w, r, o, false)
+}
+
+// Line is the text format with each finding's message whole on its first
+// line, `path:line:col: severity RULE name: message`, never wrapped and
+// with no excerpt: for grep, an editor's error format, a log searched
+// later.
+func Line(w io.Writer, r *lint.Result, o Options) error {
+	o.Width = 0
+	return writeText(w, r, o, true)
+}
+
+func writeText(w io.Writer, r *lint.Result, o Options, oneLine bool) error {
 	bw := bufio.NewWriter(w)
+	// A line that fills the last column makes some terminals (Windows'
+	// console, auto-margin terminals) move to the next line on their own,
+	// showing a blank one: lines stay a column short of the width.
+	tw := textWriter{w: bw, width: max(o.Width-1, 0), oneLine: oneLine}
+	findings := slices.Clone(r.Findings)
+	// Errors first, then warnings, then notices; the path order within.
+	slices.SortStableFunc(findings, func(a, b lint.Finding) int { return cmp.Compare(b.Severity, a.Severity) })
 	fixable := 0
-	for _, f := range r.Findings {
-		loc := lineStart(safe(f.Path))
-		if f.Line > 0 {
-			loc = fmt.Sprintf("%s:%d", loc, f.Line)
-			if f.Column > 0 {
-				loc = fmt.Sprintf("%s:%d", loc, f.Column)
-			}
-		}
-		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", loc, paint(o, f.Severity), safe(f.Message), f.Rule)
-		if n := len(f.Directories); n > 0 {
-			shown := f.Directories[:min(n, maxListedDirs)]
-			more := ""
-			if n > maxListedDirs {
-				more = fmt.Sprintf(" (and %d more)", n-maxListedDirs)
-			}
-			fmt.Fprintf(bw, "    affects: %s%s\n", safe(strings.Join(shown, ", ")), more)
-		}
-		if says := f.Repair.Says(); says != "" && !f.User {
-			fmt.Fprintf(bw, "    fix: rivumi-lint fix %s (it %s, where that is safe)\n", safe(shell.Path(f.Path)), says)
+	for _, f := range findings {
+		if f.Repair.Says() != "" && !f.User {
 			fixable++
 		}
+		tw.finding(f, o)
 	}
-	writeDriftText(bw, r.Drift)
+	tw.drift(r.Drift)
 	s := r.Summary()
-	fmt.Fprintf(bw, "%s, %s, %s in %s\n", plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"),
-		plural(s.Notices, "notice", "notices"), plural(s.Directories, "directory", "directories"))
+	tw.line("", fmt.Sprintf("%s, %s, %s in %s", plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"),
+		plural(s.Notices, "notice", "notices"), plural(s.Directories, "directory", "directories")))
 	if fixable > 0 {
 		// Issue #26: say what to do next, once.
-		fmt.Fprintf(bw, "rivumi-lint fix can repair %d of these %d findings where that is safe (rivumi-lint fix --dry-run shows the changes first)\n", fixable, len(r.Findings))
+		tw.line("", fmt.Sprintf("%d of %d can be fixed with `rivumi-lint fix` (`rivumi-lint fix --dry-run` shows the changes first)", fixable, len(findings)))
 	}
 	return bw.Flush()
 }
 
-func writeDriftText(w io.Writer, drift []lint.Drift) {
+// textWriter writes indented, word-wrapped lines.
+type textWriter struct {
+	w       *bufio.Writer
+	width   int  // 0: no wrapping
+	oneLine bool // the Line format
+}
+
+const indent = "    "
+
+func (t textWriter) finding(f lint.Finding, o Options) {
+	loc := lineStart(safe(f.Path))
+	if f.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", loc, f.Line)
+		if f.Column > 0 {
+			loc = fmt.Sprintf("%s:%d", loc, f.Column)
+		}
+	}
+	head := fmt.Sprintf("%s: %s %s %s: ", loc, paint(o, f.Severity), f.Rule, f.Name)
+	if t.oneLine {
+		t.w.WriteString(head + safe(f.Message) + "\n")
+		if s := f.Repair.Says(); s != "" && !f.User {
+			t.line(indent+"fix: ", safe(fmt.Sprintf("run `rivumi-lint fix %s`: it %s, where that is safe", shell.Path(f.Path), s)))
+		}
+		t.affects(f)
+		return
+	}
+	what, fix := splitFix(f.Message)
+	clauses := splitClauses(what)
+	// The colour codes take no columns.
+	t.wrapped(head, len(head)-len(paint(o, f.Severity))+len(f.Severity.String()), indent+"  ", safe(clauses[0]))
+	for _, c := range clauses[1:] {
+		t.wrapped(indent, len(indent), indent+"  ", safe(c))
+	}
+	if f.Line > 0 && f.Excerpt != "" {
+		t.excerpt(f.Line, f.Column, f.Excerpt)
+	}
+	says := ""
+	if s := f.Repair.Says(); s != "" && !f.User {
+		says = fmt.Sprintf("or run `rivumi-lint fix %s`: it %s, where that is safe", shell.Path(f.Path), s)
+	}
+	switch {
+	case fix != "":
+		t.line(indent+"fix: ", safe(fix))
+		if says != "" {
+			t.line(indent+"     ", safe(says))
+		}
+	case says != "":
+		t.line(indent+"fix: ", safe(strings.TrimPrefix(says, "or ")))
+	}
+	t.affects(f)
+}
+
+// affects names the directories whose chain the finding affects.
+func (t textWriter) affects(f lint.Finding) {
+	if n := len(f.Directories); n > 0 {
+		shown := f.Directories[:min(n, maxListedDirs)]
+		more := ""
+		if n > maxListedDirs {
+			more = fmt.Sprintf(" (and %d more)", n-maxListedDirs)
+		}
+		t.line(indent+"affects: ", safe(strings.Join(shown, ", "))+more)
+	}
+}
+
+// drift names each group of directories whose chain the change alters.
+func (t textWriter) drift(drift []lint.Drift) {
 	for _, d := range drift {
 		n := len(d.Directories)
 		shown := d.Directories[:min(n, maxListedDirs)]
@@ -60,15 +138,208 @@ func writeDriftText(w io.Writer, drift []lint.Drift) {
 		if n > maxListedDirs {
 			more = fmt.Sprintf(" (and %d more)", n-maxListedDirs)
 		}
-		fmt.Fprintf(w, "drift in %s%s:\n", safe(strings.Join(shown, ", ")), more)
+		t.line("", fmt.Sprintf("drift: what Rivumi will load changes in %s%s:", safe(strings.Join(shown, ", ")), more))
 		for _, c := range d.Changes {
-			line := "    " + c.Change + ": " + safe(c.Path)
+			line := c.Change + ": " + safe(c.Path)
 			if c.Detail != "" {
 				line += " (" + safe(c.Detail) + ")"
 			}
-			fmt.Fprintln(w, line)
+			t.line(indent, line)
 		}
 	}
+}
+
+// line writes prefix and text, wrapped with continuation lines indented
+// to the prefix's width.
+func (t textWriter) line(prefix, text string) {
+	t.wrapped(prefix, len(prefix), strings.Repeat(" ", len(prefix)), text)
+}
+
+// wrapped writes prefix (taking cols columns) then text, breaking text
+// between words so that no line exceeds the width; a word longer than a
+// line is written whole. Continuation lines start with cont.
+func (t textWriter) wrapped(prefix string, cols int, cont, text string) {
+	t.w.WriteString(prefix)
+	col := cols
+	words := strings.Split(text, " ")
+	for i, w := range words {
+		wl := displayWidth(w)
+		if i > 0 {
+			if t.width > 0 && col+1+wl > t.width && col > len(cont) {
+				t.w.WriteString("\n")
+				t.w.WriteString(cont)
+				col = len(cont)
+			} else {
+				t.w.WriteByte(' ')
+				col++
+			}
+		}
+		if (i == 0 && strings.TrimSpace(prefix) == "") || (i > 0 && col == len(cont)) {
+			w = lineStartText(w) // the line starts with w
+		}
+		t.w.WriteString(w)
+		col += wl
+	}
+	t.w.WriteString("\n")
+}
+
+// excerpt writes the source line and a caret under the column (a whole-line
+// finding gets no caret). Tabs become spaces to the next multiple of 8;
+// control and format characters are shown as escapes, so the caret points
+// at the escape of a hidden character. A line too long for the width is cut
+// around the column.
+func (t textWriter) excerpt(line, column int, src string) {
+	if strings.Count(src, "\x00")*4 > len(src) {
+		return // UTF-16 or binary: the message names the encoding
+	}
+	col := column - 1
+	if col < 0 || col > len(src) {
+		col = -1
+	}
+	var before, after string
+	if col >= 0 {
+		before, after = excerptText(src[:col], 0), src[col:]
+		after = excerptText(after, displayWidth(before))
+	} else {
+		before = excerptText(src, 0)
+	}
+	num := fmt.Sprintf("%s%d | ", indent, line)
+	gutter := strings.Repeat(" ", len(num)-2) + "| "
+	room := 1 << 30
+	if t.width > 0 {
+		room = max(t.width-len(num), 20)
+	}
+	// Cut the start so the caret stays in view, then the end.
+	if w := displayWidth(before); w > room-10 {
+		before = "…" + trimLeftCols(before, w-(room-10)+1)
+	}
+	text := before + after
+	if displayWidth(text) > room {
+		text = trimRightCols(text, room-1) + "…"
+	}
+	t.w.WriteString(num + text + "\n")
+	if col >= 0 {
+		t.w.WriteString(gutter + strings.Repeat(" ", displayWidth(before)) + "^\n")
+	}
+}
+
+// excerptText escapes a part of a source line for the terminal, expanding
+// tabs as if the part started at column start.
+func excerptText(s string, start int) string {
+	var b strings.Builder
+	col := start
+	for _, part := range strings.SplitAfter(s, "\t") {
+		tab := strings.HasSuffix(part, "\t")
+		part = strings.TrimSuffix(part, "\t")
+		e := escapeLine(part, escFormat|escRunnerV1)
+		b.WriteString(e)
+		col += displayWidth(e)
+		if tab {
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		}
+	}
+	return b.String()
+}
+
+// trimLeftCols drops at least n columns from the start of s.
+func trimLeftCols(s string, n int) string {
+	for i, r := range s {
+		if n <= 0 {
+			return s[i:]
+		}
+		n -= runeWidth(r)
+	}
+	return ""
+}
+
+// trimRightCols keeps at most n columns of s.
+func trimRightCols(s string, n int) string {
+	for i, r := range s {
+		if n -= runeWidth(r); n < 0 {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// splitFix parts a message at its "Fix:" sentence, which every rule ends
+// with when it has advice.
+func splitFix(msg string) (what, fix string) {
+	if i := strings.LastIndex(msg, ". Fix: "); i >= 0 {
+		return msg[:i], strings.TrimSuffix(msg[i+len(". Fix: "):], ".")
+	}
+	return strings.TrimSuffix(msg, "."), ""
+}
+
+// splitClauses parts what a message says into its first clause, up to the
+// first ": ", "; " or ". " outside quotes, parentheses and code spans, and
+// the following sentences and "; " clauses, one a line.
+func splitClauses(s string) []string {
+	var out []string
+	depth, quote, first := 0, rune(0), true
+	start := 0
+	for i, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+			continue
+		case r == '"' || r == '`':
+			quote = r
+			continue
+		case r == '(' || r == '[':
+			depth++
+		case r == ')' || r == ']':
+			depth = max(depth-1, 0)
+		}
+		if depth > 0 || i+1 >= len(s) || s[i+1] != ' ' {
+			continue
+		}
+		if r == ';' || r == '.' && !abbreviation(s[:i]) || r == ':' && first {
+			part := strings.Trim(s[start:i], " ")
+			if part != "" {
+				out = append(out, part)
+			}
+			start, first = i+2, false
+		}
+	}
+	if rest := strings.Trim(s[start:], " "); rest != "" || len(out) == 0 {
+		out = append(out, rest)
+	}
+	return out
+}
+
+// abbreviation reports whether the text before a ". " ends a word that is
+// not a sentence's end: "e.g", "i.e", a version "0.171" is never followed
+// by a space, so only these.
+func abbreviation(before string) bool {
+	return strings.HasSuffix(before, "e.g") || strings.HasSuffix(before, "i.e") || strings.HasSuffix(before, "etc")
+}
+
+// displayWidth is how many terminal columns s takes: East Asian wide
+// characters and emoji two, everything else one (s is escaped: no
+// controls are left).
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+func runeWidth(r rune) int {
+	switch {
+	case r < 0x1100:
+		return 1
+	case r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf, r >= 0xac00 && r <= 0xd7a3, r >= 0xf900 && r <= 0xfaff,
+		r >= 0xfe30 && r <= 0xfe4f, r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6,
+		r >= 0x1f300 && r <= 0x1f64f, r >= 0x1f900 && r <= 0x1f9ff, r >= 0x20000 && r <= 0x3fffd:
+		return 2
+	}
+	return 1
 }
 
 // lineStart keeps a path that begins a line from being read as a workflow

@@ -566,7 +566,7 @@ func checkUnreadable(t *testing.T, root string) {
 		t.Errorf("the run goes on after an I/O error: other/AGENTS.md %s", lo.State)
 	}
 	res, out := outputs(t, r)
-	if countRule(res, "RL012") != 1 || !strings.Contains(out, "[RL012]") {
+	if countRule(res, "RL012") != 1 || !strings.Contains(out, " RL012 unreadable: ") {
 		t.Errorf("want one RL012 finding; got %+v", res.Findings)
 	}
 }

@@ -61,7 +61,7 @@ func Read(src resolve.Source, maxBytes int64) (skills []Skill, notes []string, e
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, nil, nil
 		case errors.As(err, &le):
-			return nil, []string{fmt.Sprintf("%s is below %s, a symbolic link: Rivumi loads no skills from it (C1)", Dir, le.Dir)}, nil
+			return nil, []string{fmt.Sprintf("%s is below %s, a symbolic link: Rivumi loads no skills from it", Dir, le.Dir)}, nil
 		}
 		return nil, nil, fmt.Errorf("list %s: %w", Dir, err)
 	}
