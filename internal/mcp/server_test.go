@@ -483,3 +483,45 @@ func TestNestedRepositoryR1(t *testing.T) {
 		t.Errorf("services: root %q, want %s", outer.Root, r.Dir)
 	}
 }
+
+// M5: --config FILE is the config, as for check: a file outside the root
+// turning RL004 off, read again after it changes.
+func TestConfigFlagM5(t *testing.T) {
+	r := fixture(t)
+	cfg := filepath.Join(t.TempDir(), "team.yaml")
+	if err := os.WriteFile(cfg, []byte("rules:\n  RL004: \"off\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Root: r.Dir, Config: cfg, Home: t.TempDir(), Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	st, ct := sdk.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, st) }()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); cancel(); <-done }()
+	rl004 := func() bool {
+		var doc struct{ Findings []struct{ Rule string } }
+		structured(t, call(t, cs, "check", map[string]any{"paths": []string{"bad"}}), &doc)
+		for _, f := range doc.Findings {
+			if f.Rule == "RL004" {
+				return true
+			}
+		}
+		return false
+	}
+	if rl004() {
+		t.Error("RL004 reported although --config turns it off")
+	}
+	if err := os.WriteFile(cfg, []byte("rules:\n  RL004: warning\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !rl004() {
+		t.Error("RL004 not reported after --config's file turned it on")
+	}
+}
