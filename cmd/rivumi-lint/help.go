@@ -19,6 +19,7 @@ var commands = []struct{ name, args, desc string }{
 	{"rules", "[ID|NAME]", "print the rule catalogue, or one rule's explanation"},
 	{"agents", "", "list the agent profiles --agent can enable, their pinned versions and options"},
 	{"lsp", "[--stdio]", "run the language server for editors (stdio; docs/lsp.md)"},
+	{"mcp", "[--root DIR] [--config FILE]", "run the MCP server for coding agents (stdio; docs/mcp.md)"},
 	{"init", "[--force] [--root DIR]", "write .rivumi-lint.yaml with every default and print the CI snippets"},
 	{"schema", "", "print the JSON Schema of .rivumi-lint.yaml"},
 	{"version", "", "print the version"},

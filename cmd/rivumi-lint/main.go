@@ -97,6 +97,8 @@ func run(args []string, e env) (code int) {
 		return cmdCompletion(args[1:], stdout, stderr)
 	case "lsp":
 		return cmdLsp(args[1:], stdin, stdout, stderr)
+	case "mcp":
+		return cmdMCP(args[1:], stdin, stdout, stderr)
 	case "init":
 		return cmdInit(args[1:], e.Version, stdout, stderr)
 	case "schema":

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/rivumi/rivumi-lint/internal/lint"
@@ -18,16 +17,7 @@ func cmdRules(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, &usageError{"rules takes at most one ID: usage: rivumi-lint rules [ID]"})
 	}
 	if len(args) == 1 {
-		// Rule ids are written RL004 everywhere, but rl004 is no other rule.
-		r, ok := lint.Lookup(strings.ToUpper(args[0]))
-		if !ok {
-			// A rule's name (invalid-utf8) names it too, in any case.
-			for _, n := range lint.Rules() {
-				if strings.EqualFold(n.Name, args[0]) {
-					r, ok = n, true
-				}
-			}
-		}
+		r, ok := lint.Find(args[0])
 		if !ok {
 			var ids []string
 			for _, r := range lint.Rules() {
@@ -38,7 +28,7 @@ func cmdRules(args []string, stdout, stderr io.Writer) int {
 			}
 			return fail(stderr, &usageError{fmt.Sprintf("unknown rule %q (run \"rivumi-lint rules\" for the list)", args[0])})
 		}
-		fmt.Fprintf(stdout, "%s %s (default severity: %s)\n\n%s\n\n%s\n\n%s\n", r.ID, r.Name, r.Default, r.Summary, r.Doc, r.URL())
+		fmt.Fprint(stdout, r.Explain())
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)

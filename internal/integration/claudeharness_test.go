@@ -191,6 +191,9 @@ type claudeOptions struct {
 	// home holds files written under the run's empty HOME before it
 	// starts, by slash path: ".claude/CLAUDE.md" is the user file.
 	home map[string]string
+	// args come before -p (--mcp-config FILE --strict-mcp-config), env
+	// after the harness's own variables.
+	args, env []string
 }
 
 // claudeResult is one run: what it printed and what it sent.
@@ -223,9 +226,9 @@ func runClaude(t *testing.T, bin, dir string, opt claudeOptions) claudeResult {
 
 	ctx, cancel := context.WithTimeout(context.Background(), claudeRunTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--settings", string(js), "-p", "hello")
+	cmd := exec.CommandContext(ctx, bin, append(append([]string{"--settings", string(js)}, opt.args...), "-p", "hello")...)
 	cmd.Dir = dir
-	cmd.Env = claudeEnv(home, tmp, rec.srv.URL)
+	cmd.Env = append(claudeEnv(home, tmp, rec.srv.URL), opt.env...)
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

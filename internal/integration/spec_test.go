@@ -17,7 +17,7 @@ import (
 )
 
 // citedRe finds clause ids and section signs as the code cites them.
-var citedRe = regexp.MustCompile(`\b(?:RL[0-9]{3}|[RCPFDXBO][0-9]{1,2}b?)\b|§[0-9]+`)
+var citedRe = regexp.MustCompile(`\b(?:RL[0-9]{3}|[RCPFDXBOM][0-9]{1,2}b?)\b|§[0-9]+`)
 
 // notClauses are tokens citedRe finds that are not clause citations: "C0"
 // control characters, rule ids the tests use because they do not exist,
@@ -26,7 +26,7 @@ var notClauses = map[string]bool{"C0": true, "RL015": true, "RL999": true, "X64"
 
 // specDefinedRe finds what docs/spec.md defines: a bold clause lead-in
 // ("**R1 Project root.**"), a rule table row ("| RL001 |"), a § heading.
-var specDefinedRe = regexp.MustCompile(`(?m)\*\*([RCPFDXBO][0-9]{1,2}b?) |^\| (RL[0-9]{3}) \||^#+ (§[0-9]+) `)
+var specDefinedRe = regexp.MustCompile(`(?m)\*\*([RCPFDXBOM][0-9]{1,2}b?) |^\| (RL[0-9]{3}) \||^#+ (§[0-9]+) `)
 
 func specDefinitions(t *testing.T, root string) map[string]bool {
 	t.Helper()

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -106,6 +107,27 @@ func Lookup(id string) (Rule, bool) {
 		}
 	}
 	return Rule{}, false
+}
+
+// Find returns the rule an id (RL004, in any case) or a name
+// (invalid-utf8, in any case) names: what `rules ID` and the MCP server's
+// explain_rule accept.
+func Find(idOrName string) (Rule, bool) {
+	// Rule ids are written RL004 everywhere, but rl004 is no other rule.
+	if r, ok := Lookup(strings.ToUpper(idOrName)); ok {
+		return r, true
+	}
+	for _, r := range table {
+		if strings.EqualFold(r.Name, idOrName) {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// Explain is a rule's documentation as `rules ID` prints it.
+func (r Rule) Explain() string {
+	return fmt.Sprintf("%s %s (default severity: %s)\n\n%s\n\n%s\n\n%s\n", r.ID, r.Name, r.Default, r.Summary, r.Doc, r.URL())
 }
 
 // Tags are the rule's SARIF tags: "security" for a security rule, then

@@ -66,6 +66,10 @@ type (
 type Preview struct {
 	view.Preview
 
+	// Root is the project root the directory was resolved in (absolute):
+	// --root, the Git worktree, or a repository inside it holding DIR (R1).
+	Root string
+
 	rejections map[string]string // layer path → why it was rejected, in words
 }
 
@@ -258,7 +262,7 @@ func (in *inputs) build() (*Preview, error) {
 		Layers:      res.Directories[0].Layers,
 		Skills:      in.skills,
 		Notes:       noteTexts(p.Notes),
-	}, rejections: map[string]string{}}
+	}, Root: in.p.Root, rejections: map[string]string{}}
 	for _, l := range in.res.Layers {
 		if l.State == resolve.Rejected {
 			pv.rejections[l.Path] = l.Rej.Reason
