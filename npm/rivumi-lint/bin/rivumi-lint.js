@@ -57,9 +57,9 @@ if (process.platform !== "win32" && typeof process.execve === "function") {
 const child = spawn(bin, args, { stdio: "inherit" });
 child.on("error", (err) => fail(`cannot run ${bin}: ${err.message}`));
 
-// A signal sent to this process (not to its process group, which the
-// binary is in already) goes on to the binary; this process ends when the
-// binary does.
+// A signal sent to this process alone (kill PID, a supervisor) goes on to
+// the binary; a terminal's ^C reaches both, as they share a process group.
+// This process ends when the binary does, never before it.
 for (const sig of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]) {
   process.on(sig, () => {
     try {
