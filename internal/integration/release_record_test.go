@@ -9,6 +9,8 @@ package integration
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -102,5 +104,56 @@ func TestActionAtV1GetsTheRecordedReleaseD7(t *testing.T) {
 	}
 	if !bytes.Equal(got, rel.binaries[linux]) {
 		t.Errorf("the binary installed at v1 is not the one of %s", linux)
+	}
+}
+
+// A pre-release gets its tag on its record commit but leaves v1 where it
+// is: @v1 never runs a release candidate.
+func TestReleaseRecordOfAPreReleaseLeavesV1D7(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Fatal("scripts/release-record is a bash script of the release machine; run this test on a Unix host")
+	}
+	src, _ := sourceCopy(t)
+	repo := filepath.Join(t.TempDir(), "repo")
+	git(t, "", "clone", "-q", src, repo)
+	if _, err := os.Stat(filepath.Join(repo, "action", "release")); err == nil {
+		git(t, repo, "rm", "-r", "-q", "action/release")
+		git(t, repo, "commit", "-q", "-m", "release: back to development")
+	}
+	// v1 at an earlier release.
+	git(t, repo, "tag", "-a", "v1", "-m", "rivumi-lint v0.3.0 (the Action's tag)")
+	before := strings.TrimSpace(git(t, repo, "rev-parse", "v1^{commit}"))
+	git(t, repo, "commit", "-q", "--allow-empty", "-m", "release: v0.3.1-rc.1")
+	const tag, version = "v0.3.1-rc.1", "0.3.1-rc.1"
+	git(t, repo, "tag", "-a", tag, "-m", "rivumi-lint "+tag)
+
+	// release-record reads only the archives' names and bytes.
+	dist := t.TempDir()
+	var sums strings.Builder
+	for _, goos := range []string{"darwin", "freebsd", "linux", "windows"} {
+		for _, goarch := range []string{"amd64", "arm64"} {
+			ext := "tar.gz"
+			if goos == "windows" {
+				ext = "zip"
+			}
+			name := fmt.Sprintf("rivumi-lint_%s_%s_%s.%s", version, goos, goarch, ext)
+			data := []byte("archive " + name)
+			writeFiles(t, dist, map[string]string{name: string(data)})
+			fmt.Fprintf(&sums, "%x  %s\n", sha256.Sum256(data), name)
+		}
+	}
+	writeFiles(t, dist, map[string]string{"checksums.txt": sums.String(), "metadata.json": `{"version":"` + version + `"}`})
+	if r := run(t, repo, env(t), nil, "scripts/release-record", tag, dist); r.code != 0 {
+		t.Fatalf("scripts/release-record %s: %s", tag, r)
+	}
+	record := strings.TrimSpace(git(t, repo, "rev-parse", "HEAD"))
+	if got := strings.TrimSpace(git(t, repo, "rev-parse", tag+"^{commit}")); got != record {
+		t.Errorf("%s names %s, want the record commit %s", tag, got, record)
+	}
+	if got := strings.TrimSpace(git(t, repo, "rev-parse", "v1^{commit}")); got != before {
+		t.Errorf("v1 moved to %s for a pre-release; want it left at %s", got, before)
+	}
+	if got := strings.TrimSpace(git(t, repo, "show", "HEAD:action/release/version")); got != tag {
+		t.Errorf("action/release/version = %q, want %q", got, tag)
 	}
 }
