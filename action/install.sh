@@ -98,7 +98,7 @@ if [ -f "$record/checksums.txt" ]; then
 fi
 case "$want" in
   "" | *[!0-9a-f]* | *$'\n'*)
-    fail "action/release/checksums.txt records no single SHA-256 for $archive of $version: the release record of this commit is incomplete; pin the Action to a release commit (docs/releasing.md)" ;;
+    fail "action/release/checksums.txt records no single SHA-256 for $archive of $version: the release record of this commit is incomplete; use the Action at a release tag, @v1 (docs/releasing.md)" ;;
 esac
 if [ "${#want}" -ne 64 ]; then
   fail "action/release/checksums.txt: the SHA-256 recorded for $archive is not 64 hex digits"

@@ -24,12 +24,22 @@ var (
 	releaseRe = regexp.MustCompile(`^v(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
 	// pseudoRe is the tail of a Go pseudo-version (a commit, not a tag).
 	pseudoRe = regexp.MustCompile(`\d{14}-[0-9a-f]{12}$`)
+	// snapshotRe is the tail of a goreleaser snapshot's version
+	// (.goreleaser.yaml: v0.3.1-snapshot-abc1234), which no tag names.
+	snapshotRe = regexp.MustCompile(`-snapshot-[0-9a-f]+$`)
 )
 
+// actionTag is the Action's major tag, the one ref every snippet and doc
+// gives (SPEC §12 D7): each release moves it to its tagged commit, which
+// records the release's archives, so it gets the verified binary. It names
+// the Action's interface (action.yml's inputs and outputs), not the
+// command's version: a change that breaks a workflow starts v2.
+const actionTag = "v1"
+
 // releaseTag returns v when it names a release tag, "" for a development
-// build (devel, devel-<commit>, a Go pseudo-version).
+// build (devel, devel-<commit>, a Go pseudo-version, a goreleaser snapshot).
 func releaseTag(v string) string {
-	if releaseRe.MatchString(v) && !pseudoRe.MatchString(v) {
+	if releaseRe.MatchString(v) && !pseudoRe.MatchString(v) && !snapshotRe.MatchString(v) {
 		return v
 	}
 	return ""
@@ -137,14 +147,14 @@ func writeConfig(target string, data []byte, force bool) error {
 	return nil
 }
 
-// printSnippets prints the pre-commit entry and the Action step for tag,
-// the release tag of version v; a development build pins no version of its
-// own, so it says which to pin instead.
+// printSnippets prints the pre-commit entry for tag, the release tag of
+// version v, and the Action step at actionTag; a development build pins no
+// version of its own, so it says which to pin instead.
 func printSnippets(w io.Writer, v, tag string) {
 	pin := tag
 	if tag == "" {
 		pin = "vX.Y.Z"
-		fmt.Fprintf(w, "\nThis is a development build (%s), not a release: where the snippets say vX.Y.Z, pin a\n"+
+		fmt.Fprintf(w, "\nThis is a development build (%s), not a release: where the snippet says vX.Y.Z, pin a\n"+
 			"release tag from https://github.com/rivumi/rivumi-lint/releases (`pre-commit autoupdate` pins the\n"+
 			"latest one for pre-commit), and point the first line of %s at that tag too.\n", v, configName)
 	}
@@ -154,6 +164,6 @@ func printSnippets(w io.Writer, v, tag string) {
 		"    rev: %s\n"+
 		"    hooks:\n"+
 		"      - id: rivumi-lint\n", pin)
-	fmt.Fprintf(w, "\nGitHub Actions (a step after actions/checkout; docs/github-actions.md shows pinning by commit):\n\n"+
-		"      - uses: rivumi/rivumi-lint@%s\n", pin)
+	fmt.Fprintf(w, "\nGitHub Actions (a step after actions/checkout; %s is the Action's tag, moved to each release):\n\n"+
+		"      - uses: rivumi/rivumi-lint@%s\n", actionTag, actionTag)
 }

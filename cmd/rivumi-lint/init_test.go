@@ -65,12 +65,15 @@ func TestInitFileX2(t *testing.T) {
 	}
 }
 
-// X2, D2: release tags pin; devel builds and Go pseudo-versions do not.
+// X2, D2: release tags pin; devel builds, Go pseudo-versions and snapshots do not.
 func TestReleaseTag(t *testing.T) {
 	for v, want := range map[string]string{
 		"v0.3.0": "v0.3.0", "v1.2.0-rc.1": "v1.2.0-rc.1", "devel": "", "devel-0123456789ab-dirty": "",
 		"v0.0.0-20261130080000-0123456789ab": "", "v1.4.3-0.20261130080000-0123456789ab": "",
 		"v1.2.3+dirty": "", "1.2.3": "", "v01.2.3": "",
+		// A goreleaser snapshot (.goreleaser.yaml's version_template) is a
+		// commit, not a tag (issue #26).
+		"v0.3.1-snapshot-abc1234": "", "v1.2.0-snapshot-0123456789abcdef0123456789abcdef01234567": "",
 	} {
 		if got := releaseTag(v); got != want {
 			t.Errorf("releaseTag(%q) = %q, want %q", v, got, want)

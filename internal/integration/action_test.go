@@ -53,7 +53,7 @@ func newRunner(t *testing.T, workspace, event string, payload any, inputs map[st
 	r := &runner{t: t, workspace: workspace, temp: t.TempDir(), event: event, inputs: map[string]string{}, steps: a.Runs.Steps,
 		actionPath: moduleRoot(t), runnerOS: "Linux", runnerArch: "X64"}
 	if _, err := os.Stat(filepath.Join(r.actionPath, "action", "release", "version")); err == nil {
-		// A release commit (docs/releasing.md): these tests run the
+		// A record commit (docs/releasing.md): these tests run the
 		// checkout's own source, as at any other commit.
 		r.actionPath = actionCopy(t, "", "")
 	}

@@ -195,3 +195,44 @@ func TestDocsPreCommitSnippets(t *testing.T) {
 		}
 	}
 }
+
+// anyActionRef is the Action named with a ref anywhere in prose or YAML; a
+// Go module path (github.com/rivumi/rivumi-lint/cmd/rivumi-lint@…) is not
+// one.
+var anyActionRef = regexp.MustCompile("(?:^|[^/.\\w-])rivumi/rivumi-lint@([^\\s`\"')]+)")
+
+// TestDocsGiveOneActionRefD7: README.md and every docs/*.md give the
+// Action as @v1, the tag each release moves to its recorded commit (issue
+// #26: four different refs, three of which did not get the verified
+// binary). The README's note for the time before the first release, which
+// says to use main meanwhile, is the one exception; it goes with the
+// first release.
+func TestDocsGiveOneActionRefD7(t *testing.T) {
+	root := moduleRoot(t)
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, p := range append([]string{filepath.Join(root, "README.md")}, docs...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, p)
+		for i, par := range strings.Split(string(b), "\n\n") {
+			if rel == "README.md" && strings.HasPrefix(par, "No release has been published yet") {
+				continue
+			}
+			for _, m := range anyActionRef.FindAllStringSubmatch(par, -1) {
+				seen++
+				if m[1] != "v1" {
+					t.Errorf("%s (paragraph %d): %q: the Action's one ref is @v1 (docs/releasing.md)", rel, i+1, m[0])
+				}
+			}
+		}
+	}
+	if seen < 8 {
+		t.Errorf("the docs name the Action with a ref %d times; want the README, init.md and the github-actions.md snippets at least", seen)
+	}
+}
