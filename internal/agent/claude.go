@@ -179,6 +179,12 @@ type claudeText struct {
 	newlines bool // the comment pass made CR and CRLF line ends "\n"
 	lossy    bool // invalid UTF-8 was replaced
 	lexErr   string
+	// trimmed is text as JavaScript's trim leaves it, the bytes a view
+	// renders: made once, shared read-only by every view that loads it.
+	trimmed []byte
+	// loaded is the reason of a chain file that loads it ("loaded; front
+	// matter removed; …"), the same for every view.
+	loaded string
 }
 
 // NewClaude returns a resolver over e, whose listings must keep o.Also().
@@ -272,8 +278,28 @@ func (c *ClaudeResolver) text(key string, data []byte) *claudeText {
 	}
 	t.text, t.imports, t.comments = out, imps, stripped
 	t.newlines = err == nil && !stripped && out != fm.content
+	t.trimmed = []byte(jsTrimString(t.text))
+	t.loaded = strings.Join(t.reasons("loaded"), "; ")
 	c.texts[key] = t
 	return t
+}
+
+// reasons are what the file pipeline did to the text, after first.
+func (t *claudeText) reasons(first string) []string {
+	why := []string{first}
+	if t.front {
+		why = append(why, "front matter removed")
+	}
+	if t.comments {
+		why = append(why, "HTML comments removed")
+	}
+	if t.newlines {
+		why = append(why, "line ends made \"\\n\" (the comment pass)")
+	}
+	if t.lossy {
+		why = append(why, "invalid UTF-8 replaced with U+FFFD")
+	}
+	return why
 }
 
 // excluded reports whether claudeMdExcludes matches the absolute p.

@@ -284,8 +284,7 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 	if t.lexErr != "" {
 		return note(Failed, "Claude Code's Markdown lexer gives up on it, and the file is skipped")
 	}
-	trimmed := jsTrimString(t.text)
-	if trimmed == "" {
+	if len(t.trimmed) == 0 {
 		why := "its text is whitespace only: Claude Code skips it"
 		switch {
 		case rd.size == 0:
@@ -304,36 +303,25 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 		cand.State = Imported
 		entry.parent = imp.shown
 	}
-	cand.text = []byte(trimmed)
-	cand.Kept = int64(len(trimmed))
+	cand.text = t.trimmed
+	cand.Kept = int64(len(t.trimmed))
 	cand.label = claudeLabels[kind]
 	if !inside && imp == nil {
 		cand.abs = p
 	}
-	var why []string
 	if imp != nil {
-		why = append(why, "imported by "+c.display(imp.shown))
+		cand.Reason = strings.Join(t.reasons("imported by "+c.display(imp.shown)), "; ")
 	} else {
-		why = append(why, "loaded")
+		cand.Reason = t.loaded
 	}
-	if t.front {
-		why = append(why, "front matter removed")
-	}
-	if t.comments {
-		why = append(why, "HTML comments removed")
-	}
-	if t.newlines {
-		why = append(why, "line ends made \"\\n\" (the comment pass)")
-	}
-	if t.lossy {
-		why = append(why, "invalid UTF-8 replaced with U+FFFD")
-	}
-	cand.Reason = strings.Join(why, "; ")
 	l.items = append(l.items, claudeItem{c: cand, entry: entry})
 	n := 1
 	base := path.Dir(real.path)
 	if real.out != "" {
 		base = path.Dir(p)
+	}
+	if len(t.imports) == 0 {
+		return n, nil
 	}
 	seen := map[string]bool{}
 	from := 0
