@@ -127,6 +127,10 @@ type ClaudeResolver struct {
 	// within are, per view made by a pass, the paths that got in because
 	// they lay in its working directory.
 	within map[*View][]string
+	// user is the user's pass, the same for every directory.
+	user *claudeUser
+	// lstatSrc is the engine's source with its Lstat memoised, for follow.
+	lstatSrc *lstatMemo
 	// env is what every pass asks of the machine outside the repository
 	// (names above the root, managed files, auto memory), asked once a
 	// run: each costs system calls, and a run makes a pass per directory

@@ -90,7 +90,10 @@ func (c *ClaudeResolver) follow(rel string) (followed, error) {
 	if f, ok := c.follows[rel]; ok {
 		return f, nil
 	}
-	f, err := follow(c.e.Source(), c.o.RootAbs, rel)
+	if c.lstatSrc == nil {
+		c.lstatSrc = &lstatMemo{Source: c.e.Source(), seen: map[string]lstatResult{}}
+	}
+	f, err := follow(c.lstatSrc, c.o.RootAbs, rel)
 	if err != nil {
 		return f, fmt.Errorf("follow %s: %w", rel, err)
 	}
@@ -357,3 +360,25 @@ func (c *ClaudeResolver) isLink(abs string) bool {
 // claudeDecode decodes a file's bytes as Claude Code does (Buffer's UTF-8:
 // each maximal invalid sequence one U+FFFD).
 func claudeDecode(b []byte) string { return string(content.Lossy(b)) }
+
+// lstatMemo is a source whose Lstat answers each path once: follow walks
+// every file's path from the root, and the chains of a run share their
+// directories.
+type lstatMemo struct {
+	resolve.Source
+	seen map[string]lstatResult
+}
+
+type lstatResult struct {
+	ent resolve.Entry
+	err error
+}
+
+func (m *lstatMemo) Lstat(p string) (resolve.Entry, error) {
+	if r, ok := m.seen[p]; ok {
+		return r.ent, r.err
+	}
+	ent, err := m.Source.Lstat(p)
+	m.seen[p] = lstatResult{ent, err}
+	return ent, err
+}

@@ -111,15 +111,17 @@ func (s *claudeSim) run() error {
 	s.main = s.newLoad(c.o.ExternalImports)
 	s.slots = map[string]int{}
 	if c.home != "" {
-		user := s.newLoad(true)
-		user.processed = s.main.processed
-		if _, err := user.zne(c.home+"/.claude/CLAUDE.md", kindUser, 0, nil); err != nil {
+		u, err := c.userPass()
+		if err != nil {
 			return err
 		}
-		if err := user.rulesTree(c.home+"/.claude/rules", kindUser); err != nil {
-			return err
+		for _, p := range u.processed {
+			s.main.processed[p] = true
 		}
-		s.main.items = append(s.main.items, user.items...)
+		s.main.items = append(s.main.items, u.items...)
+		if u.inexact != "" {
+			s.setInexact(u.inexact)
+		}
 		if env.memory {
 			s.setInexact("the user's home holds Claude Code's auto memory (~/.claude/projects/*/memory/MEMORY.md), which this profile does not model")
 		}
@@ -148,6 +150,37 @@ func (s *claudeSim) run() error {
 		s.slots[d] = len(s.main.items)
 	}
 	return s.plugin(mode)
+}
+
+// claudeUser is the pass over the user's files (~/.claude/CLAUDE.md and
+// its imports, ~/.claude/rules), which does not depend on the working
+// directory (the user's imports may go anywhere): made once a run.
+type claudeUser struct {
+	items     []claudeItem
+	processed []string
+	inexact   string
+	err       error
+}
+
+// userPass runs the user's pass once, in a pass of its own.
+func (c *ClaudeResolver) userPass() (*claudeUser, error) {
+	if c.user != nil {
+		return c.user, c.user.err
+	}
+	s := &claudeSim{c: c, cwd: "/", dir: ""}
+	l := s.newLoad(true)
+	u := &claudeUser{}
+	if _, err := l.zne(c.home+"/.claude/CLAUDE.md", kindUser, 0, nil); err != nil {
+		u.err = err
+	} else if err := l.rulesTree(c.home+"/.claude/rules", kindUser); err != nil {
+		u.err = err
+	}
+	u.items, u.inexact = l.items, s.inexact
+	for p := range l.processed {
+		u.processed = append(u.processed, p)
+	}
+	c.user = u
+	return u, u.err
 }
 
 // has reports whether the chain directory d's listing holds name (for
