@@ -127,6 +127,10 @@ type ClaudeResolver struct {
 	// within are, per view made by a pass, the paths that got in because
 	// they lay in its working directory.
 	within map[*View][]string
+	// mains and plugins are the main and the AGENTS.md plugin's passes
+	// made, by working directory.
+	mains   map[string]*claudeMain
+	plugins map[string]*claudePlugin
 	// user is the user's pass, the same for every directory.
 	user *claudeUser
 	// lstatSrc is the engine's source with its Lstat memoised, for follow.
@@ -200,7 +204,7 @@ func NewClaude(e *resolve.Engine, o ClaudeOptions) *ClaudeResolver {
 	home := strings.TrimSuffix(o.Home, "/")
 	return &ClaudeResolver{e: e, o: o, home: home, views: map[string]*View{}, follows: map[string]followed{},
 		lstats: map[string]bool{}, reads: map[string]claudeRead{}, texts: map[string]*claudeText{}, lists: map[string]claudeListing{},
-		within: map[*View][]string{}}
+		within: map[*View][]string{}, mains: map[string]*claudeMain{}, plugins: map[string]*claudePlugin{}}
 }
 
 // Profile implements Resolver.

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"strings"
@@ -108,25 +109,26 @@ func (s *claudeSim) run() error {
 	if env.managed {
 		s.setInexact("managed policy instructions exist in /etc/claude-code, which Claude Code loads first; rivumi-lint reads only the repository")
 	}
-	s.main = s.newLoad(c.o.ExternalImports)
-	s.slots = map[string]int{}
-	if c.home != "" {
-		u, err := c.userPass()
-		if err != nil {
+	chain := s.chain()
+	start := 0
+	if st, at := c.mainPrefix(s.dir, chain); st != nil {
+		// The passes agree on the chain above: start from a copy.
+		s.main = s.newLoad(c.o.ExternalImports)
+		s.main.processed = maps.Clone(st.processed)
+		s.main.items = append([]claudeItem(nil), st.items...)
+		s.main.unordered = st.unordered
+		s.slots = maps.Clone(st.slots)
+		s.within = append([]string(nil), st.within...)
+		s.inexact = st.inexact
+		start = at
+	} else {
+		s.main = s.newLoad(c.o.ExternalImports)
+		s.slots = map[string]int{}
+		if err := s.user(env); err != nil {
 			return err
 		}
-		for _, p := range u.processed {
-			s.main.processed[p] = true
-		}
-		s.main.items = append(s.main.items, u.items...)
-		if u.inexact != "" {
-			s.setInexact(u.inexact)
-		}
-		if env.memory {
-			s.setInexact("the user's home holds Claude Code's auto memory (~/.claude/projects/*/memory/MEMORY.md), which this profile does not model")
-		}
 	}
-	for _, d := range s.chain() {
+	for _, d := range chain[start:] {
 		x := c.abs(d)
 		if x == "/" {
 			s.slots[d] = len(s.main.items)
@@ -149,7 +151,102 @@ func (s *claudeSim) run() error {
 		}
 		s.slots[d] = len(s.main.items)
 	}
+	// Copies: the plugin may take items of this pass out of the message.
+	c.mains[s.dir] = &claudeMain{processed: maps.Clone(s.main.processed), items: append([]claudeItem(nil), s.main.items...), unordered: s.main.unordered,
+		slots: maps.Clone(s.slots), within: append([]string(nil), s.within...), inexact: s.inexact}
 	return s.plugin(mode)
+}
+
+// user adds the user's pass to the main pass.
+func (s *claudeSim) user(env *claudeEnv) error {
+	c := s.c
+	if c.home == "" {
+		return nil
+	}
+	u, err := c.userPass()
+	if err != nil {
+		return err
+	}
+	for _, p := range u.processed {
+		s.main.processed[p] = true
+	}
+	s.main.items = append(s.main.items, u.items...)
+	if u.inexact != "" {
+		s.setInexact(u.inexact)
+	}
+	if env.memory {
+		s.setInexact("the user's home holds Claude Code's auto memory (~/.claude/projects/*/memory/MEMORY.md), which this profile does not model")
+	}
+	return nil
+}
+
+// claudeMain is a main pass as it stood after its working directory's own
+// files: a deeper directory's pass starts from a copy of it.
+type claudeMain struct {
+	processed map[string]bool
+	items     []claudeItem
+	unordered int
+	slots     map[string]int
+	within    []string
+	inexact   string
+}
+
+// mainPrefix is the main pass of the nearest directory above dir that
+// made one, and where dir's chain goes on from it; nil when none may be
+// used: every path that got into it because it lay in that directory's
+// working directory must lie in dir's too (then every answer of the pass
+// is the same from dir).
+func (c *ClaudeResolver) mainPrefix(dir string, chain []string) (*claudeMain, int) {
+	if dir == "" {
+		return nil, 0
+	}
+	cwd := c.abs(dir)
+	for i := len(chain) - 2; i >= 0; i-- {
+		st, ok := c.mains[chain[i]]
+		if !ok {
+			continue
+		}
+		if !inAll(st.within, cwd) {
+			return nil, 0
+		}
+		return st, i + 1
+	}
+	return nil, 0
+}
+
+// claudePlugin is the AGENTS.md plugin's pass as it stood after its
+// working directory's files, before the files the main pass has were
+// taken out: a deeper directory's pass starts from a copy of it.
+type claudePlugin struct {
+	processed map[string]bool
+	items     []claudeItem
+	spans     []claudeSpan // each chain file's items, in items
+	within    []string     // what got in because it lay in the working directory
+	inexact   string       // the first reason the pass gave, "" for none
+}
+
+type claudeSpan struct {
+	dir      string
+	from, to int
+}
+
+// pluginPrefix is mainPrefix for the plugin's pass.
+func (c *ClaudeResolver) pluginPrefix(dir string, chain []string) (*claudePlugin, int) {
+	if dir == "" {
+		return nil, 0
+	}
+	cwd := c.abs(dir)
+	for i := len(chain) - 2; i >= 0; i-- {
+		st, ok := c.plugins[chain[i]]
+		if !ok {
+			continue
+		}
+		if !inAll(st.within, cwd) {
+			return nil, 0
+		}
+		return st, i + 1
+	}
+	return nil, 0
 }
 
 // claudeUser is the pass over the user's files (~/.claude/CLAUDE.md and
@@ -702,15 +799,26 @@ func (s *claudeSim) loadAgents() error {
 	if s.c.environment().agentsAbove {
 		s.setInexact("a directory above the repository's root holds AGENTS.md, which Claude Code's AGENTS.md plugin loads (its chain runs up to the file system's root); rivumi-lint reads only the repository")
 	}
+	c := s.c
 	l := s.seeded()
 	s.agents = map[string][]claudeItem{}
-	type group struct {
-		dir   string
-		items []claudeItem
+	chain := s.chain()
+	first := 0
+	var spans []claudeSpan
+	w0, was := len(s.within), s.inexact
+	if st, at := c.pluginPrefix(s.dir, chain); st != nil {
+		// The plugin's pass agrees on the chain above: start from a copy.
+		l.processed = maps.Clone(st.processed)
+		l.items = append([]claudeItem(nil), st.items...)
+		spans = append(spans, st.spans...)
+		s.within = append(s.within, st.within...)
+		if st.inexact != "" {
+			s.setInexact(st.inexact)
+		}
+		first = at
 	}
-	var groups []group
-	for _, d := range s.chain() {
-		x := s.c.abs(d)
+	for _, d := range chain[first:] {
+		x := c.abs(d)
 		if x == "/" {
 			continue
 		}
@@ -727,9 +835,24 @@ func (s *claudeSim) loadAgents() error {
 				}
 			}
 			if len(items) > 0 {
-				groups = append(groups, group{dir: d, items: items})
+				spans = append(spans, claudeSpan{dir: d, from: start, to: len(l.items)})
 			}
 		}
+	}
+	// Copies, before the items below are taken out of the message.
+	st := &claudePlugin{processed: maps.Clone(l.processed), items: append([]claudeItem(nil), l.items...),
+		spans: append([]claudeSpan(nil), spans...), within: append([]string(nil), s.within[w0:]...)}
+	if was == "" {
+		st.inexact = s.inexact
+	}
+	c.plugins[s.dir] = st
+	type group struct {
+		dir   string
+		items []claudeItem
+	}
+	var groups []group
+	for _, sp := range spans {
+		groups = append(groups, group{dir: sp.dir, items: l.items[sp.from:sp.to]})
 	}
 	// fKn: what the main pass has by path or by text is not added again.
 	paths := map[string]bool{}
