@@ -1,0 +1,352 @@
+package integration
+
+// TestEmulatedPlatforms is issue #27's lane: the windows/amd64 build under
+// Wine and the linux/arm64 build under qemu-user check the differential
+// generator's repositories (genrepo_test.go, plus names that are hard on
+// Windows: platformNames) and the demo, in every scope that needs no git
+// binary (the whole worktree, --staged and --base/--head: the native
+// readers read the index and the objects, docs/platforms.md), and must
+// print byte for byte the JSON and the exit code of the linux/amd64 build.
+// The one documented platform difference is in platformDifference.
+//
+//	RIVUMI_EMU_SEEDS=N   seeds 1..N (default 100)
+//	RIVUMI_EMU_SEED=S    only seed S
+//	RIVUMI_EMU_KEEP=DIR  keep the repositories in DIR/seed-S
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"unicode/utf8"
+)
+
+// platformNames are names a Windows checkout cannot hold or holds
+// differently: reserved device names, characters NTFS refuses, trailing
+// dots and spaces (Win32 strips them), case variants of the candidates
+// (NTFS matches them case-insensitively) and non-ASCII in both Unicode
+// normal forms.
+var platformNames = struct{ dirs, files []string }{
+	dirs: []string{"CON", "aux", "nul.d", "a:b", "q?", "dot.", "space ", "Ünï", "u\u0308", "AGENTS.MD", "日本", "lpt1"},
+	files: []string{"Agents.md", "AGENTS.MD", "agents.override.md", "Rivumi.md", "rivumi.OVERRIDE.md",
+		"CON", "aux.md", "NUL", "com1", "con.txt", "a:b.md", "q?.md", "star*.md", "lt<gt>.md", "pipe|.md",
+		"quote\".md", "back\\slash.md", "AGENTS.md.", "AGENTS.md ", "ü.md", "u\u0308.md", "日本.md"},
+}
+
+// addPlatformNames adds a directory plat/ of such names to every side of
+// g: one to three directories, each with candidates and platform names,
+// the base holding some of them. It draws from a stream of its own, so the
+// rest of the seed's case is genrepo's.
+func addPlatformNames(g *genSpec) {
+	r := rand.New(rand.NewPCG(g.seed, 0x3a1e))
+	for n := 1 + r.IntN(3); n > 0; n-- {
+		dir := "plat"
+		if r.IntN(4) > 0 {
+			dir += "/" + platformNames.dirs[r.IntN(len(platformNames.dirs))]
+		}
+		for k := 1 + r.IntN(4); k > 0; k-- {
+			name := platformNames.files[r.IntN(len(platformNames.files))]
+			if r.IntN(3) == 0 {
+				name = genCandidates[r.IntN(len(genCandidates))]
+			}
+			p := dir + "/" + name
+			e := genEntry{modeFile, g.content(r)}
+			if r.IntN(8) == 0 {
+				e = genEntry{modeLink, []byte(g.linkTarget(r, g.head, p))}
+			}
+			g.head.put(p, e)
+			g.staged.put(p, e)
+			if r.IntN(2) == 0 {
+				g.base.put(p, e)
+			}
+		}
+	}
+}
+
+// emuScopes are the scopes compared: all need no git binary.
+func emuScopes(c committed) [][]string {
+	return [][]string{
+		{"check", "--format", "json"},
+		{"check", "--format", "json", "--staged"},
+		{"check", "--format", "json", "--base", c.base, "--head", c.head},
+	}
+}
+
+func TestEmulatedPlatforms(t *testing.T) {
+	needIntegration(t, "the emulated platform lanes")
+	native := nativeTarget(t)
+	targets := []emuTarget{windowsTarget(t), arm64Target(t)}
+	t.Logf("Wine prefix ready (shim built, wineboot) in %v", winePrefix.took.Round(100_000_000))
+	first, count := uint64(1), 100
+	if s := os.Getenv("RIVUMI_EMU_SEEDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("RIVUMI_EMU_SEEDS=%q: want a positive integer", s)
+		}
+		count = n
+	}
+	if s := os.Getenv("RIVUMI_EMU_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("RIVUMI_EMU_SEED=%q: want a seed", s)
+		}
+		first, count = n, 1
+	}
+	home := t.TempDir() // no user files: the same empty home for every build
+	environ := env(t, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "CODEX_HOME="+filepath.Join(home, ".codex"))
+	var compared, differences, documented atomic.Int64
+	t.Run("seeds", func(t *testing.T) {
+		for seed := first; seed < first+uint64(count); seed++ {
+			t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+				t.Parallel()
+				g := generate(seed)
+				addPlatformNames(g)
+				parent := t.TempDir()
+				if keep := os.Getenv("RIVUMI_EMU_KEEP"); keep != "" {
+					parent = filepath.Join(keep, fmt.Sprintf("seed-%d", seed))
+					if err := os.RemoveAll(parent); err != nil {
+						t.Fatal(err)
+					}
+				}
+				c := buildCommitted(t, g, parent)
+				stage(t, g, c.dir, false)
+				addUntracked(t, g, c.dir)
+				// Windows gets the checkout Git for Windows makes without
+				// the symlink privilege: Wine shows a Unix link as what it
+				// points to, which no Windows disk does.
+				plain := filepath.Join(parent, "plain-links")
+				linksAsFiles(t, c.dir, plain)
+				for _, args := range emuScopes(c) {
+					worktree := len(args) == 3
+					for _, tg := range targets {
+						dir := c.dir
+						if tg.name == "windows/amd64" {
+							dir = plain
+						}
+						want := native.run(t, dir, environ, nil, args...)
+						if want.code != 0 && want.code != 1 {
+							t.Fatalf("seed %d: linux/amd64 %s in %s: exit %d: %s", seed, strings.Join(args, " "), dir, want.code, want.stderr)
+						}
+						got := tg.run(t, dir, environ, nil, args...)
+						compared.Add(1)
+						d := emuDiff(tg.name, dir, want, got)
+						if d != "" && worktree && tg.name == "windows/amd64" && got.code == want.code && winSpecial([]byte(want.stdout)) {
+							// Names Windows cannot hold: the documented difference.
+							w, g, err := winWorktreeView([]byte(want.stdout), []byte(got.stdout))
+							switch {
+							case err != nil:
+								d = err.Error()
+							case !bytes.Equal(w, g):
+								d = "JSON differs from linux/amd64's beyond the names Windows cannot hold (winWorktreeView): " + firstDiff(w, g)
+							default:
+								d = ""
+								documented.Add(1)
+							}
+						}
+						if d != "" {
+							differences.Add(1)
+							t.Errorf("seed %d (RIVUMI_EMU_SEED=%d): %s %s: %s", seed, seed, tg.name, strings.Join(args[1:], " "), d)
+						}
+					}
+				}
+			})
+		}
+	})
+	t.Logf("emulated platforms: %d repositories (seeds %d..%d) × 3 scopes × %d targets: %d runs compared, "+
+		"%d byte-identical, %d the documented difference (names Windows cannot hold), %d differ",
+		count, first, first+uint64(count)-1, len(targets), compared.Load(),
+		compared.Load()-documented.Load()-differences.Load(), documented.Load(), differences.Load())
+}
+
+// emuDiff says how got (a target's run in the repository dir) differs
+// from want (linux/amd64's), or "". The JSON and the exit code must be the
+// same bytes; the messages on stderr too, but for the root's path, which
+// Wine shows as Z:\….
+func emuDiff(target, dir string, want, got result) string {
+	switch {
+	case got.code != want.code:
+		return fmt.Sprintf("exit %d, linux/amd64 %d: %s", got.code, want.code, strings.TrimSpace(got.stderr))
+	case got.stdout != want.stdout:
+		return "JSON differs from linux/amd64's: " + firstDiff([]byte(want.stdout), []byte(got.stdout))
+	}
+	stderr := got.stderr
+	if strings.HasPrefix(target, "windows/") {
+		stderr = strings.ReplaceAll(stderr, windowsPath(dir), dir)
+	}
+	if stderr != want.stderr {
+		return "stderr differs from linux/amd64's: " + firstDiff([]byte(want.stderr), []byte(stderr))
+	}
+	return ""
+}
+
+// winName is the name a Windows program sees for the Unix name c under
+// Wine, and whether it sees one: a name with a character NTFS refuses
+// (`\:*?"<>|`, a control character) is not there (resolve's
+// winComponentOK: no Windows disk holds it), and each byte that is not
+// UTF-8 reads as U+FFFD (a Windows name is UTF-16).
+func winName(c string) (string, bool) {
+	if strings.ContainsAny(c, `\:*?"<>|`) {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(c); {
+		r, n := utf8.DecodeRuneInString(c[i:])
+		if r < 0x20 {
+			return "", false
+		}
+		b.WriteRune(r) // utf8.RuneError for an invalid byte, n == 1
+		i += n
+	}
+	return b.String(), true
+}
+
+// winPathOK reports whether every component of the JSON path p (U+FFFD
+// shown for invalid bytes) is one Windows holds.
+func winPathOK(p string) bool {
+	for _, c := range strings.Split(p, "/") {
+		if _, ok := winName(c); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// winWorktreeView is the documented platform difference of the worktree
+// scope (docs/platforms.md, "Names Windows cannot hold"). A name with a
+// character NTFS refuses is not there on Windows (winName), and a name
+// that is not UTF-8 cannot be a Windows name: Wine shows each invalid byte
+// as U+FFFD, so Git's records of the paths below it (a link, a
+// submodule), which hold the bytes, no longer match the disk. The view
+// leaves out, on both sides, every directory, layer and finding below such
+// a name, and its entries in a finding's directory list (the summary
+// counted again); everything else must be the same bytes. The directories
+// with U+FFFD that linux/amd64 resolves must all be resolved on Windows.
+// It returns both outputs in that form.
+func winWorktreeView(linux, windows []byte) (want, got []byte, err error) {
+	var fffd map[string]bool
+	norm := func(data []byte) ([]byte, map[string]bool, error) {
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, nil, err
+		}
+		shown := func(p string) bool { return winPathOK(p) && !strings.ContainsRune(p, utf8.RuneError) }
+		left := map[string]bool{}
+		var dirs []any
+		for _, d := range asList(doc["directories"]) {
+			p, _ := d.(map[string]any)["path"].(string)
+			if !shown(p) {
+				if winPathOK(p) {
+					left[p] = true
+				}
+				continue
+			}
+			dirs = append(dirs, d)
+		}
+		doc["directories"] = dirs
+		counts := map[string]float64{}
+		var finds []any
+		for _, f := range asList(doc["findings"]) {
+			m := f.(map[string]any)
+			if p, _ := m["path"].(string); !shown(p) {
+				continue
+			}
+			var in []any
+			for _, d := range asList(m["directories"]) {
+				if s, _ := d.(string); shown(s) {
+					in = append(in, d)
+				}
+			}
+			if n, ok := m["directories_total"].(float64); ok {
+				m["directories_total"] = n - float64(len(asList(m["directories"]))-len(in))
+			}
+			if m["directories"] != nil {
+				m["directories"] = in
+			}
+			sev, _ := m["severity"].(string)
+			counts[sev]++
+			finds = append(finds, f)
+		}
+		doc["findings"] = finds
+		if s, ok := doc["summary"].(map[string]any); ok {
+			s["errors"], s["warnings"], s["notices"] = counts["error"], counts["warning"], counts["notice"]
+			s["directories"] = float64(len(dirs))
+		}
+		out, err := json.MarshalIndent(doc, "", "  ")
+		return out, left, err
+	}
+	if want, fffd, err = norm(linux); err != nil {
+		return nil, nil, fmt.Errorf("linux/amd64's JSON: %w", err)
+	}
+	got, shownFFFD, err := norm(windows)
+	if err != nil {
+		return nil, nil, fmt.Errorf("windows/amd64's JSON: %w", err)
+	}
+	for p := range fffd {
+		if !shownFFFD[p] {
+			return nil, nil, fmt.Errorf("linux/amd64 resolves %q (a name that is not UTF-8, shown with U+FFFD), windows/amd64 does not", p)
+		}
+	}
+	return want, got, nil
+}
+
+// winSpecial reports whether linux/amd64's JSON has a directory whose
+// path Windows shows differently or not at all.
+func winSpecial(linux []byte) bool {
+	var doc jsonOut
+	if json.Unmarshal(linux, &doc) != nil {
+		return false
+	}
+	for _, d := range doc.Directories {
+		if d.PathBytes != nil || !winPathOK(d.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// linksAsFiles copies the repository src to dst as Git checks it out with
+// core.symlinks=false (Git for Windows' default without the symlink
+// privilege): each symbolic link outside the Git directories becomes a
+// plain file holding the link's text, and the config says so.
+func linksAsFiles(t *testing.T, src, dst string) {
+	t.Helper()
+	copyTree(t, src, dst)
+	err := filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Name() == ".git" {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return err
+		}
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+		return os.WriteFile(p, []byte(target), 0o644)
+	})
+	if err != nil {
+		t.Fatalf("links as files in %s: %v", dst, err)
+	}
+	gitCmd(t, dst, nil, nil, "config", "core.symlinks", "false")
+}
