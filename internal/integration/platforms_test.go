@@ -101,7 +101,15 @@ func TestEmulatedPlatforms(t *testing.T) {
 	}
 	home := t.TempDir() // no user files: the same empty home for every build
 	environ := env(t, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "CODEX_HOME="+filepath.Join(home, ".codex"))
-	var compared, differences, documented atomic.Int64
+	lane := &emuLane{native: native, targets: targets, environ: environ}
+	t.Run("demo", func(t *testing.T) {
+		c := demoRepo(t)
+		plain := c.dir + "-plain-links"
+		linksAsFiles(t, c.dir, plain)
+		for _, args := range append(emuScopes(c), []string{"check", "--format", "json", "--agent", "all"}) {
+			lane.compare(t, "the demo", c.dir, plain, args, len(args) == 3)
+		}
+	})
 	t.Run("seeds", func(t *testing.T) {
 		for seed := first; seed < first+uint64(count); seed++ {
 			t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
@@ -118,51 +126,92 @@ func TestEmulatedPlatforms(t *testing.T) {
 				c := buildCommitted(t, g, parent)
 				stage(t, g, c.dir, false)
 				addUntracked(t, g, c.dir)
-				// Windows gets the checkout Git for Windows makes without
-				// the symlink privilege: Wine shows a Unix link as what it
-				// points to, which no Windows disk does.
 				plain := filepath.Join(parent, "plain-links")
 				linksAsFiles(t, c.dir, plain)
 				for _, args := range emuScopes(c) {
-					worktree := len(args) == 3
-					for _, tg := range targets {
-						dir := c.dir
-						if tg.name == "windows/amd64" {
-							dir = plain
-						}
-						want := native.run(t, dir, environ, nil, args...)
-						if want.code != 0 && want.code != 1 {
-							t.Fatalf("seed %d: linux/amd64 %s in %s: exit %d: %s", seed, strings.Join(args, " "), dir, want.code, want.stderr)
-						}
-						got := tg.run(t, dir, environ, nil, args...)
-						compared.Add(1)
-						d := emuDiff(tg.name, dir, want, got)
-						if d != "" && worktree && tg.name == "windows/amd64" && got.code == want.code && winSpecial([]byte(want.stdout)) {
-							// Names Windows cannot hold: the documented difference.
-							w, g, err := winWorktreeView([]byte(want.stdout), []byte(got.stdout))
-							switch {
-							case err != nil:
-								d = err.Error()
-							case !bytes.Equal(w, g):
-								d = "JSON differs from linux/amd64's beyond the names Windows cannot hold (winWorktreeView): " + firstDiff(w, g)
-							default:
-								d = ""
-								documented.Add(1)
-							}
-						}
-						if d != "" {
-							differences.Add(1)
-							t.Errorf("seed %d (RIVUMI_EMU_SEED=%d): %s %s: %s", seed, seed, tg.name, strings.Join(args[1:], " "), d)
-						}
-					}
+					lane.compare(t, fmt.Sprintf("seed %d (RIVUMI_EMU_SEED=%d)", seed, seed), c.dir, plain, args, len(args) == 3)
 				}
 			})
 		}
 	})
-	t.Logf("emulated platforms: %d repositories (seeds %d..%d) × 3 scopes × %d targets: %d runs compared, "+
+	t.Logf("emulated platforms: the demo × 4 scopes and %d repositories (seeds %d..%d) × 3 scopes, × %d targets: %d runs compared, "+
 		"%d byte-identical, %d the documented difference (names Windows cannot hold), %d differ",
-		count, first, first+uint64(count)-1, len(targets), compared.Load(),
-		compared.Load()-documented.Load()-differences.Load(), documented.Load(), differences.Load())
+		count, first, first+uint64(count)-1, len(targets), lane.compared.Load(),
+		lane.compared.Load()-lane.documented.Load()-lane.differences.Load(), lane.documented.Load(), lane.differences.Load())
+}
+
+// emuLane compares the targets' runs with linux/amd64's and counts them.
+type emuLane struct {
+	native                            emuTarget
+	targets                           []emuTarget
+	environ                           []string
+	compared, differences, documented atomic.Int64
+}
+
+// compare runs args in the repository dir on every target and on
+// linux/amd64, which must agree (emuDiff; winWorktreeView in the worktree
+// scope). Windows gets plain, the checkout Git for Windows makes without
+// the symlink privilege (links as files, core.symlinks=false): Wine shows
+// a Unix link as what it points to, which no Windows disk does.
+func (l *emuLane) compare(t *testing.T, what, dir, plain string, args []string, worktree bool) {
+	t.Helper()
+	for _, tg := range l.targets {
+		at := dir
+		if tg.name == "windows/amd64" {
+			at = plain
+		}
+		want := l.native.run(t, at, l.environ, nil, args...)
+		if want.code != 0 && want.code != 1 {
+			t.Fatalf("%s: linux/amd64 %s in %s: exit %d: %s", what, strings.Join(args, " "), at, want.code, want.stderr)
+		}
+		got := tg.run(t, at, l.environ, nil, args...)
+		l.compared.Add(1)
+		d := emuDiff(tg.name, at, want, got)
+		if d != "" && worktree && tg.name == "windows/amd64" && got.code == want.code && winSpecial([]byte(want.stdout)) {
+			// Names Windows cannot hold: the documented difference.
+			w, g, err := winWorktreeView([]byte(want.stdout), []byte(got.stdout))
+			switch {
+			case err != nil:
+				d = err.Error()
+			case !bytes.Equal(w, g):
+				d = "JSON differs from linux/amd64's beyond the names Windows cannot hold (winWorktreeView): " + firstDiff(w, g)
+			default:
+				d = ""
+				l.documented.Add(1)
+			}
+		}
+		if d != "" {
+			l.differences.Add(1)
+			t.Errorf("%s: %s %s: %s", what, tg.name, strings.Join(args[1:], " "), d)
+		}
+	}
+}
+
+// demoRepo is testdata/demo as a repository: the base commit holds the
+// root's files, the head all of the demo, and a change to the root
+// AGENTS.md is staged.
+func demoRepo(t *testing.T) committed {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "demo")
+	copyTree(t, filepath.Join(moduleRoot(t), "testdata", "demo"), dir)
+	gitCmd(t, dir, nil, nil, "init", "-q")
+	gitCmd(t, dir, nil, nil, "config", "core.autocrlf", "false")
+	gitCmd(t, dir, nil, nil, "add", "--", "AGENTS.md", ".rivumi-lint.yaml", "README.md")
+	gitCmd(t, dir, nil, nil, "commit", "-q", "-m", "base")
+	base := strings.TrimSpace(gitCmd(t, dir, nil, nil, "rev-parse", "HEAD"))
+	gitCmd(t, dir, nil, nil, "add", "-A")
+	gitCmd(t, dir, nil, nil, "commit", "-q", "-m", "head")
+	head := strings.TrimSpace(gitCmd(t, dir, nil, nil, "rev-parse", "HEAD"))
+	f, err := os.OpenFile(filepath.Join(dir, "AGENTS.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString("\nA staged line.\n")
+		f.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, dir, nil, nil, "add", "AGENTS.md")
+	return committed{dir: dir, base: base, head: head}
 }
 
 // emuDiff says how got (a target's run in the repository dir) differs
