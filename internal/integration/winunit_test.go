@@ -95,6 +95,7 @@ type testVerdict struct {
 
 func TestWindowsUnitTests(t *testing.T) {
 	wine, wenv := wineEnv(t)
+	t.Parallel() // beside TestEmulatedPlatforms
 	root := moduleRoot(t)
 	out := filepath.Join(scratch, "windows-tests")
 	if err := os.MkdirAll(out, 0o755); err != nil {
