@@ -97,11 +97,11 @@ func wineEnv(t *testing.T) (wine string, environ []string) {
 			winePrefix.err = fmt.Errorf("wineboot -i in %s: %v (64-bit Wine is Debian's wine64: %s)\n%s", prefix, err, emuInstall, out)
 			return
 		}
-		// One wineserver for all the runs, kept a minute past the last
+		// One wineserver for all the runs, kept 10 s past the last
 		// (wine starts it on demand otherwise, and it quits 3 s after).
 		// Its output goes nowhere: it would hold a pipe open.
 		// wineboot's own server quits 3 s after it; wait for that first.
-		for _, arg := range []string{"-w", "-p60"} {
+		for _, arg := range []string{"-w", "-p10"} {
 			server := exec.Command(filepath.Join(filepath.Dir(wine), "wineserver"), arg)
 			server.Env = append(os.Environ(), env...)
 			if err := server.Run(); err != nil {
