@@ -58,13 +58,7 @@ var wineGaps = []wineGap{
 // reason of the test or of the code that the lane found (docs/platforms.md
 // keeps the list): package Test → why. They are not passes.
 var windowsKnown = map[string]string{
-	"internal/project FuzzRel":                    "test: its oracle (filepath.Abs, os.Lstat) errors on a NUL or a name no Windows path holds (seeds a\\x00b, \\xff/\\n), which Rel accepts as names that are not there",
-	"internal/outfile TestAbortLeavesTargetAlone": "test: asserts the Unix mode 0600 is kept; Windows files have only a read-only bit",
-	"internal/hook TestScriptQuotesBinaryPath":    "test: runs /bin/sh on a path with a newline, which no Windows name holds",
-	"internal/repo/internal/odb FuzzPackIndex":    "needs git: its seeds are made with git (gitObjectSeeds: \"no seeds made\")",
-	"internal/repo/internal/odb FuzzPack":         "needs git: its seeds are made with git (gitObjectSeeds: \"no seeds made\")",
-	"internal/repo/internal/odb FuzzApplyDelta":   "needs git: its seeds are made with git (gitObjectSeeds: \"no seeds made\")",
-	"internal/repo/internal/odb FuzzLooseObject":  "needs git: its seeds are made with git (gitObjectSeeds: \"no seeds made\")",
+	"internal/project FuzzRel": "test: its oracle (filepath.Abs, os.Lstat) errors on a NUL or a name no Windows path holds (seeds a\\x00b, \\xff/\\n), which Rel accepts as names that are not there",
 }
 
 // cleanupOnly reports whether a failed test's only output is t.TempDir's
