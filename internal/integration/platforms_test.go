@@ -386,3 +386,22 @@ func linksAsFiles(t *testing.T, src, dst string) {
 	}
 	gitCmd(t, dst, nil, nil, "config", "core.symlinks", "false")
 }
+
+// TestPlatformsScriptHelp: `scripts/platforms/run --help` prints its
+// comment block, which names both tests it runs, and no code.
+func TestPlatformsScriptHelp(t *testing.T) {
+	r := run(t, moduleRoot(t), env(t), nil, "bash", "scripts/platforms/run", "--help")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "The emulated platform lane") {
+		t.Fatalf("scripts/platforms/run --help: %s", r)
+	}
+	for _, want := range []string{"TestEmulatedPlatforms", "TestWindowsUnitTests", "-seeds N"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("scripts/platforms/run --help does not name %s:\n%s", want, r.stdout)
+		}
+	}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(line, "set ") || strings.HasPrefix(line, "#") {
+			t.Errorf("scripts/platforms/run --help prints code or comment marks: %q", line)
+		}
+	}
+}
