@@ -14,6 +14,8 @@ func claudeView(t *testing.T, root, dir string, o ClaudeOptions) *View {
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeWT := wt.Close
+	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
 	o.RootAbs = root
 	e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 		Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
@@ -244,6 +246,8 @@ func TestClaudeViewSharing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeWT := wt.Close
+	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
 	o := ClaudeOptions{RootAbs: root}
 	e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
 	r := NewClaude(e, o)

@@ -49,6 +49,8 @@ func codexView(t *testing.T, root, dir string, o CodexOptions) *View {
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeWT := wt.Close
+	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
 	o.RootAbs = root
 	if o.MaxBytes == 0 {
 		o.MaxBytes = DefaultCodexMaxBytes
@@ -151,6 +153,8 @@ func TestCodexViewSharesTheParentsChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeWT := wt.Close
+	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
 	o := CodexOptions{MaxBytes: DefaultCodexMaxBytes, RootAbs: root, RootMarkers: []string{".git", ".hg"}}
 	e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
 	r := NewCodex(e, o)
@@ -186,6 +190,8 @@ func TestCodexNoMarkerIsNoSharing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeWT := wt.Close
+	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
 	o := CodexOptions{MaxBytes: DefaultCodexMaxBytes, RootMarkers: []string{".codexroot"}, RootAbs: root}
 	e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
 	r := NewCodex(e, o)
@@ -199,6 +205,8 @@ func TestCodexNoMarkerIsNoSharing(t *testing.T) {
 		t.Fatal(err)
 	}
 	wt, _ = resolve.OpenWorktree(root, nil)
+	closeWT2 := wt.Close
+	t.Cleanup(func() { closeWT2() })
 	e = resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
 	r = NewCodex(e, o)
 	r.View("c")

@@ -35,6 +35,8 @@ func TestFollow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeWT := wt.Close
+	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
 	for _, tc := range []struct {
 		p    string
 		walk walk

@@ -77,6 +77,9 @@ type built struct {
 	// module's package, or `tool -n` of a tools module, which builds the
 	// tool and prints its path.
 	args []string
+	// env is added to the go command's environment (GOOS and GOARCH of
+	// a cross build).
+	env  []string
 	path string
 	err  error
 }
@@ -126,6 +129,9 @@ func (b *built) build() {
 		out := filepath.Join(scratch, "bin", b.name)
 		cmd := exec.Command("go", append([]string{args[0], "-o", out}, args[1:]...)...)
 		cmd.Dir = root
+		if b.env != nil {
+			cmd.Env = append(os.Environ(), b.env...)
+		}
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, msg)
 			return

@@ -270,6 +270,7 @@ func memoryFindings(path string) ([]lint.Finding, error) {
 func TestMemoryFindings(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home) // the home on Windows (os.UserHomeDir)
 	p := filepath.Join(home, ".rivumi", "memory.jsonl")
 	var b strings.Builder
 	b.WriteString(userPref(1) + "\n")

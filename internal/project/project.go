@@ -425,12 +425,20 @@ func (p *Project) abs(arg string) (string, error) {
 	if filepath.IsAbs(arg) {
 		return filepath.Clean(arg), nil
 	}
+	if filepath.VolumeName(arg) != "" {
+		return filepath.Abs(arg) // Windows: C:x, in that drive's working directory
+	}
 	if p.wd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return "", err
 		}
 		p.wd = wd
+	}
+	if arg != "" && os.IsPathSeparator(arg[0]) {
+		// Windows: \x and /x are on the working directory's drive, not
+		// below the working directory (joined to it, \ was the root).
+		return filepath.Join(filepath.VolumeName(p.wd)+string(filepath.Separator), arg), nil
 	}
 	return filepath.Join(p.wd, arg), nil
 }

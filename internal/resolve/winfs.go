@@ -86,10 +86,21 @@ func winKind(fi winFileInfo) (Kind, string) {
 // winComponentOK reports whether c may be opened as one path component
 // relative to a directory handle. NtCreateFile would walk a `\` itself
 // (past the reparse-point check of each step), read `:` as a stream name
-// and resolve `..`: the sources' names never hold them on Windows, so a
-// name that does is not there.
+// and resolve `..`; it refuses the other characters NTFS keeps out of
+// file names (`*?"<>|` and the control characters) as an invalid name.
+// The sources' names never hold them on Windows, so a name that does is
+// not there. (Wine lists such names from a Unix disk; so may a share
+// served from one: docs/platforms.md.)
 func winComponentOK(c string) bool {
-	return c != "" && c != "." && c != ".." && !strings.ContainsAny(c, `\:`) && !strings.ContainsRune(c, 0)
+	if c == "" || c == "." || c == ".." || strings.ContainsAny(c, `\:*?"<>|`) {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		if c[i] < 0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 // handleFS is what the walk needs from the system: open one name below

@@ -117,6 +117,14 @@ func TestWalkBeneathStopsAtReparsePoint(t *testing.T) {
 		{`a\junction\x`, fs.ErrNotExist.Error(), nil},
 		{"a/b/../junction", fs.ErrNotExist.Error(), []string{"a", "a/b"}},
 		{"a/file:secret", fs.ErrNotExist.Error(), []string{"a"}},
+		// Nor what NTFS refuses in a name (Wine lists them from a Unix
+		// disk, and NtCreateFile then fails with an invalid name).
+		{"a/q?", fs.ErrNotExist.Error(), []string{"a"}},
+		{"a/star*/x", fs.ErrNotExist.Error(), []string{"a"}},
+		{`a/quo"te`, fs.ErrNotExist.Error(), []string{"a"}},
+		{"a/lt<gt>", fs.ErrNotExist.Error(), []string{"a"}},
+		{"a/pi|pe", fs.ErrNotExist.Error(), []string{"a"}},
+		{"a/tab\tname", fs.ErrNotExist.Error(), []string{"a"}},
 	} {
 		f := &fakeNT{objs: objs}
 		h, err := walkBeneath[fakeHandle](f, root, tc.dir)

@@ -112,6 +112,9 @@ func (w *Worktree) readDir(h windows.Handle, buf *[]byte, _ *diskKinds) ([]Entry
 			return nil, os.NewSyscallError("GetFileInformationByHandleEx", err)
 		}
 		err = parseFullDirInfo(b, func(name string, fi winFileInfo) {
+			if !winComponentOK(name) {
+				return // not a Windows name: not there (winComponentOK)
+			}
 			kind, note := winKind(fi)
 			if kind == Regular && !w.relevant([]byte(name)) {
 				return

@@ -61,7 +61,21 @@ func TestWindowsJunctionIsLink(t *testing.T) {
 	if _, kind, _, err := ReadFile("NUL", 1000); kind != Special || err != nil {
 		t.Errorf("ReadFile(NUL) = %v %v, want a special file (a device)", kind, err)
 	}
-	if _, kind, _, err := ReadFile(filepath.Join(root, "linked"), 1000); kind != Symlink || err != nil {
-		t.Errorf("ReadFile(junction) = %v %v, want a symbolic link", kind, err)
+}
+
+// TestWindowsJunctionReadFile: ReadFile (the user layer's read, outside
+// any source) opens a junction given by its path as the link itself and
+// reads nothing behind it (C1). Under Wine 8 the open fails (the Windows
+// lane lists this test as a Wine gap, integration/winunit_test.go).
+func TestWindowsJunctionReadFile(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "AGENTS.md"), []byte("secret\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cmd", "/c", "mklink", "/J", filepath.Join(root, "linked"), outside).CombinedOutput(); err != nil {
+		t.Fatalf("mklink /J: %v\n%s", err, out)
+	}
+	if data, kind, _, err := ReadFile(filepath.Join(root, "linked"), 1000); kind != Symlink || data != nil || err != nil {
+		t.Errorf("ReadFile(junction) = %q %v %v, want a symbolic link, nothing read", data, kind, err)
 	}
 }

@@ -38,6 +38,7 @@ var (
 
 func gitObjectSeeds(tb testing.TB) objectSeeds {
 	tb.Helper()
+	gittest.Env(tb) // without git, every target fails saying so (not just the first)
 	seedsOnce.Do(func() { seeds = makeObjectSeeds(tb) })
 	if len(seeds.packs) == 0 {
 		tb.Fatal("no seeds made")
