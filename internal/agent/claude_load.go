@@ -111,7 +111,7 @@ func (s *claudeSim) run() error {
 	}
 	chain := s.chain()
 	start := 0
-	if st, at := c.mainPrefix(s.dir, chain); st != nil {
+	if st, at := prefixPass(c, c.mains, func(m *claudeMain) []string { return m.within }, s.dir, chain); st != nil {
 		// The passes agree on the chain above: start from a copy.
 		s.main = s.newLoad(c.o.ExternalImports)
 		s.main.processed = maps.Clone(st.processed)
@@ -191,22 +191,22 @@ type claudeMain struct {
 	inexact   string
 }
 
-// mainPrefix is the main pass of the nearest directory above dir that
-// made one, and where dir's chain goes on from it; nil when none may be
-// used: every path that got into it because it lay in that directory's
-// working directory must lie in dir's too (then every answer of the pass
-// is the same from dir).
-func (c *ClaudeResolver) mainPrefix(dir string, chain []string) (*claudeMain, int) {
+// prefixPass is the pass of the nearest directory above dir that made
+// one (main or plugin, from passes), and where dir's chain goes on from
+// it; at is 0 when none may be used: every path that got into it because
+// it lay in that directory's working directory must lie in dir's too
+// (then every answer of the pass is the same from dir).
+func prefixPass[T any](c *ClaudeResolver, passes map[string]*T, within func(*T) []string, dir string, chain []string) (st *T, at int) {
 	if dir == "" {
 		return nil, 0
 	}
 	cwd := c.abs(dir)
 	for i := len(chain) - 2; i >= 0; i-- {
-		st, ok := c.mains[chain[i]]
+		st, ok := passes[chain[i]]
 		if !ok {
 			continue
 		}
-		if !inAll(st.within, cwd) {
+		if !inAll(within(st), cwd) {
 			return nil, 0
 		}
 		return st, i + 1
@@ -228,25 +228,6 @@ type claudePlugin struct {
 type claudeSpan struct {
 	dir      string
 	from, to int
-}
-
-// pluginPrefix is mainPrefix for the plugin's pass.
-func (c *ClaudeResolver) pluginPrefix(dir string, chain []string) (*claudePlugin, int) {
-	if dir == "" {
-		return nil, 0
-	}
-	cwd := c.abs(dir)
-	for i := len(chain) - 2; i >= 0; i-- {
-		st, ok := c.plugins[chain[i]]
-		if !ok {
-			continue
-		}
-		if !inAll(st.within, cwd) {
-			return nil, 0
-		}
-		return st, i + 1
-	}
-	return nil, 0
 }
 
 // claudeUser is the pass over the user's files (~/.claude/CLAUDE.md and
@@ -806,7 +787,7 @@ func (s *claudeSim) loadAgents() error {
 	first := 0
 	var spans []claudeSpan
 	w0, was := len(s.within), s.inexact
-	if st, at := c.pluginPrefix(s.dir, chain); st != nil {
+	if st, at := prefixPass(c, c.plugins, func(p *claudePlugin) []string { return p.within }, s.dir, chain); st != nil {
 		// The plugin's pass agrees on the chain above: start from a copy.
 		l.processed = maps.Clone(st.processed)
 		l.items = append([]claudeItem(nil), st.items...)
