@@ -47,6 +47,15 @@ func stagedAdvice(res *lint.Result, threshold lint.Severity, root string, opts p
 			for _, f := range wt.Findings {
 				still[key{f.Rule, f.Path}] = true
 			}
+			// Only a file the worktree run read as a layer candidate can
+			// be fixed there: one a checkout cannot hold (a name Windows
+			// refuses) is not there at all.
+			read := map[string]bool{}
+			for _, d := range wt.Directories {
+				for _, l := range d.Layers {
+					read[l.Path] = true
+				}
+			}
 			for _, p := range paths {
 				fixed := true
 				for k := range failing {
@@ -55,7 +64,7 @@ func stagedAdvice(res *lint.Result, threshold lint.Severity, root string, opts p
 					}
 				}
 				a := filepath.Join(root, filepath.FromSlash(p))
-				if _, err := os.Lstat(a); fixed && err == nil {
+				if _, err := os.Lstat(a); fixed && read[p] && err == nil {
 					notes = append(notes, note("%s: fixed in the worktree, not staged: `git add %s`", p, shell.Path(p))...)
 					unstaged++
 				}
