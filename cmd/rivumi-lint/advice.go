@@ -18,18 +18,17 @@ import (
 // files only; when that run fails, the advice goes without it.
 func stagedAdvice(res *lint.Result, threshold lint.Severity, root string, opts project.Options) []project.Note {
 	type key struct{ rule, path string }
-	failing := map[key]bool{}
+	rules := map[string][]string{} // failing file → its failing rules
 	var paths []string
 	for _, f := range res.Findings {
 		if f.Severity < threshold || f.User || f.Known() {
 			continue
 		}
-		failing[key{f.Rule, f.Path}] = true
-		if !slices.Contains(paths, f.Path) {
+		if _, ok := rules[f.Path]; !ok {
 			paths = append(paths, f.Path)
 		}
+		rules[f.Path] = append(rules[f.Path], f.Rule)
 	}
-	var notes []project.Note
 	// Only files that exist in the worktree can be fixed there.
 	var abs []string
 	for _, p := range paths {
@@ -38,11 +37,11 @@ func stagedAdvice(res *lint.Result, threshold lint.Severity, root string, opts p
 			abs = append(abs, a)
 		}
 	}
+	var notes []project.Note
 	unstaged := 0
 	if len(abs) > 0 {
 		opts.Root, opts.Targets, opts.StdinPath, opts.StdinText = root, abs, "", nil
-		wt, _, err := project.Check(opts, project.Scope{Paths: abs})
-		if err == nil {
+		if wt, _, err := project.Check(opts, project.Scope{Paths: abs}); err == nil {
 			still := map[key]bool{}
 			for _, f := range wt.Findings {
 				still[key{f.Rule, f.Path}] = true
@@ -57,14 +56,8 @@ func stagedAdvice(res *lint.Result, threshold lint.Severity, root string, opts p
 				}
 			}
 			for _, p := range paths {
-				fixed := true
-				for k := range failing {
-					if k.path == p && still[k] {
-						fixed = false
-					}
-				}
-				a := filepath.Join(root, filepath.FromSlash(p))
-				if _, err := os.Lstat(a); fixed && read[p] && err == nil {
+				fixed := read[p] && !slices.ContainsFunc(rules[p], func(r string) bool { return still[key{r, p}] })
+				if fixed {
 					notes = append(notes, note("%s: fixed in the worktree, not staged: `git add %s`", p, shell.Path(p))...)
 					unstaged++
 				}
