@@ -12,7 +12,7 @@ import (
 
 var updateDocs = flag.Bool("update", false, "rewrite docs/text-output.md's demo block instead of comparing with it")
 
-// The demo's text output at 100 columns is the block docs/text-output.md
+// §7 text: the demo's text output at 100 columns is the block docs/text-output.md
 // shows (issue #26): it is compared byte for byte, and no line is wider
 // than the 100 columns, so a terminal of that width wraps nothing.
 func TestDemoTextAt100Columns(t *testing.T) {

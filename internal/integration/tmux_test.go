@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// issue #26: in a real terminal 100 columns wide (a tmux window), the demo's
+// §7 text (issue #26): in a real terminal 100 columns wide (a tmux window), the demo's
 // text output is what docs/text-output.md shows, every line as written:
 // the terminal wraps none, because the tool wrapped them between words to
 // the width it asked the terminal for.
