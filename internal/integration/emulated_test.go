@@ -83,18 +83,8 @@ func wineEnv(t *testing.T) (wine string, environ []string) {
 			winePrefix.err = fmt.Errorf("build the ProcessPrng shim (%s): %v\n%s", src, err, out)
 			return
 		}
-		log, err := os.Create(filepath.Join(dir, "wineboot.log"))
-		if err != nil {
+		if err := bootWine(boot, wine, prefix, env, dir); err != nil {
 			winePrefix.err = err
-			return
-		}
-		defer log.Close()
-		cmd := exec.Command(boot, "-i")
-		cmd.Env = append(os.Environ(), env...)
-		cmd.Stdout, cmd.Stderr = log, log
-		if err := cmd.Run(); err != nil {
-			out, _ := os.ReadFile(log.Name())
-			winePrefix.err = fmt.Errorf("wineboot -i in %s: %v (64-bit Wine is Debian's wine64: %s)\n%s", prefix, err, emuInstall, out)
 			return
 		}
 		// One wineserver for all the runs, kept 10 s past the last
@@ -196,6 +186,75 @@ func (e emuTarget) run(t *testing.T, dir string, environ []string, stdin io.Read
 // p: the whole Unix file system is drive Z:.
 func windowsPath(p string) string {
 	return `Z:` + strings.ReplaceAll(p, "/", `\`)
+}
+
+// bootWine creates the prefix with wineboot -i. Wine's own messages are
+// kept (WINEDEBUG is left to Debian's default for this step): when it fails
+// they are the diagnosis. A failure is tried once more, after stopping any
+// wineserver and removing what the first try left, since a first Wine start
+// on a freshly installed machine has been seen to exit 1 without a word; a
+// second failure is reported with what Wine printed, its version, the kernel,
+// and, where strace is installed (.ci/run installs it), what a third try did.
+func bootWine(boot, wine, prefix string, env []string, dir string) error {
+	var quiet []string // env without WINEDEBUG=-all
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "WINEDEBUG=") {
+			quiet = append(quiet, kv)
+		}
+	}
+	bootEnv := append(os.Environ(), quiet...)
+	try := func(n int, prog string, args ...string) (string, error) {
+		log := filepath.Join(dir, fmt.Sprintf("wineboot-%d.log", n))
+		f, err := os.Create(log)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		cmd := exec.Command(prog, args...)
+		cmd.Env = bootEnv
+		cmd.Stdout, cmd.Stderr = f, f
+		err = cmd.Run()
+		out, _ := os.ReadFile(log)
+		return string(out), err
+	}
+	out1, err := try(1, boot, "-i")
+	if err == nil {
+		return nil
+	}
+	kill := exec.Command(filepath.Join(filepath.Dir(wine), "wineserver"), "-k")
+	kill.Env = bootEnv
+	_ = kill.Run() // none may be running
+	time.Sleep(time.Second)
+	if rmErr := os.RemoveAll(prefix); rmErr != nil {
+		return fmt.Errorf("remove %s after a failed wineboot: %w", prefix, rmErr)
+	}
+	out2, err2 := try(2, boot, "-i")
+	if err2 == nil {
+		return nil
+	}
+	var diag strings.Builder
+	fmt.Fprintf(&diag, "wineboot -i in %s failed twice (64-bit Wine is Debian's wine64: %s)\n", prefix, emuInstall)
+	fmt.Fprintf(&diag, "first try: %v: %q\nsecond try: %v: %q\n", err, lastLines(out1, 10), err2, lastLines(out2, 10))
+	version, verr := exec.Command(wine, "--version").CombinedOutput()
+	fmt.Fprintf(&diag, "wine --version: %q (%v)\n", strings.TrimSpace(string(version)), verr)
+	if kernel, kerr := os.ReadFile("/proc/sys/kernel/osrelease"); kerr == nil {
+		fmt.Fprintf(&diag, "kernel: %s\n", strings.TrimSpace(string(kernel)))
+	}
+	if strace, serr := exec.LookPath("strace"); serr == nil {
+		_ = os.RemoveAll(prefix)
+		trace := filepath.Join(dir, "wineboot.strace")
+		_, err3 := try(3, strace, "-f", "-o", trace, boot, "-i")
+		calls, _ := os.ReadFile(trace)
+		// The programs started, the calls that failed, how each process ended.
+		var telling []string
+		for _, line := range strings.Split(string(calls), "\n") {
+			if strings.Contains(line, "execve(") || strings.Contains(line, " = -1 ") || strings.Contains(line, "+++") || strings.Contains(line, "---") {
+				telling = append(telling, line)
+			}
+		}
+		fmt.Fprintf(&diag, "third try under strace (%s): %v; the last programs started, failed calls and exits:\n%s", trace, err3, lastLines(strings.Join(telling, "\n"), 40))
+	}
+	return errors.New(diag.String())
 }
 
 // tempFile is an unnamed scratch file, closed when the test ends.
