@@ -91,7 +91,7 @@ func (c *ClaudeResolver) follow(rel string) (followed, error) {
 		return f, nil
 	}
 	if c.lstatSrc == nil {
-		c.lstatSrc = &lstatMemo{Source: c.e.Source(), seen: map[string]lstatResult{}}
+		c.lstatSrc = &lstatMemo{Source: c.e.Source(), listed: c.e.Listed, seen: map[string]lstatResult{}}
 	}
 	f, err := follow(c.lstatSrc, c.o.RootAbs, rel)
 	if err != nil {
@@ -363,10 +363,14 @@ func claudeDecode(b []byte) string { return string(content.Lossy(b)) }
 
 // lstatMemo is a source whose Lstat answers each path once: follow walks
 // every file's path from the root, and the chains of a run share their
-// directories.
+// directories. A path the engine's listing of its directory already
+// names as a directory, a file or a link is answered from the listing
+// without a system call: follow's paths are chain directories and the
+// instruction files in them, which the engine listed.
 type lstatMemo struct {
 	resolve.Source
-	seen map[string]lstatResult
+	listed func(dir string) (*resolve.DirInfo, bool)
+	seen   map[string]lstatResult
 }
 
 type lstatResult struct {
@@ -375,10 +379,33 @@ type lstatResult struct {
 }
 
 func (m *lstatMemo) Lstat(p string) (resolve.Entry, error) {
+	if ent, ok := m.fromListing(p); ok {
+		return ent, nil
+	}
 	if r, ok := m.seen[p]; ok {
 		return r.ent, r.err
 	}
 	ent, err := m.Source.Lstat(p)
 	m.seen[p] = lstatResult{ent, err}
 	return ent, err
+}
+
+// fromListing is p's entry as the engine's listing of its directory has
+// it, when that listing exists and names p unambiguously.
+func (m *lstatMemo) fromListing(p string) (resolve.Entry, bool) {
+	if m.listed == nil || p == "" {
+		return resolve.Entry{}, false
+	}
+	info, ok := m.listed(resolve.ParentDir(p))
+	if !ok || info.Linked != "" {
+		return resolve.Entry{}, false
+	}
+	name := path.Base(p)
+	if k := info.ChildKind(name); k == resolve.Dir || k == resolve.Symlink {
+		return resolve.Entry{Name: name, Kind: k, Size: -1}, true
+	}
+	if ent, ok := entryOf(info, name); ok && (ent.Kind == resolve.Regular || ent.Kind == resolve.Symlink) {
+		return ent, true
+	}
+	return resolve.Entry{}, false
 }

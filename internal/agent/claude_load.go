@@ -40,7 +40,7 @@ func (s *claudeSim) in(p string) bool {
 // share): the main one, or one of the AGENTS.md plugin's.
 type claudeLoad struct {
 	s         *claudeSim
-	processed map[string]bool
+	processed *pathSet
 	items     []claudeItem
 	external  bool // imports may leave the working directory
 	// unordered counts rules files that loaded from a listing whose order
@@ -77,7 +77,7 @@ func (s *claudeSim) setInexact(why string) {
 }
 
 func (s *claudeSim) newLoad(external bool) *claudeLoad {
-	l := &claudeLoad{s: s, processed: map[string]bool{}, external: external}
+	l := &claudeLoad{s: s, processed: &pathSet{}, external: external}
 	return l
 }
 
@@ -85,9 +85,9 @@ func (s *claudeSim) newLoad(external bool) *claudeLoad {
 // with the managed and the user's CLAUDE.md.
 func (s *claudeSim) seeded() *claudeLoad {
 	l := s.newLoad(s.c.o.ExternalImports)
-	l.processed[claudeManagedMD] = true
+	l.processed.add(claudeManagedMD)
 	if s.c.home != "" {
-		l.processed[s.c.home+"/.claude/CLAUDE.md"] = true
+		l.processed.add(s.c.home + "/.claude/CLAUDE.md")
 	}
 	return l
 }
@@ -114,7 +114,7 @@ func (s *claudeSim) run() error {
 	if st, at := prefixPass(c, c.mains, func(m *claudeMain) []string { return m.within }, s.dir, chain); st != nil {
 		// The passes agree on the chain above: start from a copy.
 		s.main = s.newLoad(c.o.ExternalImports)
-		s.main.processed = maps.Clone(st.processed)
+		s.main.processed = st.processed.over()
 		s.main.items = append([]claudeItem(nil), st.items...)
 		s.main.unordered = st.unordered
 		s.slots = maps.Clone(st.slots)
@@ -152,7 +152,9 @@ func (s *claudeSim) run() error {
 		s.slots[d] = len(s.main.items)
 	}
 	// Copies: the plugin may take items of this pass out of the message.
-	c.mains[s.dir] = &claudeMain{processed: maps.Clone(s.main.processed), items: append([]claudeItem(nil), s.main.items...), unordered: s.main.unordered,
+	frozen := s.main.processed
+	s.main.processed = frozen.over()
+	c.mains[s.dir] = &claudeMain{processed: frozen, items: append([]claudeItem(nil), s.main.items...), unordered: s.main.unordered,
 		slots: maps.Clone(s.slots), within: append([]string(nil), s.within...), inexact: s.inexact}
 	return s.plugin(mode)
 }
@@ -168,7 +170,7 @@ func (s *claudeSim) user(env *claudeEnv) error {
 		return err
 	}
 	for _, p := range u.processed {
-		s.main.processed[p] = true
+		s.main.processed.add(p)
 	}
 	s.main.items = append(s.main.items, u.items...)
 	if u.inexact != "" {
@@ -183,7 +185,7 @@ func (s *claudeSim) user(env *claudeEnv) error {
 // claudeMain is a main pass as it stood after its working directory's own
 // files: a deeper directory's pass starts from a copy of it.
 type claudeMain struct {
-	processed map[string]bool
+	processed *pathSet
 	items     []claudeItem
 	unordered int
 	slots     map[string]int
@@ -218,7 +220,7 @@ func prefixPass[T any](c *ClaudeResolver, passes map[string]*T, within func(*T) 
 // working directory's files, before the files the main pass has were
 // taken out: a deeper directory's pass starts from a copy of it.
 type claudePlugin struct {
-	processed map[string]bool
+	processed *pathSet
 	items     []claudeItem
 	spans     []claudeSpan // each chain file's items, in items
 	within    []string     // what got in because it lay in the working directory
@@ -254,9 +256,7 @@ func (c *ClaudeResolver) userPass() (*claudeUser, error) {
 		u.err = err
 	}
 	u.items, u.inexact = l.items, s.inexact
-	for p := range l.processed {
-		u.processed = append(u.processed, p)
-	}
+	u.processed = l.processed.all()
 	c.user = u
 	return u, u.err
 }
@@ -282,7 +282,7 @@ func (l *claudeLoad) chainFile(d, name string, kind claudeKind) (int, error) {
 	p := l.s.c.abs(d) + "/" + name
 	ok, err := l.s.has(d, name)
 	if err != nil || !ok {
-		l.processed[path.Clean(p)] = true
+		l.processed.add(path.Clean(p))
 		return 0, err
 	}
 	return l.zne(p, kind, 0, nil)
@@ -317,7 +317,7 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 		return 0, nil
 	}
 	ext := l.external || kind == kindUser
-	if l.processed[p] {
+	if l.processed.has(p) {
 		if imp == nil {
 			return 0, nil // a chain file already loaded (by an import): Claude Code passes it silently
 		}
@@ -344,20 +344,20 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 	xe := ""
 	if real.linked && real.out == "" {
 		xe = real.path
-		if l.processed[xe] {
+		if l.processed.has(xe) {
 			if imp == nil {
 				return note(Shadowed, "it links to "+c.display(xe)+", already loaded")
 			}
 			return note(Shadowed, "it links to "+c.display(xe)+", already loaded: Claude Code loads each file once")
 		}
 	}
-	l.processed[p] = true
+	l.processed.add(p)
 	rd, err := c.read(p)
 	if err != nil {
 		return 0, err
 	}
 	if xe != "" {
-		l.processed[xe] = true
+		l.processed.add(xe)
 	}
 	if rd.inexact != "" {
 		l.s.setInexact(c.display(p) + ": " + rd.inexact)
@@ -729,13 +729,18 @@ func (s *claudeSim) claudeFile() (string, error) {
 			return s.c.display(e.path), nil
 		}
 	}
+	// Where no chain directory lists one of the names, the loads below
+	// would each find nothing.
+	if listed, err := s.c.claudeNamesAt(s.dir); err != nil || !listed {
+		return "", err
+	}
 	l := s.seeded()
 	for _, d := range s.chain() {
 		x := s.c.abs(d)
 		if x == "/" {
 			continue
 		}
-		for _, name := range []string{claudeMD, claudeDir + "/" + claudeMD, claudeLocalMD} {
+		for _, name := range claudeFamily {
 			n, err := l.chainFile(d, name, kindProject)
 			if err != nil {
 				return "", err
@@ -746,6 +751,37 @@ func (s *claudeSim) claudeFile() (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// claudeFamily are the names whose loading turns the AGENTS.md plugin off.
+var claudeFamily = []string{claudeMD, claudeDir + "/" + claudeMD, claudeLocalMD}
+
+// claudeNamesAt reports whether dir or a directory above it lists one of
+// claudeFamily (for .claude/CLAUDE.md, .claude), once a directory.
+func (c *ClaudeResolver) claudeNamesAt(dir string) (bool, error) {
+	if listed, ok := c.claudeNames[dir]; ok {
+		return listed, nil
+	}
+	listed := false
+	if dir != "" {
+		var err error
+		if listed, err = c.claudeNamesAt(resolve.ParentDir(dir)); err != nil {
+			return false, err
+		}
+	}
+	s := &claudeSim{c: c}
+	for _, name := range claudeFamily {
+		if listed {
+			break
+		}
+		ok, err := s.has(dir, name)
+		if err != nil {
+			return false, err
+		}
+		listed = ok
+	}
+	c.claudeNames[dir] = listed
+	return listed, nil
 }
 
 // agentsNames are the plugin's names in each directory.
@@ -789,7 +825,7 @@ func (s *claudeSim) loadAgents() error {
 	w0, was := len(s.within), s.inexact
 	if st, at := prefixPass(c, c.plugins, func(p *claudePlugin) []string { return p.within }, s.dir, chain); st != nil {
 		// The plugin's pass agrees on the chain above: start from a copy.
-		l.processed = maps.Clone(st.processed)
+		l.processed = st.processed.over()
 		l.items = append([]claudeItem(nil), st.items...)
 		spans = append(spans, st.spans...)
 		s.within = append(s.within, st.within...)
@@ -821,7 +857,9 @@ func (s *claudeSim) loadAgents() error {
 		}
 	}
 	// Copies, before the items below are taken out of the message.
-	st := &claudePlugin{processed: maps.Clone(l.processed), items: append([]claudeItem(nil), l.items...),
+	frozen := l.processed
+	l.processed = frozen.over()
+	st := &claudePlugin{processed: frozen, items: append([]claudeItem(nil), l.items...),
 		spans: append([]claudeSpan(nil), spans...), within: append([]string(nil), s.within[w0:]...)}
 	if was == "" {
 		st.inexact = s.inexact

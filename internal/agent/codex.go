@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/rivumi/rivumi-lint/internal/content"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
@@ -248,6 +249,29 @@ type slot struct {
 	// markerOutside is a root marker here that is a link out of the
 	// root: Codex counts it if its target exists, which is not known.
 	markerOutside string
+	// whole is the chosen file's text as Codex loads it when the budget
+	// takes all of data, worked out once: every view below the directory
+	// holds it, and most hold it whole.
+	whole *codexText
+}
+
+type codexText struct {
+	text    []byte // invalid bytes replaced
+	blank   bool   // whitespace only
+	invalid bool   // some bytes were replaced
+}
+
+// textOf is how Codex loads kept, a prefix of s.data.
+func (s *slot) textOf(kept []byte) codexText {
+	if len(kept) == len(s.data) && s.whole != nil {
+		return *s.whole
+	}
+	text := content.Lossy(kept)
+	t := codexText{text: text, blank: len(bytes.TrimFunc(text, unicode.IsSpace)) == 0, invalid: !utf8.Valid(kept)}
+	if len(kept) == len(s.data) {
+		s.whole = &t
+	}
+	return t
 }
 
 type startAt struct {
@@ -415,8 +439,8 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 			if cut && int64(len(kept)) > remaining {
 				kept = kept[:remaining] // fewer bytes than its size: it shrank while read
 			}
-			text := content.Lossy(kept)
-			if len(bytes.TrimFunc(text, unicode.IsSpace)) == 0 {
+			loaded := s.textOf(kept)
+			if loaded.blank {
 				t.State, t.Reason = Empty, "its text is whitespace only: Codex adds nothing for it and counts none of its bytes"
 				if cut {
 					t.Reason = fmt.Sprintf("the %d bytes of it that fit the budget are whitespace only: Codex adds nothing for it", len(kept))
@@ -427,7 +451,7 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 				v.Candidates = append(v.Candidates, t)
 				continue
 			}
-			t.text = text
+			t.text = loaded.text
 			t.Kept = int64(len(kept))
 			t.State, t.Reason = Loaded, "loaded whole"
 			if cut {
@@ -435,7 +459,7 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 				t.State, t.Line, t.Column = Truncated, pos.Line, pos.Column
 				t.Reason = fmt.Sprintf("cut after %d of its %d bytes (line %d, column %d): project_doc_max_bytes (%d) is used up there", len(kept), s.size, pos.Line, pos.Column, c.o.MaxBytes)
 			}
-			if !utf8Valid(kept) {
+			if loaded.invalid {
 				t.Reason += "; its invalid UTF-8 bytes are replaced with U+FFFD"
 			}
 			remaining -= int64(len(kept))

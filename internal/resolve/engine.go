@@ -140,9 +140,9 @@ type child struct {
 	kind Kind
 }
 
-// childKind is the kind of the subdirectory-like entry called name, or
+// ChildKind is the kind of the subdirectory-like entry called name, or
 // Missing.
-func (d *DirInfo) childKind(name string) Kind {
+func (d *DirInfo) ChildKind(name string) Kind {
 	i := sort.Search(len(d.children), func(i int) bool { return d.children[i].name >= name })
 	if i < len(d.children) && d.children[i].name == name {
 		return d.children[i].kind
@@ -424,7 +424,7 @@ func (e *Engine) fill(d *DirInfo) error {
 		case parent.Linked != "":
 			d.Linked = parent.Linked
 		default:
-			switch parent.childKind(path.Base(d.Path)) {
+			switch parent.ChildKind(path.Base(d.Path)) {
 			case Dir:
 			case Symlink:
 				d.Linked = d.Path
