@@ -51,7 +51,8 @@ func (p *Prepared) Add(r *resolve.Resolution) {
 	// sets only its emit.
 	ps := &pass{res: r, limits: p.lim, instructions: c.instructions, facts: p.facts, checkout: p.checkout}
 	collect := func(f Finding) { c.findings = append(c.findings, f) }
-	for _, rule := range table {
+	for ri := range table {
+		rule := &table[ri]
 		if rule.Input == InChain {
 			runRule(rule, p.cfg, ps, collect)
 		}

@@ -163,7 +163,8 @@ func Check(in Inputs, cfg Config) *Result {
 		}
 		if !ok {
 			m = &memo{instructions: facts.instructionsLen(r)}
-			for _, rule := range table {
+			for ri := range table {
+				rule := &table[ri]
 				if rule.Input != InChain {
 					continue
 				}
@@ -179,7 +180,8 @@ func Check(in Inputs, cfg Config) *Result {
 		// Most directories are below the budget's threshold: the rule
 		// would report nothing.
 		if lim.Budget(int64(m.instructions+len(skills))+lim.ReservedBytes) != Off {
-			for _, rule := range table {
+			for ri := range table {
+				rule := &table[ri]
 				if rule.Input == InDirectory {
 					runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}, func(f Finding) {
 						add(res, index, f, dir)
@@ -194,12 +196,14 @@ func Check(in Inputs, cfg Config) *Result {
 			ak := agentKey{v.Origin(), key}
 			found, ok := agentMemo[ak]
 			if !ok {
-				for _, rule := range table {
-					if rule.Input == InAgents && applies(rule, a.Resolver) && in.on(rule) &&
+				// One pass serves the rules: runRule sets only its emit.
+				ap := &pass{res: r, agent: a.Resolver, view: v}
+				collect := func(f Finding) { found = append(found, add(res, index, f, "")) }
+				for ri := range table {
+					rule := &table[ri]
+					if rule.Input == InAgents && applies(*rule, a.Resolver) && in.on(*rule) &&
 						(rule.Agent != AnyAgents || in.rivumiOn()) {
-						runRule(rule, cfg, &pass{res: r, agent: a.Resolver, view: v}, func(f Finding) {
-							found = append(found, add(res, index, f, ""))
-						})
+						runRule(rule, cfg, ap, collect)
 					}
 				}
 				agentMemo[ak] = found
@@ -212,7 +216,8 @@ func Check(in Inputs, cfg Config) *Result {
 		m.layers, m.used = d.Layers, d.Used
 		res.Directories = append(res.Directories, d)
 	}
-	for _, rule := range table {
+	for ri := range table {
+		rule := &table[ri]
 		var passes []*pass
 		switch {
 		case rule.Input == InMemory && in.Memory != nil:
@@ -317,7 +322,7 @@ func mergeUserFindings(fs []Finding) []Finding {
 
 // runRule runs one enabled rule over a pass; out receives its findings
 // with rule, name and severity set, those on ignored paths dropped.
-func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
+func runRule(rule *Rule, cfg Config, p *pass, out func(Finding)) {
 	if !cfg.RuleRuns(rule.ID) {
 		return
 	}
@@ -355,7 +360,7 @@ func runRule(rule Rule, cfg Config, p *pass, out func(Finding)) {
 			return
 		}
 		f.Rule, f.Name = rule.ID, rule.Name
-		f.Severity = effective(rule, sev, f.Severity)
+		f.Severity = effective(*rule, sev, f.Severity)
 		if f.Line > 0 && f.Excerpt == "" {
 			f.Excerpt = lineOf(p.bytesOf(f.Path), f.Line)
 		}
