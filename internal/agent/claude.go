@@ -115,7 +115,8 @@ const claudePreamble = "<system-reminder>\nCodebase and user instructions are sh
 // ClaudeResolver resolves what Claude Code loads from each directory over
 // an engine's listings and reads.
 type ClaudeResolver struct {
-	e       *resolve.Engine
+	e       engine // base, or base under a lock (share)
+	base    *resolve.Engine
 	o       ClaudeOptions
 	home    string
 	views   map[string]*View
@@ -205,7 +206,7 @@ func NewClaude(e *resolve.Engine, o ClaudeOptions) *ClaudeResolver {
 		o.RootAbs = "/"
 	}
 	home := strings.TrimSuffix(o.Home, "/")
-	return &ClaudeResolver{e: e, o: o, home: home, views: map[string]*View{}, follows: map[string]followed{},
+	return &ClaudeResolver{e: e, base: e, o: o, home: home, views: map[string]*View{}, follows: map[string]followed{},
 		lstats: map[string]bool{}, reads: map[string]claudeRead{}, texts: map[string]*claudeText{}, lists: map[string]claudeListing{},
 		within: map[*View][]string{}, mains: map[string]*claudeMain{}, plugins: map[string]*claudePlugin{}, claudeNames: map[string]bool{}}
 }

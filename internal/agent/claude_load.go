@@ -958,13 +958,19 @@ func (s *claudeSim) candidates() []Candidate {
 // files around that place, the directory's own slot is taken when it lies
 // there (the message is the same; the candidates stay in directory order).
 func (s *claudeSim) placement(items []claudeItem, x string, own int) int {
-	byPath := map[string]*claudeEntry{}
-	for _, it := range items {
-		if it.entry != nil {
-			byPath[it.entry.path] = it.entry
-		}
-	}
+	var byPath map[string]*claudeEntry // made for the first import met
 	root := func(e *claudeEntry) string {
+		if e.parent == "" {
+			return e.path
+		}
+		if byPath == nil {
+			byPath = map[string]*claudeEntry{}
+			for _, it := range items {
+				if it.entry != nil {
+					byPath[it.entry.path] = it.entry
+				}
+			}
+		}
 		seen := map[string]bool{e.path: true}
 		n, r := e.path, e.parent
 		for r != "" && !seen[r] {

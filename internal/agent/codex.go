@@ -222,7 +222,8 @@ func (v *View) Message() []byte {
 // every directory is listed once, by the engine, and each file read once,
 // reusing what the engine read.
 type CodexResolver struct {
-	e     *resolve.Engine
+	e     engine // base, or base under a lock (share)
+	base  *resolve.Engine
 	o     CodexOptions
 	names []string
 	slots map[string]*slot
@@ -285,7 +286,7 @@ type startAt struct {
 
 // NewCodex returns a resolver over e, whose listings must keep o.Also().
 func NewCodex(e *resolve.Engine, o CodexOptions) *CodexResolver {
-	return &CodexResolver{e: e, o: o, names: o.Names(), slots: map[string]*slot{}, start: map[string]startAt{}}
+	return &CodexResolver{e: e, base: e, o: o, names: o.Names(), slots: map[string]*slot{}, start: map[string]startAt{}}
 }
 
 // Options returns the resolver's options.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/config"
-	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
 // codexOptions are the codex profile's settings from the config.
@@ -47,16 +46,28 @@ func (r *Run) agents() error {
 	if r.Config.Enabled(agent.Claude) {
 		resolvers = append(resolvers, r.claude())
 	}
-	for _, res := range resolvers {
-		a := AgentRun{Resolver: res, Views: make([]*agent.View, len(r.Resolutions))}
-		for i, c := range r.Resolutions {
-			v, err := res.View(c.Dir)
-			if err != nil {
-				return fmt.Errorf("%s profile: resolve %s: %w", res.Profile().Name, resolve.DisplayDir(c.Dir), err)
-			}
-			a.Views[i] = v
+	if len(resolvers) == 0 {
+		return nil
+	}
+	dirs := make([]string, len(r.Resolutions))
+	for i, c := range r.Resolutions {
+		dirs[i] = c.Dir
+	}
+	// The worktree modes' references read a source of their own, not the
+	// engine the profiles read: they are found beside the views.
+	var beside func()
+	if r.sides == nil {
+		beside = func() {
+			refs, err := r.references()
+			r.refsBeside = &referencesResult{refs, err}
 		}
-		r.Agents = append(r.Agents, a)
+	}
+	views, err := agent.Views(resolvers, dirs, beside)
+	if err != nil {
+		return err
+	}
+	for i, res := range resolvers {
+		r.Agents = append(r.Agents, AgentRun{Resolver: res, Views: views[i]})
 	}
 	return nil
 }

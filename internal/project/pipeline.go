@@ -84,6 +84,14 @@ type Run struct {
 	// prepared is the rules' share of the chains, done beside resolve
 	// (resolveAndPrepare); nil when it was not.
 	prepared *lint.Prepared
+	// refsBeside are the references found beside the agent profiles'
+	// views (agents); nil when Lint finds them itself.
+	refsBeside *referencesResult
+}
+
+type referencesResult struct {
+	refs []lint.Reference
+	err  error
 }
 
 // Start runs the scope, engine and skills stages.
@@ -141,7 +149,13 @@ func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
 		}
 	}
 	var err error
-	if in.References, err = r.references(); err != nil {
+	if got := r.refsBeside; got != nil {
+		r.refsBeside = nil
+		in.References, err = got.refs, got.err
+	} else {
+		in.References, err = r.references()
+	}
+	if err != nil {
 		return nil, err
 	}
 	res := lint.Check(in, r.Config)

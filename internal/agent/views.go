@@ -1,0 +1,195 @@
+package agent
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+)
+
+// Views is each resolver's view of each of dirs: views[i][j] is
+// resolvers[i]'s of dirs[j]. beside, when not nil, is work that reads
+// nothing the resolvers read or write (the worktree modes' references,
+// which read a source of their own).
+//
+// With a second processor the resolvers run on goroutines of their own,
+// beside each other and beside beside; the engine they share is then read
+// under one lock (its listings and its source are made for one reader).
+// With one processor everything runs in turn on the caller's goroutine,
+// the serial twin (F1). The views are the same either way: each resolver
+// keeps its own state. Views returns when all is done.
+func Views(resolvers []Resolver, dirs []string, beside func()) ([][]*View, error) {
+	views := make([][]*View, len(resolvers))
+	errs := make([]error, len(resolvers))
+	resolveAll := func(i int) {
+		res := resolvers[i]
+		views[i] = make([]*View, len(dirs))
+		for j, dir := range dirs {
+			v, err := res.View(dir)
+			if err != nil {
+				views[i], errs[i] = nil, fmt.Errorf("%s profile: resolve %s: %w", res.Profile().Name, resolve.DisplayDir(dir), err)
+				return
+			}
+			views[i][j] = v
+		}
+	}
+	if runtime.GOMAXPROCS(0) < 2 || len(resolvers)+btoi(beside != nil) < 2 {
+		if beside != nil {
+			beside()
+		}
+		for i := range resolvers {
+			resolveAll(i)
+		}
+	} else {
+		var mu sync.Mutex
+		for _, res := range resolvers {
+			if s, ok := res.(sharer); ok {
+				s.share(&mu)
+			}
+		}
+		var wg sync.WaitGroup
+		if beside != nil {
+			wg.Go(beside)
+		}
+		for i := 1; i < len(resolvers); i++ {
+			wg.Go(func() { resolveAll(i) })
+		}
+		if len(resolvers) > 0 {
+			resolveAll(0)
+		}
+		wg.Wait()
+		for _, res := range resolvers {
+			if s, ok := res.(sharer); ok {
+				s.share(nil)
+			}
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return views, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sharer is a resolver whose engine reads can be put under a lock shared
+// with other resolvers (nil: none).
+type sharer interface{ share(mu *sync.Mutex) }
+
+// engine is what a resolver reads of the Rivumi engine.
+type engine interface {
+	Dir(dir string) (*resolve.DirInfo, error)
+	Listed(dir string) (*resolve.DirInfo, bool)
+	Source() resolve.Source
+}
+
+// lockedEngine reads an engine under a lock, for one resolver. The
+// directories it was given are kept: a resolver asks for the same ones
+// again and again, and a listing, once made, does not change.
+type lockedEngine struct {
+	e    *resolve.Engine
+	mu   *sync.Mutex
+	src  lockedSource
+	dirs map[string]lockedDir
+}
+
+type lockedDir struct {
+	info *resolve.DirInfo
+	err  error
+}
+
+func newLocked(e *resolve.Engine, mu *sync.Mutex) *lockedEngine {
+	return &lockedEngine{e: e, mu: mu, src: lockedSource{src: e.Source(), mu: mu}, dirs: map[string]lockedDir{}}
+}
+
+func (l *lockedEngine) Dir(dir string) (*resolve.DirInfo, error) {
+	if d, ok := l.dirs[dir]; ok {
+		return d.info, d.err
+	}
+	l.mu.Lock()
+	info, err := l.e.Dir(dir)
+	l.mu.Unlock()
+	l.dirs[dir] = lockedDir{info, err}
+	return info, err
+}
+
+func (l *lockedEngine) Listed(dir string) (*resolve.DirInfo, bool) {
+	if d, ok := l.dirs[dir]; ok && d.err == nil {
+		return d.info, true
+	}
+	l.mu.Lock()
+	info, ok := l.e.Listed(dir)
+	l.mu.Unlock()
+	if ok {
+		l.dirs[dir] = lockedDir{info: info}
+	}
+	return info, ok
+}
+
+func (l *lockedEngine) Source() resolve.Source { return &l.src }
+
+// lockedSource reads a source under a lock.
+type lockedSource struct {
+	src resolve.Source
+	mu  *sync.Mutex
+}
+
+func (l *lockedSource) Name() string { return l.src.Name() }
+
+func (l *lockedSource) List(dir string) ([]resolve.Entry, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.src.List(dir)
+}
+
+func (l *lockedSource) Lstat(p string) (resolve.Entry, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.src.Lstat(p)
+}
+
+func (l *lockedSource) Read(p string, limit int64) ([]byte, resolve.Kind, int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.src.Read(p, limit)
+}
+
+func (l *lockedSource) LinkTarget(p string) (string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.src.LinkTarget(p)
+}
+
+// Converts passes on a checkout source's answer ("" for a source that
+// converts nothing).
+func (l *lockedSource) Converts(p string) string {
+	conv, ok := l.src.(interface{ Converts(p string) string })
+	if !ok {
+		return ""
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return conv.Converts(p)
+}
+
+func (c *CodexResolver) share(mu *sync.Mutex) {
+	c.e = c.base
+	if mu != nil {
+		c.e = newLocked(c.base, mu)
+	}
+}
+
+func (c *ClaudeResolver) share(mu *sync.Mutex) {
+	c.e = c.base
+	if mu != nil {
+		c.e = newLocked(c.base, mu)
+	}
+}
