@@ -20,6 +20,11 @@ import (
 // the serial twin (F1). The views are the same either way: each resolver
 // keeps its own state. Views returns when all is done.
 func Views(resolvers []Resolver, dirs []string, beside func()) ([][]*View, error) {
+	return views(resolvers, dirs, beside, runtime.GOMAXPROCS(0) >= 2)
+}
+
+// views is Views, on goroutines when parallel.
+func views(resolvers []Resolver, dirs []string, beside func(), parallel bool) ([][]*View, error) {
 	views := make([][]*View, len(resolvers))
 	errs := make([]error, len(resolvers))
 	resolveAll := func(i int) {
@@ -34,7 +39,7 @@ func Views(resolvers []Resolver, dirs []string, beside func()) ([][]*View, error
 			views[i][j] = v
 		}
 	}
-	if runtime.GOMAXPROCS(0) < 2 || len(resolvers)+btoi(beside != nil) < 2 {
+	if !parallel || len(resolvers)+btoi(beside != nil) < 2 {
 		if beside != nil {
 			beside()
 		}

@@ -1,0 +1,77 @@
+package agent
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+)
+
+// The views made on goroutines, beside each other and beside other work,
+// are the serial twin's (F1); under -race (as .ci/run runs this package)
+// the engine they share, listing directories for both, is read under the
+// lock only: without it the race detector fails the test.
+func TestViewsParallelIsSerial(t *testing.T) {
+	root := tree(t, map[string]string{
+		"AGENTS.md":                   "root rules\n",
+		"a/AGENTS.md":                 "a rules\n",
+		"a/b/AGENTS.override.md":      "  \n",
+		"a/b/AGENTS.md":               "b rules\n",
+		"a/b/c/CLAUDE.md":             "see @notes.md\n",
+		"a/b/c/notes.md":              "notes\n",
+		"d/CLAUDE.md":                 "-> ../AGENTS.md",
+		"d/e/AGENTS.md":               "e rules\n",
+		"f/.claude/rules/style.md":    "style\n",
+		"f/g/RIVUMI.md":               "rivumi only\n",
+		"f/g/h/AGENTS.md":             "h\n",
+		"i/j/k/l/m/n/o/p/q/AGENTS.md": "deep\n",
+	})
+	dirs := []string{"", "a", "a/b", "a/b/c", "d", "d/e", "f", "f/g", "f/g/h", "i/j/k/l/m/n/o/p/q", "i/j"}
+	run := func(parallel bool) [][]*View {
+		wt, err := resolve.OpenWorktree(root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { wt.Close() })
+		co := CodexOptions{MaxBytes: DefaultCodexMaxBytes, RootAbs: root, RootMarked: true}
+		cl := ClaudeOptions{RootAbs: root}
+		also := append(co.Also(), cl.Also()...)
+		e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
+			Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: also})
+		// No chain is resolved first: the resolvers make the engine list
+		// the directories, on both goroutines.
+		besideRan := false
+		vs, err := views([]Resolver{NewCodex(e, co), NewClaude(e, cl)}, dirs, func() { besideRan = true }, parallel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !besideRan {
+			t.Fatal("beside did not run")
+		}
+		return vs
+	}
+	serial, parallel := run(false), run(true)
+	for i := range serial {
+		for j := range dirs {
+			s, p := serial[i][j], parallel[i][j]
+			if got, want := string(p.Message()), string(s.Message()); got != want {
+				t.Errorf("profile %d, %q: message on goroutines\n%s\nserial\n%s", i, dirs[j], got, want)
+			}
+			if got, want := summary(p), summary(s); !reflect.DeepEqual(got, want) {
+				t.Errorf("profile %d, %q: candidates on goroutines %v, serial %v", i, dirs[j], got, want)
+			}
+		}
+	}
+	if len(serial[1][3].Candidates) == 0 || len(serial[0][2].Candidates) == 0 {
+		t.Fatalf("the fixture shows nothing: %v / %v", summary(serial[1][3]), summary(serial[0][2]))
+	}
+}
+
+func summary(v *View) []string {
+	var out []string
+	for _, c := range v.Candidates {
+		out = append(out, fmt.Sprintf("%s %v %s", c.Path, c.State, c.Reason))
+	}
+	return append(out, "inexact: "+v.Inexact)
+}
