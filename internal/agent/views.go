@@ -9,22 +9,24 @@ import (
 )
 
 // Views is each resolver's view of each of dirs: views[i][j] is
-// resolvers[i]'s of dirs[j]. beside, when not nil, is work that reads
-// nothing the resolvers read or write (the worktree modes' references,
-// which read a source of their own).
+// resolvers[i]'s of dirs[j]. beside, when not nil, is other work that
+// reads the sources the resolvers read only through share (the
+// references of a check), and the engine not at all.
 //
 // With a second processor the resolvers run on goroutines of their own,
-// beside each other and beside beside; the engine they share is then read
-// under one lock (its listings and its source are made for one reader).
-// With one processor everything runs in turn on the caller's goroutine,
-// the serial twin (F1). The views are the same either way: each resolver
-// keeps its own state. Views returns when all is done.
-func Views(resolvers []Resolver, dirs []string, beside func()) ([][]*View, error) {
+// beside each other and beside beside; the engine they share, and every
+// source beside's share wraps, are then read under one lock (a listing,
+// a Git object database and a checkout's conversions are each made for
+// one reader). With one processor everything runs in turn on the caller's
+// goroutine and share returns its source, the serial twin (F1). The views
+// are the same either way: each resolver keeps its own state. Views
+// returns when all is done.
+func Views(resolvers []Resolver, dirs []string, beside func(share func(resolve.Source) resolve.Source)) ([][]*View, error) {
 	return views(resolvers, dirs, beside, runtime.GOMAXPROCS(0) >= 2)
 }
 
 // views is Views, on goroutines when parallel.
-func views(resolvers []Resolver, dirs []string, beside func(), parallel bool) ([][]*View, error) {
+func views(resolvers []Resolver, dirs []string, beside func(share func(resolve.Source) resolve.Source), parallel bool) ([][]*View, error) {
 	views := make([][]*View, len(resolvers))
 	errs := make([]error, len(resolvers))
 	resolveAll := func(i int) {
@@ -41,7 +43,7 @@ func views(resolvers []Resolver, dirs []string, beside func(), parallel bool) ([
 	}
 	if !parallel || len(resolvers)+btoi(beside != nil) < 2 {
 		if beside != nil {
-			beside()
+			beside(func(src resolve.Source) resolve.Source { return src })
 		}
 		for i := range resolvers {
 			resolveAll(i)
@@ -55,7 +57,9 @@ func views(resolvers []Resolver, dirs []string, beside func(), parallel bool) ([
 		}
 		var wg sync.WaitGroup
 		if beside != nil {
-			wg.Go(beside)
+			wg.Go(func() {
+				beside(func(src resolve.Source) resolve.Source { return &lockedSource{src: src, mu: &mu} })
+			})
 		}
 		for i := 1; i < len(resolvers); i++ {
 			wg.Go(func() { resolveAll(i) })

@@ -42,7 +42,7 @@ func TestViewsParallelIsSerial(t *testing.T) {
 		// No chain is resolved first: the resolvers make the engine list
 		// the directories, on both goroutines.
 		besideRan := false
-		vs, err := views([]Resolver{NewCodex(e, co), NewClaude(e, cl)}, dirs, func() { besideRan = true }, parallel)
+		vs, err := views([]Resolver{NewCodex(e, co), NewClaude(e, cl)}, dirs, func(func(resolve.Source) resolve.Source) { besideRan = true }, parallel)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/config"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
 // codexOptions are the codex profile's settings from the config.
@@ -53,14 +54,21 @@ func (r *Run) agents() error {
 	for i, c := range r.Resolutions {
 		dirs[i] = c.Dir
 	}
-	// The worktree modes' references read a source of their own, not the
-	// engine the profiles read: they are found beside the views.
-	var beside func()
-	if r.sides == nil {
-		beside = func() {
-			refs, err := r.references()
+	// The references read the engine's source (or, in the worktree
+	// modes, one of their own) and not the engine: they are found beside
+	// the views.
+	find, err := r.referencesFinder()
+	if err != nil {
+		return err
+	}
+	var beside func(share func(resolve.Source) resolve.Source)
+	if find != nil {
+		beside = func(share func(resolve.Source) resolve.Source) {
+			refs, err := find(share)
 			r.refsBeside = &referencesResult{refs, err}
 		}
+	} else {
+		r.refsBeside = &referencesResult{}
 	}
 	views, err := agent.Views(resolvers, dirs, beside)
 	if err != nil {

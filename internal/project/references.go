@@ -65,6 +65,20 @@ func referenceFiles(chains []*resolve.Resolution) []*refFile {
 // modes the references the change breaks, and those it adds that resolve
 // on neither side (a warning).
 func (r *Run) references() ([]lint.Reference, error) {
+	find, err := r.referencesFinder()
+	if err != nil || find == nil {
+		return nil, err
+	}
+	return find(sameSource)
+}
+
+func sameSource(src resolve.Source) resolve.Source { return src }
+
+// referencesFinder is references in two steps: what needs the engine,
+// done now, and the finder, which reads the sources only through share
+// (it may run beside the agent profiles' views, agent.Views, which then
+// read the same sources under one lock). nil: nothing to find.
+func (r *Run) referencesFinder() (func(share func(resolve.Source) resolve.Source) ([]lint.Reference, error), error) {
 	rc := r.Config.References
 	if !rc.Enabled {
 		return nil, nil
@@ -72,24 +86,27 @@ func (r *Run) references() ([]lint.Reference, error) {
 	if !r.Config.RuleRuns("RL021") || !r.Config.Enabled(agent.Rivumi) {
 		return nil, nil // nothing to extract for a rule that does not run
 	}
-	c := &refCheck{cfg: rc}
 	if r.sides == nil {
 		files := referenceFiles(r.Resolutions)
 		if len(files) == 0 {
 			return nil, nil
 		}
-		// A source of its own: the engine's lists only the regular files
-		// a chain can use (Worktree.relevant), not a Makefile or main.go.
-		wt, err := r.p.openWorktree(nil)
-		if err != nil {
-			return nil, fmt.Errorf("references: %w", err)
-		}
-		defer wt.Close()
-		c.head = refs.NewResolver(wt)
-		if c.ign, err = r.p.headIgnores(wt); err != nil {
-			return nil, err
-		}
-		return c.worktree(files)
+		return func(func(resolve.Source) resolve.Source) ([]lint.Reference, error) {
+			c := &refCheck{cfg: rc}
+			// A source of its own: the engine's lists only the regular
+			// files a chain can use (Worktree.relevant), not a Makefile or
+			// main.go.
+			wt, err := r.p.openWorktree(nil)
+			if err != nil {
+				return nil, fmt.Errorf("references: %w", err)
+			}
+			defer wt.Close()
+			c.head = refs.NewResolver(wt)
+			if c.ign, err = r.p.headIgnores(wt); err != nil {
+				return nil, err
+			}
+			return c.worktree(files)
+		}, nil
 	}
 	if r.sides.Base == nil || !refsTouched(r.changes, r.Engine.Candidates()) {
 		// Without a base nothing can be broken by the change; a change
@@ -97,25 +114,31 @@ func (r *Run) references() ([]lint.Reference, error) {
 		// read cannot break one (the cost rule of docs/references.md).
 		return nil, nil
 	}
-	c.head = refs.NewResolver(r.Engine.Source())
-	var err error
-	if c.ign, err = r.p.headIgnores(r.Engine.Source()); err != nil {
+	chains, err := r.deletedDirChains()
+	if err != nil {
 		return nil, err
 	}
-	c.baseSrc = r.sides.Base
-	c.base = refs.NewResolver(r.sides.Base)
-	c.renames = renames(r.changes)
-	c.deleted = map[string]bool{}
-	for _, ch := range r.changes {
-		if ch.Kind == repo.Deleted {
-			c.deleted[ch.Path] = true
+	files := referenceFiles(chains)
+	head, base, changes := r.Engine.Source(), r.sides.Base, r.changes
+	return func(share func(resolve.Source) resolve.Source) ([]lint.Reference, error) {
+		c := &refCheck{cfg: rc}
+		headSrc, baseSrc := share(head), share(base)
+		c.head = refs.NewResolver(headSrc)
+		var err error
+		if c.ign, err = r.p.headIgnores(headSrc); err != nil {
+			return nil, err
 		}
-	}
-	var chains []*resolve.Resolution
-	if chains, err = r.deletedDirChains(); err != nil {
-		return nil, err
-	}
-	return c.diff(referenceFiles(chains))
+		c.baseSrc = baseSrc
+		c.base = refs.NewResolver(baseSrc)
+		c.renames = renames(changes)
+		c.deleted = map[string]bool{}
+		for _, ch := range changes {
+			if ch.Kind == repo.Deleted {
+				c.deleted[ch.Path] = true
+			}
+		}
+		return c.diff(files)
+	}, nil
 }
 
 // deletedDirChains are the run's chains and, for a deleted path whose
