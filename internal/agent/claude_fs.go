@@ -93,12 +93,39 @@ func (c *ClaudeResolver) follow(rel string) (followed, error) {
 	if c.lstatSrc == nil {
 		c.lstatSrc = &lstatMemo{Source: c.e.Source(), listed: c.e.Listed, seen: map[string]lstatResult{}}
 	}
+	if f, ok := c.lstatSrc.direct(rel); ok {
+		c.follows[rel] = f
+		return f, nil
+	}
 	f, err := follow(c.lstatSrc, c.o.RootAbs, rel)
 	if err != nil {
 		return f, fmt.Errorf("follow %s: %w", rel, err)
 	}
 	c.follows[rel] = f
 	return f, nil
+}
+
+// direct is follow's answer for rel (clean, relative) read off the engine's
+// listing of its directory, when the engine found no link from the root
+// down to that directory and the listing names rel as a directory or a
+// file: then there is no link to follow on the way or at the end.
+func (m *lstatMemo) direct(rel string) (followed, bool) {
+	if rel == "" || m.listed == nil {
+		return followed{}, false
+	}
+	info, ok := m.listed(resolve.ParentDir(rel))
+	if !ok || info.Linked != "" {
+		return followed{}, false
+	}
+	name := path.Base(rel)
+	if info.ChildKind(name) == resolve.Dir {
+		return followed{walk: found, path: rel, ent: resolve.Entry{Name: name, Kind: resolve.Dir}}, true
+	}
+	if ent, ok := entryOf(info, name); ok && ent.Kind == resolve.Regular {
+		ent.Name = name
+		return followed{walk: found, path: rel, ent: ent}, true
+	}
+	return followed{}, false
 }
 
 // realpath resolves abs as mo does: a path that cannot be resolved (it is
