@@ -25,6 +25,8 @@ type claudeSim struct {
 	// within are the paths that got in because they lie in the working
 	// directory: a deeper one may keep them out.
 	within []string
+	// chainDirs is chain(), once made.
+	chainDirs []string
 }
 
 // in is claudeWithin(p, cwd), remembering p when it holds.
@@ -95,8 +97,13 @@ func (s *claudeSim) seeded() *claudeLoad {
 const claudeManagedMD = "/etc/claude-code/CLAUDE.md"
 
 // chain is the working directory and the directories above it inside the
-// root, top down.
-func (s *claudeSim) chain() []string { return ancestors(s.dir, "") }
+// root, top down (made once a pass; read only).
+func (s *claudeSim) chain() []string {
+	if s.chainDirs == nil {
+		s.chainDirs = ancestors(s.dir, "")
+	}
+	return s.chainDirs
+}
 
 func (s *claudeSim) run() error {
 	c := s.c
