@@ -28,9 +28,7 @@ const (
 
 func main() {
 	stop := trace.Profile() // RIVUMI_LINT_CPUPROFILE, RIVUMI_LINT_MEMPROFILE
-	if len(os.Args) > 1 {
-		tuneGC(os.Args[1])
-	}
+	tuneGC(os.Args[1:])
 	code := run(os.Args[1:], processEnv())
 	stop()
 	trace.Done() // RIVUMI_LINT_TRACE: total time and peak RSS
