@@ -137,7 +137,6 @@ type ClaudeResolver struct {
 	// claudeNames is, per chain directory, whether it or a directory
 	// above it lists CLAUDE.md, .claude or CLAUDE.local.md.
 	claudeNames map[string]bool
-	absNames    map[claudeNameKey]string // absName's strings
 	// lstatSrc is the engine's source with its Lstat memoised, for follow.
 	lstatSrc *lstatMemo
 	// env is what every pass asks of the machine outside the repository
@@ -209,7 +208,7 @@ func NewClaude(e *resolve.Engine, o ClaudeOptions) *ClaudeResolver {
 	home := strings.TrimSuffix(o.Home, "/")
 	return &ClaudeResolver{e: e, base: e, o: o, home: home, views: map[string]*View{}, follows: map[string]followed{},
 		lstats: map[string]bool{}, reads: map[string]claudeRead{}, texts: map[string]*claudeText{}, lists: map[string]claudeListing{},
-		within: map[*View][]string{}, mains: map[string]*claudeMain{}, plugins: map[string]*claudePlugin{}, claudeNames: map[string]bool{}, absNames: map[claudeNameKey]string{}}
+		within: map[*View][]string{}, mains: map[string]*claudeMain{}, plugins: map[string]*claudePlugin{}, claudeNames: map[string]bool{}}
 }
 
 // Profile implements Resolver.

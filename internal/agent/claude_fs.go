@@ -85,21 +85,6 @@ func (c *ClaudeResolver) abs(rel string) string {
 	return c.o.RootAbs + "/" + rel
 }
 
-// absName is abs(d) + "/" + name, cleaned, for a chain directory d and one
-// of the names the passes look for there, made once: every pass from
-// below d asks for the same strings.
-func (c *ClaudeResolver) absName(d, name string) string {
-	k := claudeNameKey{d, name}
-	if p, ok := c.absNames[k]; ok {
-		return p
-	}
-	p := path.Clean(c.abs(d) + "/" + name)
-	c.absNames[k] = p
-	return p
-}
-
-type claudeNameKey struct{ dir, name string }
-
 // follow is follow() over the engine's source, once per path.
 func (c *ClaudeResolver) follow(rel string) (followed, error) {
 	if f, ok := c.follows[rel]; ok {

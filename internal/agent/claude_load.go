@@ -286,10 +286,10 @@ func (s *claudeSim) has(d, name string) (bool, error) {
 // directory does not hold only joins the set of seen paths, as Claude
 // Code's missing files do.
 func (l *claudeLoad) chainFile(d, name string, kind claudeKind) (int, error) {
-	p := l.s.c.absName(d, name)
+	p := l.s.c.abs(d) + "/" + name
 	ok, err := l.s.has(d, name)
 	if err != nil || !ok {
-		l.processed.add(p)
+		l.processed.add(path.Clean(p))
 		return 0, err
 	}
 	return l.zne(p, kind, 0, nil)
@@ -848,7 +848,7 @@ func (s *claudeSim) loadAgents() error {
 		}
 		for _, name := range agentsNames {
 			start := len(l.items)
-			top := c.absName(d, name)
+			top := x + "/" + name
 			if _, err := l.chainFile(d, name, kindProject); err != nil {
 				return err
 			}
