@@ -107,25 +107,16 @@ func (c *ClaudeResolver) follow(rel string) (followed, error) {
 
 // direct is follow's answer for rel (clean, relative) read off the engine's
 // listing of its directory, when the engine found no link from the root
-// down to that directory and the listing names rel as a directory or a
-// file: then there is no link to follow on the way or at the end.
+// down to that directory (fromListing asks) and the listing names rel as
+// a directory or a file: then there is no link to follow on the way or at
+// the end.
 func (m *lstatMemo) direct(rel string) (followed, bool) {
-	if rel == "" || m.listed == nil {
+	ent, ok := m.fromListing(rel)
+	if !ok || ent.Kind != resolve.Dir && ent.Kind != resolve.Regular {
 		return followed{}, false
 	}
-	info, ok := m.listed(resolve.ParentDir(rel))
-	if !ok || info.Linked != "" {
-		return followed{}, false
-	}
-	name := path.Base(rel)
-	if info.ChildKind(name) == resolve.Dir {
-		return followed{walk: found, path: rel, ent: resolve.Entry{Name: name, Kind: resolve.Dir}}, true
-	}
-	if ent, ok := entryOf(info, name); ok && ent.Kind == resolve.Regular {
-		ent.Name = name
-		return followed{walk: found, path: rel, ent: ent}, true
-	}
-	return followed{}, false
+	ent.Name = path.Base(rel)
+	return followed{walk: found, path: rel, ent: ent}, true
 }
 
 // realpath resolves abs as mo does: a path that cannot be resolved (it is

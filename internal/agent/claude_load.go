@@ -146,7 +146,7 @@ func (s *claudeSim) run() error {
 				return err
 			}
 		}
-		if ok, err := s.has(d, claudeDir); err != nil {
+		if ok, err := s.c.has(d, claudeDir); err != nil {
 			return err
 		} else if ok {
 			if err := s.main.rulesTree(x+"/"+claudeDir+"/rules", kindProject); err != nil {
@@ -270,8 +270,8 @@ func (c *ClaudeResolver) userPass() (*claudeUser, error) {
 
 // has reports whether the chain directory d's listing holds name (for
 // ".claude/…", whether it holds .claude).
-func (s *claudeSim) has(d, name string) (bool, error) {
-	info, err := s.c.e.Dir(d)
+func (c *ClaudeResolver) has(d, name string) (bool, error) {
+	info, err := c.e.Dir(d)
 	if err != nil {
 		return false, fmt.Errorf("list %s: %w", resolve.DisplayDir(d), err)
 	}
@@ -287,7 +287,7 @@ func (s *claudeSim) has(d, name string) (bool, error) {
 // Code's missing files do.
 func (l *claudeLoad) chainFile(d, name string, kind claudeKind) (int, error) {
 	p := l.s.c.abs(d) + "/" + name
-	ok, err := l.s.has(d, name)
+	ok, err := l.s.c.has(d, name)
 	if err != nil || !ok {
 		l.processed.add(path.Clean(p))
 		return 0, err
@@ -776,12 +776,11 @@ func (c *ClaudeResolver) claudeNamesAt(dir string) (bool, error) {
 			return false, err
 		}
 	}
-	s := &claudeSim{c: c}
 	for _, name := range claudeFamily {
 		if listed {
 			break
 		}
-		ok, err := s.has(dir, name)
+		ok, err := c.has(dir, name)
 		if err != nil {
 			return false, err
 		}
@@ -800,7 +799,7 @@ func (s *claudeSim) ignoreAgents(why string) error {
 	for _, d := range s.chain() {
 		x := s.c.abs(d)
 		for _, name := range agentsNames {
-			ok, err := s.has(d, name)
+			ok, err := s.c.has(d, name)
 			if err == nil && ok {
 				ok, err = s.c.exists(x + "/" + name)
 			}

@@ -41,7 +41,11 @@ func views(resolvers []Resolver, dirs []string, beside func(share func(resolve.S
 			views[i][j] = v
 		}
 	}
-	if !parallel || len(resolvers)+btoi(beside != nil) < 2 {
+	units := len(resolvers) // what can run at once
+	if beside != nil {
+		units++
+	}
+	if !parallel || units < 2 {
 		if beside != nil {
 			beside(func(src resolve.Source) resolve.Source { return src })
 		}
@@ -80,13 +84,6 @@ func views(resolvers []Resolver, dirs []string, beside func(share func(resolve.S
 		}
 	}
 	return views, nil
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // sharer is a resolver whose engine reads can be put under a lock shared
