@@ -8,8 +8,8 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
-// The views made on goroutines, beside each other and beside other work,
-// are the serial twin's (F1); under -race (as .ci/run runs this package)
+// A8, F1: the views made on goroutines, beside each other and beside other
+// work, are the serial twin's; under -race (as .ci/run runs this package)
 // the engine they share, listing directories for both, is read under the
 // lock only: without it the race detector fails the test.
 func TestViewsParallelIsSerial(t *testing.T) {

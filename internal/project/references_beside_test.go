@@ -8,7 +8,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/repo/gittest"
 )
 
-// The references are found beside the agent profiles' views
+// A8, RL021: the references are found beside the agent profiles' views
 // (agent.Views): in the worktree mode from a source of their own, in the
 // diff modes from the head's tree and the base's, read under the views'
 // lock. The findings are the ones a run without profiles gives; .ci/run
