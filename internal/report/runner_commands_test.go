@@ -152,6 +152,9 @@ func FuzzTextLine(f *testing.F) {
 	f.Add("AGENTS.md", "plain", ".", uint8(1))
 	f.Add("\u2028::x", "\u0085::y", "\x1b[31m", uint8(12))
 	f.Add("a.md", "a; ::x. ::y: ::z", "d", uint8(3))
+	// Two spaces before "::": the wrap falls on the empty word between
+	// them, and the next line started " ::x:" (CI, session 8).
+	f.Add("p", "m", "aaaa  ::x", uint8(2))
 	f.Fuzz(func(t *testing.T, path, msg, dir string, width uint8) {
 		r := &lint.Result{
 			Findings: []lint.Finding{{Rule: "RL004", Name: "invalid-utf8", Severity: lint.Warning, Path: path, Line: 3, Column: 4, UTF16Column: 4,

@@ -157,30 +157,31 @@ func (t textWriter) line(prefix, text string) {
 
 // wrapped writes prefix (taking cols columns) then text, breaking text
 // between words so that no line exceeds the width; a word longer than a
-// line is written whole. Continuation lines start with cont.
+// line is written whole. Continuation lines start with cont. Each line is
+// checked whole before it is written: a run of spaces in text can leave
+// "::" first on a line however the words fall.
 func (t textWriter) wrapped(prefix string, cols int, cont, text string) {
-	t.w.WriteString(prefix)
+	var cur strings.Builder
+	cur.WriteString(prefix)
 	col := cols
 	words := strings.Split(text, " ")
 	for i, w := range words {
 		wl := displayWidth(w)
 		if i > 0 {
 			if t.width > 0 && col+1+wl > t.width && col > len(cont) {
-				t.w.WriteString("\n")
-				t.w.WriteString(cont)
+				t.w.WriteString(lineStartText(cur.String()) + "\n")
+				cur.Reset()
+				cur.WriteString(cont)
 				col = len(cont)
 			} else {
-				t.w.WriteByte(' ')
+				cur.WriteByte(' ')
 				col++
 			}
 		}
-		if (i == 0 && strings.TrimSpace(prefix) == "") || (i > 0 && col == len(cont)) {
-			w = lineStartText(w) // the line starts with w
-		}
-		t.w.WriteString(w)
+		cur.WriteString(w)
 		col += wl
 	}
-	t.w.WriteString("\n")
+	t.w.WriteString(lineStartText(cur.String()) + "\n")
 }
 
 // excerpt writes the source line and a caret under the column (a whole-line
