@@ -398,15 +398,21 @@ func walkDir(dir string, lookup func(string) (uint32, bool, error), target func(
 }
 
 // DirLink reports whether p is a symbolic link that leads to a directory of
-// the tree. Like a whole-worktree check, a change lists such a link as a
-// directory of its own, so that candidates behind it are reported (C1).
+// the tree, links on the way to p followed as lstat(2) does. Like a
+// whole-worktree check, a change lists such a link as a directory of its
+// own, so that candidates behind it are reported (C1).
 func (t *Tree) DirLink(p string) (bool, error) {
-	mode, ok, err := t.lookup(p)
+	// Links on the way to p are followed, as lstat(2) does in a checkout.
+	var terr error
+	target := targetOf(t.LinkTarget, &terr)
+	mode, ok, err := lstatPath(p, t.lookup, target)
+	if err == nil {
+		err = terr
+	}
 	if err != nil || !ok || mode != ModeSymlink {
 		return false, err
 	}
-	var terr error
-	_, ok, err = walkDir(p, t.lookup, targetOf(t.LinkTarget, &terr))
+	_, ok, err = walkDir(p, t.lookup, target)
 	if err == nil {
 		err = terr
 	}

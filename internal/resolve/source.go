@@ -91,8 +91,9 @@ type Snapshot interface {
 	// a directory gives none.
 	CandidateDirsBelow(dir string, names []string) ([]string, error)
 	// DirLink reports whether p is a symbolic link that leads to a
-	// directory; the directory stage resolves such a link itself, so the
-	// candidates behind it are reported (C1).
+	// directory, links on the way to p followed as lstat(2) does; the
+	// directory stage resolves such a link itself, so the candidates
+	// behind it are reported (C1).
 	DirLink(p string) (bool, error)
 	// Prefetch reads ahead, on several goroutines, what the engine will
 	// read for dirs and every directory above them: their layer files
