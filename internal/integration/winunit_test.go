@@ -56,10 +56,10 @@ var wineGaps = []wineGap{
 
 // windowsKnown are tests that fail on Windows itself, Wine or not, for a
 // reason of the test or of the code that the lane found (docs/platforms.md
-// keeps the list): package Test → why. They are not passes.
-var windowsKnown = map[string]string{
-	"internal/project FuzzRel": "test: its oracle (filepath.Abs, os.Lstat) errors on a NUL or a name no Windows path holds (seeds a\\x00b, \\xff/\\n), which Rel accepts as names that are not there",
-}
+// keeps the list): package Test → why. They are not passes. None now: the
+// one there was, FuzzRel, had an oracle that asked Windows for an absolute
+// path Windows cannot spell.
+var windowsKnown = map[string]string{}
 
 // cleanupOnly reports whether a failed test's only output is t.TempDir's
 // cleanup failing with "Directory is not empty": Wine 8 keeps a deleted

@@ -87,7 +87,7 @@ func FuzzRel(f *testing.F) {
 		// The argument and ROOT/rel are the same entry. Lexically so when
 		// no link leads out of and back into the root (then nothing outside
 		// the root can be accepted); otherwise through the file system.
-		abs, _ := filepath.Abs(arg)
+		abs := absOf(arg, root)
 		joined := filepath.Join(root, filepath.FromSlash(rel))
 		if abs == joined {
 			return
@@ -109,4 +109,25 @@ func FuzzRel(f *testing.F) {
 			t.Fatalf("Rel(%q) = %q: %s is not the same file as %s", arg, rel, joined, abs)
 		}
 	})
+}
+
+// absOf is arg made absolute against the working directory cwd, by its
+// text as filepath.Abs does on Unix. filepath.Abs on Windows asks the
+// system (GetFullPathName), which refuses a NUL and turns a byte that is
+// not UTF-8 into U+FFFD, so the oracle would name another path than the
+// one Rel was given; only a drive-relative "C:x", whose directory the
+// system keeps per drive, is asked of it.
+func absOf(arg, cwd string) string {
+	switch {
+	case filepath.IsAbs(arg):
+		return filepath.Clean(arg)
+	case filepath.VolumeName(arg) != "":
+		if abs, err := filepath.Abs(arg); err == nil {
+			return abs
+		}
+		return filepath.Clean(arg)
+	case arg != "" && os.IsPathSeparator(arg[0]):
+		return filepath.VolumeName(cwd) + filepath.Clean(arg) // rooted, on the working directory's drive
+	}
+	return filepath.Join(cwd, arg)
 }
