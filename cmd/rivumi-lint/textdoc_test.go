@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-var updateDocs = flag.Bool("update", false, "rewrite docs/text-output.md's demo block instead of comparing with it")
+var updateDocs = flag.Bool("update", false, "rewrite docs/text-output.md's demo block and testdata/baseline/demo.txt instead of comparing with them")
 
 // §7 text: the demo's text output at 100 columns is the block docs/text-output.md
 // shows (issue #26): it is compared byte for byte, and no line is wider
