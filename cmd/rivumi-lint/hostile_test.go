@@ -32,6 +32,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -1154,6 +1155,32 @@ func TestSubmodulePathArgument(t *testing.T) {
 	if !found {
 		t.Errorf("R7: check vendor/lib (a submodule) resolves %d directories, not vendor, the directory of the changed entry", len(doc.Directories))
 	}
+}
+
+// TestSubmoduleAtNonUTF8Path: `git submodule add` of a path that is not
+// UTF-8 writes its bytes into the superproject's config and into the
+// submodule's core.worktree; a check from inside the submodule reads them
+// as Git does instead of exiting 2 (the differential, seeds 1796198325 and
+// 1796198330: the references' ignore rules read the submodule's config).
+func TestSubmoduleAtNonUTF8Path(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		t.Skip("the file system holds no name that is not UTF-8")
+	}
+	sub := gittest.New(t)
+	write(t, sub.Dir, "AGENTS.md", "inside the submodule; see `docs/x.md`\n")
+	sub.Commit("sub")
+	g := gittest.New(t)
+	write(t, g.Dir, "AGENTS.md", "root\n")
+	g.Commit("root")
+	g.Git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.Dir, "bad\xffname/mod")
+	g.Git("commit", "-q", "-m", "submodule")
+	c := newCLI(t, filepath.Join(g.Dir, "bad\xffname", "mod"))
+	doc := c.checkAll(0)
+	if len(doc.Directories) == 0 {
+		t.Errorf("check inside the submodule resolved no directory")
+	}
+	c.checkAll(0, "AGENTS.md")
+	c.checkAll(0, "--base", "HEAD", "--head", "HEAD")
 }
 
 // rssProbeMain is `rss-probe FILE PROG ARGS...`: it runs PROG with this

@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
-
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
@@ -314,8 +312,11 @@ func readIgnoreConfigNative(top, gitDir string) (IgnoreConfig, error) {
 			}
 			return c, fmt.Errorf("read Git config %s: %w", files[i], err)
 		}
-		cfg := formatcfg.New()
-		if err := formatcfg.NewDecoder(bytes.NewReader(validHeaders(b))).Decode(cfg); err != nil {
+		cfg, err := decodeGitConfig(b)
+		if errors.Is(err, errConfigEscape) {
+			return c, &needGitError{fmt.Sprintf("the Git config %s %s", files[i], err)}
+		}
+		if err != nil {
 			return c, fmt.Errorf("read Git config %s: %w (fix it; git fails on it too)", files[i], err)
 		}
 		for _, s := range cfg.Sections {

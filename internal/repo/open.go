@@ -179,28 +179,93 @@ func readGitConfig(name string) (*formatcfg.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read Git config: %w", err)
 	}
-	cfg := formatcfg.New()
-	if err := formatcfg.NewDecoder(bytes.NewReader(validHeaders(b))).Decode(cfg); err != nil {
+	cfg, err := decodeGitConfig(b)
+	if err != nil {
 		return nil, fmt.Errorf("read Git config %s: %w", name, err)
 	}
 	return cfg, nil
 }
 
-// validHeaders is a Git config file with the bytes that are not UTF-8 in
-// its section headers replaced (U+FFFD). Git takes any bytes there — `git
-// submodule add` of a path that is not UTF-8 writes one — while go-git's
-// parser stops at them; no key this tool reads lives in such a section.
-func validHeaders(b []byte) []byte {
-	if utf8.Valid(b) {
-		return b
-	}
-	lines := bytes.SplitAfter(b, []byte("\n"))
-	for i, l := range lines {
-		if t := bytes.TrimLeft(l, " \t"); len(t) > 0 && t[0] == '[' && !utf8.Valid(l) {
-			lines[i] = bytes.ToValidUTF8(l, []byte("\uFFFD"))
+// decodeGitConfig parses a Git config file as Git reads one: as bytes.
+// go-git's parser stops at a byte that is not UTF-8, which Git takes
+// anywhere; `git submodule add` of such a path writes it into a section
+// header of the superproject's config and into core.worktree of the
+// submodule's. Each such byte passes through the parser as a code point of
+// the last private-use plane and is turned back into itself after, so
+// every name and value holds the file's bytes. A file that already holds
+// one of those code points is refused rather than misread.
+func decodeGitConfig(b []byte) (*formatcfg.Config, error) {
+	escaped := !utf8.Valid(b)
+	if escaped {
+		var ok bool
+		if b, ok = escapeBytes(b); !ok {
+			return nil, errConfigEscape
 		}
 	}
-	return bytes.Join(lines, nil)
+	cfg := formatcfg.New()
+	if err := formatcfg.NewDecoder(bytes.NewReader(b)).Decode(cfg); err != nil {
+		return nil, err
+	}
+	if escaped {
+		for _, s := range cfg.Sections {
+			s.Name = unescapeBytes(s.Name)
+			unescapeOptions(s.Options)
+			for _, ss := range s.Subsections {
+				ss.Name = unescapeBytes(ss.Name)
+				unescapeOptions(ss.Options)
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// errConfigEscape is a config file decodeGitConfig cannot read exactly;
+// the git binary can.
+var errConfigEscape = errors.New("it is not UTF-8 and holds a code point from U+10FF00 to U+10FFFF, which this reader cannot tell from the bytes it stands for")
+
+// byteEscape is the first code point that stands for a byte of a config
+// file that is not UTF-8 (byteEscape+b for byte b).
+const byteEscape = 0x10FF00
+
+// escapeBytes replaces each byte of b that is not part of a UTF-8 sequence
+// by byteEscape+byte; ok is false when b holds such a code point already.
+func escapeBytes(b []byte) (out []byte, ok bool) {
+	out = make([]byte, 0, len(b)+len(b)/8)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			out = utf8.AppendRune(out, byteEscape+rune(b[0]))
+		case r >= byteEscape:
+			return nil, false
+		default:
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return out, true
+}
+
+// unescapeBytes turns escapeBytes' code points back into their bytes.
+func unescapeBytes(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r >= byteEscape }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r >= byteEscape {
+			b.WriteByte(byte(r - byteEscape))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func unescapeOptions(opts formatcfg.Options) {
+	for _, o := range opts {
+		o.Key, o.Value = unescapeBytes(o.Key), unescapeBytes(o.Value)
+	}
 }
 
 // openGoGit opens the repository for reading without the git binary:

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -516,10 +517,58 @@ func TestConfigWithNonUTF8SectionHeader(t *testing.T) {
 	if got := cfg.Section("extensions").Options.Get("objectformat"); got != "sha256" {
 		t.Errorf("extensions.objectFormat = %q after the header, want sha256", got)
 	}
-	if err := os.WriteFile(name, []byte("[core]\n\texcludesFile = a\xffb\n"), 0o644); err != nil {
+	if got := cfg.Section("submodule").Subsection("bad\xffname/mod"); got.Options.Get("active") != "true" {
+		t.Errorf("submodule \"bad\\xffname/mod\" not found by its bytes: %#v", cfg.Section("submodule").Subsections)
+	}
+	// The submodule's own config: core.worktree names the path's bytes
+	// (differential seeds 1796198325, 1796198330).
+	if err := os.WriteFile(name, []byte("[core]\n\tworktree = ../../../bad\xffname/mod\n\texcludesFile = \"a\xff b\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readGitConfig(name); err == nil {
-		t.Errorf("a value that is not UTF-8 decoded; the header-only repair should leave values alone")
+	cfg, err = readGitConfig(name)
+	if err != nil {
+		t.Fatalf("readGitConfig with a value that is not UTF-8: %v", err)
 	}
+	if got := cfg.Section("core").Options.Get("worktree"); got != "../../../bad\xffname/mod" {
+		t.Errorf("core.worktree = %q, want the file's bytes", got)
+	}
+	if got := cfg.Section("core").Options.Get("excludesfile"); got != "a\xff b" {
+		t.Errorf("core.excludesFile = %q, want the file's bytes", got)
+	}
+	// A code point of the escapes' range beside a byte that is not UTF-8
+	// cannot be read exactly: refused, not misread.
+	if err := os.WriteFile(name, []byte("[core]\n\texcludesFile = \U0010FF41\xff\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readGitConfig(name); !errors.Is(err, errConfigEscape) {
+		t.Errorf("readGitConfig = %v, want errConfigEscape", err)
+	}
+}
+
+// FuzzGitConfigBytes: decodeGitConfig never panics, and a value of any
+// bytes (no line break, quote, backslash, comment sign or edge space: what
+// Git writes unquoted) reads back as those bytes.
+func FuzzGitConfigBytes(f *testing.F) {
+	for _, s := range []string{"a", "bad\xffname/mod", "\xc3", "\xe2\x80", "\U0010FF41", "é\xff\xfe", "x\x00y"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		if e, ok := escapeBytes(v); ok && unescapeBytes(string(e)) != string(v) {
+			t.Fatalf("unescape(escape(%q)) = %q", v, unescapeBytes(string(e)))
+		}
+		decodeGitConfig(v) // never panics
+		if bytes.ContainsAny(v, "\n\r\"\\;#\x00") || len(bytes.TrimSpace(v)) != len(v) || len(v) == 0 {
+			return
+		}
+		cfg, err := decodeGitConfig([]byte("[core]\n\texcludesFile = " + string(v) + "\n"))
+		if errors.Is(err, errConfigEscape) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("value %q: %v", v, err)
+		}
+		if got := cfg.Section("core").Options.Get("excludesfile"); got != string(v) {
+			t.Fatalf("value %q read back as %q", v, got)
+		}
+	})
 }
