@@ -20,9 +20,7 @@ import (
 // and rewrite the list with -update (docs/baseline.md, "Across
 // releases").
 func TestDemoBaselineIdentitiesB2(t *testing.T) {
-	if fi, err := os.Lstat(filepath.FromSlash("../../testdata/demo/symlink/AGENTS.md")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("testdata/demo/symlink/AGENTS.md must be a symbolic link (check out with core.symlinks=true): %v", err)
-	}
+	requireDemoSymlink(t)
 	t.Setenv("HOME", t.TempDir()) // no user-level file of the machine's
 	var got strings.Builder
 	for _, agent := range []string{"rivumi", "all"} {

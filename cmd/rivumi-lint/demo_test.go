@@ -13,11 +13,7 @@ import (
 // RL001–RL011 of §5 must fire and the run must exit 1 (§6). A script cannot
 // see testdata/demo, hence this Go test.
 func TestDemo(t *testing.T) {
-	// C1: the demo's RL001 is a committed symlink; a checkout without
-	// symlinks (core.symlinks=false) cannot show it.
-	if fi, err := os.Lstat(filepath.FromSlash("../../testdata/demo/symlink/AGENTS.md")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("testdata/demo/symlink/AGENTS.md must be a symbolic link (check out with core.symlinks=true): %v", err)
-	}
+	requireDemoSymlink(t)
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"check", "--root", "../../testdata/demo", "--format", "json"}, env{Stdout: &stdout, Stderr: &stderr})
 	if code != exitFindings {
@@ -166,5 +162,15 @@ func TestClean(t *testing.T) {
 		if !active[k] {
 			t.Errorf("layer %q not active; got %v", k, active)
 		}
+	}
+}
+
+// requireDemoSymlink fails the test unless the demo's RL001 is the
+// committed symbolic link (C1): a checkout without symlinks
+// (core.symlinks=false) cannot show it.
+func requireDemoSymlink(t *testing.T) {
+	t.Helper()
+	if fi, err := os.Lstat(filepath.FromSlash("../../testdata/demo/symlink/AGENTS.md")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("testdata/demo/symlink/AGENTS.md must be a symbolic link (check out with core.symlinks=true): %v", err)
 	}
 }

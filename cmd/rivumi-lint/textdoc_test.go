@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -17,9 +16,7 @@ var updateDocs = flag.Bool("update", false, "rewrite docs/text-output.md's demo 
 // than the 100 columns, so a terminal of that width wraps nothing.
 func TestDemoTextAt100Columns(t *testing.T) {
 	// The demo's RL001 is a committed symlink (as TestDemo says).
-	if fi, err := os.Lstat(filepath.FromSlash("../../testdata/demo/symlink/AGENTS.md")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("testdata/demo/symlink/AGENTS.md must be a symbolic link (check out with core.symlinks=true): %v", err)
-	}
+	requireDemoSymlink(t)
 	t.Setenv("COLUMNS", "100")
 	t.Setenv("HOME", t.TempDir()) // no user-level file of the machine's
 	var stdout, stderr bytes.Buffer
