@@ -649,21 +649,7 @@ func isName(s string, names []string) bool {
 // DirLink reports whether p is a staged symbolic link that leads to a
 // directory of the index (see Tree.DirLink).
 func (x *Index) DirLink(p string) (bool, error) {
-	// Links on the way to p are followed, as lstat(2) does in a checkout.
-	var terr error
-	target := targetOf(x.LinkTarget, &terr)
-	mode, ok, err := lstatPath(p, x.lookup, target)
-	if err == nil {
-		err = terr
-	}
-	if err != nil || !ok || mode != ModeSymlink {
-		return false, err
-	}
-	_, ok, err = walkDir(p, x.lookup, target)
-	if err == nil {
-		err = terr
-	}
-	return ok && err == nil, err
+	return dirLink(p, x.lookup, x.LinkTarget)
 }
 
 // unreadableIndexError says the index uses a format feature this package

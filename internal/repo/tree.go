@@ -402,17 +402,23 @@ func walkDir(dir string, lookup func(string) (uint32, bool, error), target func(
 // whole-worktree check, a change lists such a link as a directory of its
 // own, so that candidates behind it are reported (C1).
 func (t *Tree) DirLink(p string) (bool, error) {
-	// Links on the way to p are followed, as lstat(2) does in a checkout.
+	return dirLink(p, t.lookup, t.LinkTarget)
+}
+
+// dirLink is DirLink over a tree's or the index's lookup and link
+// targets: links on the way to p are followed, as lstat(2) does in a
+// checkout, then p itself, which must be a link, to a directory.
+func dirLink(p string, lookup func(string) (uint32, bool, error), linkTarget func(string) (string, error)) (bool, error) {
 	var terr error
-	target := targetOf(t.LinkTarget, &terr)
-	mode, ok, err := lstatPath(p, t.lookup, target)
+	target := targetOf(linkTarget, &terr)
+	mode, ok, err := lstatPath(p, lookup, target)
 	if err == nil {
 		err = terr
 	}
 	if err != nil || !ok || mode != ModeSymlink {
 		return false, err
 	}
-	_, ok, err = walkDir(p, t.lookup, target)
+	_, ok, err = walkDir(p, lookup, target)
 	if err == nil {
 		err = terr
 	}
