@@ -61,6 +61,10 @@ func stampedRivumiLint(t *testing.T) string { return stampedBin.get(t) }
 // which target it is, so a test sees which archive was installed.
 func newRelease(t *testing.T) *release {
 	t.Helper()
+	// The stamped build is a -trimpath build: on a cold build cache it
+	// compiles the module and its dependencies once more (over a minute on
+	// two cores), so the default `go test ./...` leaves it out (#33.15).
+	needIntegration(t, "a release build of the CLI")
 	real, err := os.ReadFile(stampedRivumiLint(t))
 	if err != nil {
 		t.Fatal(err)
@@ -372,6 +376,8 @@ func TestActionRefusesATamperedArchiveD3(t *testing.T) {
 }
 
 func TestActionBuildsFromSourceWithoutARecordedReleaseD3(t *testing.T) {
+	// The install step's `go build` compiles the CLI anew in a copy.
+	needIntegration(t, "the Action's build from source")
 	srv := serve(t, t.TempDir())
 	ws := newRepo(t, map[string]string{"AGENTS.md": "# rules\n"})
 	r := newRunner(t, ws, "workflow_dispatch", map[string]any{}, nil)

@@ -13,6 +13,8 @@ import (
 )
 
 func TestGoInstallAtVersionReportsItD2(t *testing.T) {
+	// `go install MOD@VERSION` builds the module anew from a proxy copy.
+	needIntegration(t, "go install from a module proxy")
 	const mod, version = "github.com/rivumi/rivumi-lint", "v0.3.0"
 	src, _ := sourceCopy(t)
 	proxy := t.TempDir()
