@@ -8,7 +8,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
-func claudeView(t *testing.T, root, dir string, o ClaudeOptions) *View {
+func claudeView(t testing.TB, root, dir string, o ClaudeOptions) *View {
 	t.Helper()
 	wt, err := resolve.OpenWorktree(root, nil)
 	if err != nil {
