@@ -18,6 +18,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
@@ -385,6 +386,9 @@ func (c *ClaudeResolver) shownRel(p string) (rel string, inside bool) {
 	return p, false
 }
 
+// claudeNoStart is the view's Lost where Claude Code does not start.
+const claudeNoStart = "it does not start here: the directory's path is not UTF-8, and Claude Code 2.1.328 exits with \"Can't access working directory\""
+
 // resolveView runs the loading pass from dir. A directory that holds
 // none of Claude Code's names has its parent's view, candidates shared,
 // unless something of the parent's pass got in because it lay in the
@@ -398,6 +402,13 @@ func (c *ClaudeResolver) resolveView(dir string) (*View, error) {
 	}
 	if info.Linked != "" {
 		v.Inexact = "the directory is below a symbolic link: Claude Code, started there, runs in the link's target and loads that directory's files"
+		return v, nil
+	}
+	if !utf8.ValidString(c.abs(dir)) {
+		// Claude Code 2.1.328 exits at once there ("Can't access working
+		// directory"), before it reads a file (#33.5); no parent's view is
+		// shared, and no path with the raw bytes reaches a message.
+		v.Lost = claudeNoStart
 		return v, nil
 	}
 	if dir != "" && !claudeHolds(info) {

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/rivumi/rivumi-lint/internal/content"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
@@ -98,11 +99,26 @@ func (c *ClaudeResolver) follow(rel string) (followed, error) {
 		return f, nil
 	}
 	f, err := follow(c.lstatSrc, c.o.RootAbs, rel)
+	if err != nil && claudePathError(err) {
+		// Claude Code's realpath and read fail for this path alone, and
+		// it skips the file (#38.7): not the whole view's error.
+		why := err.Error()
+		if en := syscall.Errno(0); errors.As(err, &en) {
+			why = en.Error() // the system's words, not this machine's path
+		}
+		f, err = followed{walk: unreadable, target: why}, nil
+	}
 	if err != nil {
 		return f, fmt.Errorf("follow %s: %w", rel, err)
 	}
 	c.follows[rel] = f
 	return f, nil
+}
+
+// claudePathError says err belongs to one path, not to the source: a
+// name the system refuses as too long, or no permission on the way.
+func claudePathError(err error) bool {
+	return !resolve.IsFatal(err) && (errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, fs.ErrPermission))
 }
 
 // direct is follow's answer for rel (clean, relative) read off the engine's
@@ -162,6 +178,9 @@ func (c *ClaudeResolver) read(abs string) (claudeRead, error) {
 		switch f.walk {
 		case notFound, looped, notDir:
 			return claudeRead{kind: resolve.Missing}, nil
+		case unreadable:
+			// what it is cannot be known; Claude Code's read fails as this lstat did
+			return claudeRead{kind: resolve.Regular, err: f.target}, nil
 		case outside:
 			return claudeRead{inexact: "it leads out of the repository through a symbolic link (" + linkOut(rel, f.target) + "), which Claude Code follows; rivumi-lint reads nothing outside the root"}, nil
 		}

@@ -443,6 +443,7 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 	}
 	seen := map[string]bool{}
 	from := 0
+	at := lineCursor{data: rd.data}
 	for _, m := range t.imports {
 		target := claudeResolveImport(m.path, base, c.home)
 		if seen[target] {
@@ -451,8 +452,7 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 		seen[target] = true
 		line, col := 0, 0
 		if off := claudeFind(rd.data, m.raw, &from); off >= 0 {
-			pos := content.PosAt(rd.data, off)
-			line, col = pos.Line, pos.Column
+			line, col = at.pos(off)
 		}
 		sub := &claudeImporter{shown: p, raw: m.path, line: line, column: col}
 		if target == "" {
@@ -510,6 +510,30 @@ func claudeFind(data []byte, raw string, from *int) int {
 		return j
 	}
 	return -1
+}
+
+// lineCursor is content.PosAt's line and byte column for offsets that
+// mostly grow: it counts from the last offset asked for, so the imports of
+// one long line cost linear time, not quadratic (#38.5).
+type lineCursor struct {
+	data            []byte
+	off, line, from int // the last offset, its line, where that line starts
+}
+
+func (c *lineCursor) pos(off int) (line, col int) {
+	if c.line == 0 || off < c.off {
+		p := content.PosAt(c.data, off)
+		c.off, c.line, c.from = p.Offset, p.Line, p.Offset-p.Column+1
+		return p.Line, p.Column
+	}
+	off = min(off, len(c.data))
+	seg := c.data[c.off:off]
+	if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+		c.line += n
+		c.from = c.off + bytes.LastIndexByte(seg, '\n') + 1
+	}
+	c.off = off
+	return c.line, off - c.from + 1
 }
 
 func kindPhrase(k resolve.Kind) string {

@@ -8,7 +8,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
-func claudeView(t *testing.T, root, dir string, o ClaudeOptions) *View {
+func claudeView(t testing.TB, root, dir string, o ClaudeOptions) *View {
 	t.Helper()
 	wt, err := resolve.OpenWorktree(root, nil)
 	if err != nil {
@@ -355,5 +355,27 @@ func TestClaudeRulesOrderOfASnapshot(t *testing.T) {
 		if v.Exact() != tc.exact {
 			t.Errorf("%v: exact %v (%q), want %v", tc.files, v.Exact(), v.Inexact, tc.exact)
 		}
+	}
+}
+
+// #33.5: Claude Code 2.1.328 exits where the working directory's path is
+// not UTF-8 ("Can't access working directory"): the view loads nothing and
+// says why, for the directory and every directory below it, and takes no
+// parent's view; a UTF-8 directory beside it loads as before.
+func TestClaudeDirNotUTF8(t *testing.T) {
+	root := tree(t, map[string]string{
+		"CLAUDE.md":        "root\n",
+		"a\xffb/CLAUDE.md": "inner\n@missing.md\n",
+		"a\xffb/c/x.txt":   "below\n",
+		"ok/x.txt":         "beside\n",
+	})
+	for _, dir := range []string{"a\xffb", "a\xffb/c"} {
+		v := claudeView(t, root, dir, ClaudeOptions{})
+		if v.Lost != claudeNoStart || len(v.Candidates) != 0 || v.Message() != nil || !v.Exact() {
+			t.Errorf("%q: lost %q, %d candidates, message %q, exact %v", dir, v.Lost, len(v.Candidates), v.Message(), v.Exact())
+		}
+	}
+	if v := claudeView(t, root, "ok", ClaudeOptions{}); v.Lost != "" || !strings.Contains(string(v.Message()), "root") {
+		t.Errorf("ok: lost %q, message %q", v.Lost, v.Message())
 	}
 }

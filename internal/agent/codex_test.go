@@ -11,7 +11,7 @@ import (
 
 // tree writes files (path → content; a content starting "-> " is a link
 // to the rest) under a new directory holding .git, and returns it.
-func tree(t *testing.T, files map[string]string) string {
+func tree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

@@ -22,6 +22,10 @@ const (
 	outside              // a link leads out of the root: not read (R10)
 	looped               // too many links (ELOOP): an error to the agent
 	notDir               // a file on the way (ENOTDIR): an error to the agent
+	// unreadable is an error of this one path (a name over the system's
+	// limit, no permission): the Claude resolver's, which loads the other
+	// files; target holds the error.
+	unreadable
 )
 
 // followed is the answer of follow.

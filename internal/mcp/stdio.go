@@ -59,6 +59,7 @@ type lockedWriter struct {
 	w       io.Writer
 	pending int
 	idle    chan struct{} // closed by the answer that makes pending 0
+	ids     ids           // the clients' ids behind the SDK's serial ones
 }
 
 // expect counts one request passed to the SDK.
@@ -68,7 +69,15 @@ func (l *lockedWriter) expect() {
 	l.mu.Unlock()
 }
 
-// Write writes one message of the SDK's; a response counts off a request.
+// inbound rewrites one line for the SDK (see ids.inbound).
+func (l *lockedWriter) inbound(line []byte, call bool, method string) ([]byte, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.ids.inbound(line, call, method)
+}
+
+// Write writes one message of the SDK's, an answer with the client's id;
+// an answer counts off a request.
 func (l *lockedWriter) Write(b []byte) (int, error) {
 	var head struct {
 		ID     json.RawMessage `json:"id"`
@@ -77,7 +86,15 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	json.Unmarshal(b, &head)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	n, err := l.w.Write(b)
+	msg := b
+	if head.Method == "" && head.ID != nil {
+		msg = l.ids.outbound(b)
+	}
+	_, err := l.w.Write(msg)
+	n := len(b)
+	if err != nil {
+		n = 0
+	}
 	if head.Method == "" && head.ID != nil && l.pending > 0 {
 		if l.pending--; l.pending == 0 && l.idle != nil {
 			close(l.idle)
@@ -126,11 +143,19 @@ func filterLines(in io.Reader, pass io.Writer, out *lockedWriter, max int) error
 					return werr
 				}
 			} else {
-				if m, _ := jsonrpc.DecodeMessage(line); isCall(m) {
-					out.expect()
+				m, _ := jsonrpc.DecodeMessage(line)
+				if r, ok := m.(*jsonrpc.Request); ok {
+					var drop bool
+					if line, drop = out.inbound(line, isCall(m), r.Method); drop {
+						line = nil
+					} else if isCall(m) {
+						out.expect()
+					}
 				}
-				if _, werr := pass.Write(append(line, '\n')); werr != nil {
-					return werr
+				if line != nil {
+					if _, werr := pass.Write(append(line, '\n')); werr != nil {
+						return werr
+					}
 				}
 			}
 		}
