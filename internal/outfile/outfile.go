@@ -64,6 +64,22 @@ func Create(name string) (*File, error) {
 	return &File{File: tmp, target: abs, mode: mode}, nil
 }
 
+// Resolve is the file Create writes for name: the absolute path, with
+// the links of its directory evaluated (as Create evaluates them). Two
+// names with one Resolve are one file, whatever their spelling (./x,
+// a/../x, /abs/x, a linked directory); a directory that does not exist
+// keeps its absolute path (Create then fails).
+func Resolve(name string) string {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return filepath.Clean(name)
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs
+}
+
 // Commit flushes and closes the temporary file and renames it over the
 // target. A rename replaces a link or file that appeared meanwhile without
 // following it.
