@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -67,10 +66,8 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkSARIFCategory(*sarifCat, formats.names()); err != nil {
 		return fail(stderr, err)
 	}
-	for _, o := range outs {
-		if *writeBL != "" && o.file != "" && filepath.Clean(o.file) == filepath.Clean(*writeBL) {
-			return fail(stderr, &usageError{fmt.Sprintf("--write-baseline %s is also a report's file: give the baseline a file of its own", *writeBL)})
-		}
+	if err := distinctFiles(outs, [2]string{"--write-baseline " + *writeBL, *writeBL}); err != nil {
+		return fail(stderr, err)
 	}
 	var known *baseline.Baseline
 	if *baseFile != "" {

@@ -138,12 +138,29 @@ func TestParseRefusesB5(t *testing.T) {
 			t.Errorf("parse(%q) = %v, want a *fileError with %q and the fix", in, err, want)
 		}
 	}
-	// Two entries of one identity (two baselines merged) add up.
-	b, err := parse("b.json", []byte(`{"version": 1, "findings": [
-		{"rule": "R", "path": "a", "hash": "0123456789abcdef", "count": 1, "message": "m"},
-		{"rule": "R", "path": "a", "hash": "0123456789abcdef", "count": 2, "message": "m"}]}`))
-	if err != nil || b.counts[key{"R", "a", "", "0123456789abcdef"}] != 3 {
-		t.Fatalf("merged entries: %v %+v", err, b)
+	// #38.12: one identity twice, or counts that overflow when added, are
+	// malformed: added up they wrapped negative and hid a known finding.
+	ent := func(path, n string) string {
+		return `{"rule": "R", "path": "` + path + `", "hash": "0123456789abcdef", "count": ` + n + `, "message": "m"}`
+	}
+	for in, want := range map[string]string{
+		`{"version": 1, "findings": [` + ent("a", "1") + `, ` + ent("a", "2") + `]}`:                                     "findings[1] repeats the identity (rule, path, agent, hash) of findings[0]",
+		`{"version": 1, "findings": [` + ent("a", "9223372036854775807") + `, ` + ent("a", "9223372036854775807") + `]}`: "findings[1] repeats the identity",
+		`{"version": 1, "findings": [` + ent("a", "9223372036854775807") + `, ` + ent("b", "1") + `]}`:                   "findings[1] has count 1, and the counts add up to more than 9223372036854775807",
+		`{"version": 1, "findings": [` + ent("a", "9223372036854775808") + `]}`:                                          "is not a baseline file (line 1",
+		`{"version": 1, "findings": [` + ent("a", "0") + `]}`:                                                            "findings[0] has count 0",
+	} {
+		_, err := parse("b.json", []byte(in))
+		var be *fileError
+		if !errors.As(err, &be) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--write-baseline b.json") {
+			t.Errorf("parse(%q) = %v, want a *fileError with %q and the fix", in, err, want)
+		}
+	}
+	// The same path and hash under another agent is another identity.
+	b, err := parse("b.json", []byte(`{"version": 1, "findings": [`+ent("a", "9223372036854775806")+`, `+
+		`{"rule": "R", "path": "a", "agent": "claude", "hash": "0123456789abcdef", "count": 1, "message": "m"}]}`))
+	if err != nil || b.counts[key{"R", "a", "", "0123456789abcdef"}] != 9223372036854775806 || b.counts[key{"R", "a", "claude", "0123456789abcdef"}] != 1 {
+		t.Fatalf("two agents: %v %+v", err, b)
 	}
 }
 
@@ -173,6 +190,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"version": 1, "findings": []}`))
 	f.Add([]byte(`{"version": 2}`))
 	f.Add([]byte("\xff"))
+	// #38.12: a repeated identity, counts at the edge of int64.
+	f.Add([]byte(`{"version": 1, "findings": [{"rule": "R", "path": "a", "hash": "0123456789abcdef", "count": 1, "message": ""}, {"rule": "R", "path": "a", "hash": "0123456789abcdef", "count": 1, "message": ""}]}`))
+	f.Add([]byte(`{"version": 1, "findings": [{"rule": "R", "path": "a", "hash": "0123456789abcdef", "count": 9223372036854775807, "message": ""}, {"rule": "R", "path": "b", "hash": "0123456789abcdef", "count": 9223372036854775807, "message": ""}]}`))
+	f.Add([]byte(`{"version": 1, "findings": [{"rule": "R", "path": "a", "agent": "codex", "hash": "0123456789abcdef", "count": 9223372036854775806, "message": ""}, {"rule": "R", "path": "a", "hash": "0123456789abcdef", "count": 1, "message": ""}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := parse("f.json", data)
 		if err != nil {
@@ -182,7 +203,11 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		total := 0
 		for k, n := range b.counts {
+			if total += n; total < n {
+				t.Fatalf("accepted counts that overflow: %+v", b.counts)
+			}
 			if n < 1 || k.rule == "" || k.path == "" || !hashRe.MatchString(k.hash) {
 				t.Fatalf("accepted %+v count %d", k, n)
 			}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"regexp"
 	"sort"
@@ -102,8 +103,10 @@ func unwrapPath(err error) error {
 
 // parse parses a baseline file's content; name is for messages only.
 // Unknown fields, a wrong version, an entry without rule, path or a hash
-// of 16 hex digits, or a count below 1 are refused: a baseline misread
-// would hide findings.
+// of 16 hex digits, a count below 1, an identity given twice (B1: one
+// entry per identity) or counts whose sum overflows are refused: a
+// baseline misread would hide findings (two entries of count 2^63-1
+// added up wrapped negative, and the known finding was reported new).
 func parse(name string, data []byte) (*Baseline, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -118,6 +121,8 @@ func parse(name string, data []byte) (*Baseline, error) {
 		return nil, &fileError{Name: name, Msg: fmt.Sprintf("has version %d; this rivumi-lint reads version %d (a later rivumi-lint wrote it, or it is no baseline): %s", f.Version, formatVersion, rewrite(name))}
 	}
 	b := &Baseline{counts: make(map[key]int, len(f.Findings))}
+	first := make(map[key]int, len(f.Findings))
+	total := 0
 	for i, e := range f.Findings {
 		switch {
 		case e.Rule == "" || e.Path == "":
@@ -127,8 +132,16 @@ func parse(name string, data []byte) (*Baseline, error) {
 		case e.Count < 1:
 			return nil, &fileError{Name: name, Msg: fmt.Sprintf("findings[%d] has count %d; a count is at least 1: %s", i, e.Count, rewrite(name))}
 		}
-		// Two entries of one identity (a merge of two baselines) add up.
-		b.counts[key{e.Rule, e.Path, e.Agent, e.Hash}] += e.Count
+		k := key{e.Rule, e.Path, e.Agent, e.Hash}
+		if j, ok := first[k]; ok {
+			return nil, &fileError{Name: name, Msg: fmt.Sprintf("findings[%d] repeats the identity (rule, path, agent, hash) of findings[%d]; a baseline has one entry per identity (a merge of two files?): %s", i, j, rewrite(name))}
+		}
+		if e.Count > math.MaxInt-total {
+			// Apply sums what is left into fixed: it must not wrap.
+			return nil, &fileError{Name: name, Msg: fmt.Sprintf("findings[%d] has count %d, and the counts add up to more than %d: %s", i, e.Count, math.MaxInt, rewrite(name))}
+		}
+		first[k], total = i, total+e.Count
+		b.counts[k] = e.Count
 	}
 	return b, nil
 }

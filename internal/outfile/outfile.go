@@ -1,6 +1,6 @@
 // Package outfile writes a report to the file --output names (F8): never
 // through a symbolic link, never into a FIFO or device, never inside a Git
-// directory, and never half: the report goes to a temporary file beside
+// directory or over a .git entry (a gitfile), and never half: the report goes to a temporary file beside
 // the target, which is renamed into place only when it is complete.
 package outfile
 
@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // File is a report being written. Commit puts it in place; Abort (or a
@@ -30,6 +31,9 @@ func Create(name string) (*File, error) {
 	abs, err := filepath.Abs(name)
 	if err != nil {
 		return nil, err
+	}
+	if isGitEntry(filepath.Base(abs)) {
+		return nil, fmt.Errorf("%s is the .git entry of a repository (the gitfile of a linked worktree or a submodule, or its Git directory); a report there would make every git command in it fail: write the report to another file", name)
 	}
 	mode := fs.FileMode(0o644)
 	fi, err := os.Lstat(abs)
@@ -58,6 +62,22 @@ func Create(name string) (*File, error) {
 		return nil, err
 	}
 	return &File{File: tmp, target: abs, mode: mode}, nil
+}
+
+// Resolve is the file Create writes for name: the absolute path, with
+// the links of its directory evaluated (as Create evaluates them). Two
+// names with one Resolve are one file, whatever their spelling (./x,
+// a/../x, /abs/x, a linked directory); a directory that does not exist
+// keeps its absolute path (Create then fails).
+func Resolve(name string) string {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return filepath.Clean(name)
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs
 }
 
 // Commit flushes and closes the temporary file and renames it over the
@@ -94,6 +114,15 @@ func (f *File) Abort() {
 	f.done = true
 	f.File.Close()
 	os.Remove(f.File.Name())
+}
+
+// isGitEntry reports whether base names a .git entry: a file there is the
+// gitfile (gitdir: PATH) Git reads to find a worktree's or a submodule's
+// Git directory, so it is refused whether a file, a link, a directory or
+// absent (a new one would make Git take the directory for a repository).
+// Case is folded: on a case-insensitive file system .GIT is that entry.
+func isGitEntry(base string) bool {
+	return strings.EqualFold(base, ".git")
 }
 
 // gitDirAbove returns the first of dir and its ancestors that is a Git
