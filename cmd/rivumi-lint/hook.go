@@ -238,7 +238,24 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return fail(stderr, err)
 	}
 	def := hook.RemoteDefault(top, remote)
+	noDefault := ""
+	if def == "" {
+		noDefault = hook.NoDefault(top, remote)
+	}
 	code := exitOK
+	// Each range's check may say the same of the repository (the index,
+	// a setting): once is enough (#33.9).
+	said := map[project.Note]bool{}
+	once := func(notes []project.Note) []project.Note {
+		var out []project.Note
+		for _, n := range notes {
+			if !said[n] {
+				said[n] = true
+				out = append(out, n)
+			}
+		}
+		return out
+	}
 	for _, p := range pushes {
 		kind := p.Kind()
 		if p.Deletion() {
@@ -256,7 +273,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			printNotes(stderr, note("%s: the %s names a %s %s, not a commit: no instruction files to check", src, kind, what, p.LocalSHA))
 			continue
 		}
-		d := repo.Range{Head: head, DefaultBranch: def, Remote: remote, LocalHead: true, Source: src}
+		d := repo.Range{Head: head, DefaultBranch: def, Remote: remote, LocalHead: true, Source: src, NoDefault: noDefault}
 		if p.NewBranch() {
 			d.Kind, d.Created = repo.RangeNewBranch, "a new "+kind
 		} else {
@@ -268,9 +285,13 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 				d.Base = c
 			}
 		}
-		printNotes(stderr, note("%s", d.Describe()))
+		if !p.NewBranch() || def != "" {
+			// A new branch with no default branch known: the check's own
+			// warning says what it checks and why, once (#33.9).
+			printNotes(stderr, note("%s", d.Describe()))
+		}
 		res, notes, err := project.Check(project.Options{Root: top}, project.Scope{Diff: d})
-		printNotes(stderr, notes)
+		printNotes(stderr, once(notes))
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -281,6 +302,10 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		if c := exitFor(res, lint.Error); c > code {
 			code = c
 		}
+	}
+	if code == exitFindings {
+		// Issue #26 for the push: the way through, and the way around.
+		printNotes(stderr, note("the push is blocked: fix the findings above (`rivumi-lint fix PATH` repairs some), commit, and push again; `git push --no-verify` skips this check once"))
 	}
 	return code
 }

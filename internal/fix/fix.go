@@ -29,6 +29,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/repo"
+	"github.com/rivumi/rivumi-lint/internal/report"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 	"github.com/rivumi/rivumi-lint/internal/rootpath"
 	"github.com/rivumi/rivumi-lint/internal/shell"
@@ -90,7 +91,7 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 		pl.plan(f)
 	}
 	for _, s := range pl.skips {
-		fmt.Fprintf(stderr, "rivumi-lint: skipped %s [%s]: %s\n", s.path, s.rule, s.reason)
+		logf(stderr, "rivumi-lint: skipped %s [%s]: %s", s.path, s.rule, s.reason)
 	}
 	out.Skipped = len(pl.skips)
 	out.Changes = len(pl.changes)
@@ -109,29 +110,29 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 		switch {
 		case errors.As(err, &se):
 			out.Skipped++
-			fmt.Fprintf(stderr, "rivumi-lint: skipped %s [%s]: %s\n", c.path, c.rule, se.err)
+			logf(stderr, "rivumi-lint: skipped %s [%s]: %s", c.path, c.rule, se.err)
 		case err != nil:
 			out.WriteErrors++
-			fmt.Fprintf(stderr, "rivumi-lint: error: fix %s [%s]: %v; the file is as it was\n", c.path, c.rule, err)
+			logf(stderr, "rivumi-lint: error: fix %s [%s]: %v; the file is as it was", c.path, c.rule, err)
 		default:
 			out.Changes++
-			fmt.Fprintf(stdout, "fixed %s: %s [%s]\n", c.path, c.what, c.rule)
+			logf(stdout, "fixed %s: %s [%s]", c.path, c.what, c.rule)
 			if c.kind != kindSwap || !c.tracked {
 				break
 			}
-			add := "git add -- " + shell.Quote(report(c.path)) + " " + shell.Quote(report(c.to))
+			add := "git add -- " + shell.Quote(c.path) + " " + shell.Quote(c.to)
 			switch {
 			case c.staged:
-				fmt.Fprintf(stdout, "  staged: %s (both were as committed, so the index gains the swap and nothing else)\n", add)
+				logf(stdout, "  staged: %s (both were as committed, so the index gains the swap and nothing else)", add)
 			case c.stageErr != nil:
 				out.WriteErrors++
-				fmt.Fprintf(stderr, "rivumi-lint: error: stage the swap of %s and %s: %v; the worktree is swapped, stage it by hand: %s\n",
+				logf(stderr, "rivumi-lint: error: stage the swap of %s and %s: %v; the worktree is swapped, stage it by hand: %s",
 					c.path, c.to, c.stageErr, add)
 			default:
 				// Until the swap is staged, check trusts the index's mode
 				// 120000 and still reports the link (C1).
-				fmt.Fprintf(stdout, "  stage it: %s (fix did not: %s, which staging would take along; Git's index still records %s as a symbolic link, which check reports until the change is staged)\n",
-					add, report(c.unstaged), c.path)
+				logf(stdout, "  stage it: %s (fix did not: %s, which staging would take along; Git's index still records %s as a symbolic link, which check reports until the change is staged)",
+					add, c.unstaged, c.path)
 			}
 		}
 	}
@@ -183,17 +184,15 @@ type planner struct {
 }
 
 func (pl *planner) skip(f lint.Finding, format string, args ...any) {
-	pl.skips = append(pl.skips, skip{path: f.Path, rule: f.Rule, reason: report(fmt.Sprintf(format, args...))})
+	pl.skips = append(pl.skips, skip{path: f.Path, rule: f.Rule, reason: fmt.Sprintf(format, args...)})
 }
 
-// report keeps a reason one line (file names may hold anything).
-func report(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '?'
-		}
-		return r
-	}, s)
+// logf writes one line of fix's output. File names may hold anything (a
+// newline and "::error …", ESC, CR, U+202E): the whole line goes through
+// report.SafeLine, the escaping of every other message (§10, #38.13), so
+// it stays one line that cannot issue a workflow command.
+func logf(w io.Writer, format string, args ...any) {
+	fmt.Fprintln(w, report.SafeLine(fmt.Sprintf(format, args...)))
 }
 
 func (pl *planner) abs(rel string) string { return filepath.Join(pl.root, filepath.FromSlash(rel)) }

@@ -92,6 +92,26 @@ func RemoteDefault(root, remote string) string {
 	return ""
 }
 
+// NoDefault says why RemoteDefault found no default branch of remote, from
+// what this clone holds, and what would record one (repo.Range.NoDefault):
+// `git remote set-head REMOTE --auto` asks the remote, so it is suggested
+// only where the remote has branches here; a remote this clone holds no
+// branch of is empty (this push makes its first branch) or never fetched,
+// and has no default branch to record yet. Whether the remote itself has a
+// HEAD cannot be asked offline, so that is all that is decided.
+func NoDefault(root, remote string) string {
+	if remote == "" || strings.ContainsAny(remote, ":/\\") {
+		return "no default branch is known for a remote given as a URL (it has no remote-tracking branches): push to a named remote (`git remote add NAME URL`) for a merge base"
+	}
+	out, err := runGit(root, "for-each-ref", "--count=1", "--format=%(refname)", "refs/remotes/"+remote+"/")
+	if err == nil && strings.TrimSpace(out) == "" {
+		return remote + " has no default branch this clone knows of (it holds no branch of " + remote +
+			": the remote is empty, and this push makes its first branch, or it was never fetched)"
+	}
+	return "no default branch of " + remote + " is known (no " + remote + "/HEAD, main or master: `git remote set-head " + remote +
+		" --auto` asks the remote for it, `git remote set-head " + remote + " BRANCH` names it) to find a merge base with"
+}
+
 // PeelCommit returns the commit an object of the repository at root names:
 // an annotated tag (what a pushed tag's sha is) is peeled to its commit,
 // as Git does for a revision. ok is false when the object is here but

@@ -61,6 +61,11 @@ type Range struct {
 	// may not hold (a pre-push hook's): no fetch can bring it, so a fix
 	// never names it.
 	LocalHead bool
+	// NoDefault says, where DefaultBranch is "", why none is known and
+	// what would record one, decided by the front end from what is local
+	// (a pre-push hook: a remote this clone holds no branch of has no
+	// default branch to record yet); "" is the generic text.
+	NoDefault string
 	// Created names what a RangeNewBranch push creates, for messages: "a
 	// new tag", "a new ref"; "" is "a new branch".
 	Created string
@@ -438,6 +443,10 @@ func (r *Repo) recoverBase(rg Range, notes *[]Note) Range {
 		warn("%s: %s; comparing %s with its merge base %s with %s instead", rg.Source, why, rg.Head, rg.Base, ref)
 	case rg.DefaultBranch == "":
 		rg.Kind = RangeWholeHead
+		if rg.NoDefault != "" {
+			warn("%s: %s, and %s; checking every directory of %s", rg.Source, why, rg.NoDefault, rg.Head)
+			break
+		}
 		known := "the payload's repository.default_branch, the remote's HEAD"
 		if rg.LocalHead {
 			known = "the remote's HEAD: `git remote set-head " + rg.remote() + " --auto` records it"

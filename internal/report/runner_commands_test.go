@@ -155,6 +155,9 @@ func FuzzTextLine(f *testing.F) {
 	// Two spaces before "::": the wrap falls on the empty word between
 	// them, and the next line started " ::x:" (CI, session 8).
 	f.Add("p", "m", "aaaa  ::x", uint8(2))
+	// A command to paste, at widths that used to break it (#33.7).
+	f.Add("s/AGENTS.md", "Rivumi will skip this file: it is a link. Fix: replace it with a copy: `cp s/AGENTS.md s/AGENTS.md.tmp && mv s/AGENTS.md.tmp s/AGENTS.md`", ".", uint8(60))
+	f.Add("s/AGENTS.md", "it is a link; use `cp  a b` and `mv b a`, then `git add s/AGENTS.md`", ".", uint8(20))
 	f.Fuzz(func(t *testing.T, path, msg, dir string, width uint8) {
 		r := &lint.Result{
 			Findings: []lint.Finding{{Rule: "RL004", Name: "invalid-utf8", Severity: lint.Warning, Path: path, Line: 3, Column: 4, UTF16Column: 4,
@@ -199,6 +202,17 @@ func FuzzTextLine(f *testing.F) {
 		}
 		if got, want := messageWords(strings.Join(block, " ")), messageWords(safe(msg)); !slices.Equal(got, want) {
 			t.Fatalf("message words %q, want %q:\n%s", got, want, out)
+		}
+		// #33.7: a code span holding a space (a command to paste) is whole
+		// on one line of the finding, whatever the width. A double quote
+		// or a "Fix:" can part the message into clauses elsewhere than
+		// the spans' backticks pair, so those messages are left out.
+		if m := safe(msg); !strings.Contains(m, `"`) && !strings.Contains(m, ". Fix: ") {
+			for _, span := range atoms(strings.Split(m, " ")) {
+				if strings.Contains(span, " ") && !slices.ContainsFunc(block, func(l string) bool { return strings.Contains(l, span) }) {
+					t.Fatalf("the span %q is not whole on one line:\n%s", span, out)
+				}
+			}
 		}
 	})
 }

@@ -157,31 +157,70 @@ func (t textWriter) line(prefix, text string) {
 
 // wrapped writes prefix (taking cols columns) then text, breaking text
 // between words so that no line exceeds the width; a word longer than a
-// line is written whole. Continuation lines start with cont. Each line is
-// checked whole before it is written: a run of spaces in text can leave
-// "::" first on a line however the words fall.
+// line is written whole. A code span holding a space (a command to paste,
+// such as `cp A B && mv B A`) is never broken (#33.7): a newline inside it
+// makes the pasted command fail. One that does not fit on the current line
+// gets a line of its own, even past the width, and the text after it goes
+// on the next. Continuation lines start with cont. Each line is checked
+// whole before it is written: a run of spaces in text can leave "::"
+// first on a line however the words fall.
 func (t textWriter) wrapped(prefix string, cols int, cont, text string) {
 	var cur strings.Builder
 	cur.WriteString(prefix)
 	col := cols
-	words := strings.Split(text, " ")
-	for i, w := range words {
+	breakLine := func() {
+		t.w.WriteString(lineStartText(cur.String()) + "\n")
+		cur.Reset()
+		cur.WriteString(cont)
+		col = len(cont)
+	}
+	ownLine := false // the last word was a span on a line of its own
+	for i, w := range atoms(strings.Split(text, " ")) {
 		wl := displayWidth(w)
 		if i > 0 {
-			if t.width > 0 && col+1+wl > t.width && col > len(cont) {
-				t.w.WriteString(lineStartText(cur.String()) + "\n")
-				cur.Reset()
-				cur.WriteString(cont)
-				col = len(cont)
-			} else {
+			fits := t.width == 0 || col+1+wl <= t.width
+			span := t.width > 0 && strings.Contains(w, " ")
+			switch {
+			case ownLine && col > len(cont), !fits && col > len(cont):
+				breakLine()
+			default:
 				cur.WriteByte(' ')
 				col++
 			}
+			ownLine = span && !fits
 		}
 		cur.WriteString(w)
 		col += wl
 	}
 	t.w.WriteString(lineStartText(cur.String()) + "\n")
+}
+
+// atoms joins the words of each code span that holds a space back into one
+// word, so that wrapped never breaks it: a span runs from a word with an
+// odd number of backticks to the next such word. A backtick left open to
+// the end of the text starts no span (a name may hold one).
+func atoms(words []string) []string {
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		if strings.Count(words[i], "`")%2 == 0 {
+			out = append(out, words[i])
+			continue
+		}
+		end := -1
+		for k := i + 1; k < len(words); k++ {
+			if strings.Count(words[k], "`")%2 == 1 {
+				end = k
+				break
+			}
+		}
+		if end < 0 {
+			out = append(out, words[i])
+			continue
+		}
+		out = append(out, strings.Join(words[i:end+1], " "))
+		i = end
+	}
+	return out
 }
 
 // excerpt writes the source line and a caret under the column (a whole-line
