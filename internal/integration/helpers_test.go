@@ -178,6 +178,27 @@ func needPreCommit(t *testing.T) string {
 	return p
 }
 
+// prekVersion is the prek release the manifest is tested with: the npm
+// package .ci/run installs (scripts/ci-deps).
+const prekVersion = "0.5.3"
+
+// needPrek skips the test unless RIVUMI_LINT_INTEGRATION=1, and fails it
+// when prek (the Rust drop-in for pre-commit) is missing. RIVUMI_PREK names
+// the binary; else it is looked up on PATH.
+func needPrek(t *testing.T) string {
+	t.Helper()
+	needIntegration(t, "the prek client")
+	if p := os.Getenv("RIVUMI_PREK"); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("prek")
+	if err != nil {
+		t.Fatal("prek is not installed: `npm install --prefix ~/.cache/rivumi-lint/prek-" + prekVersion + " @j178/prek@" + prekVersion +
+			"` and set RIVUMI_PREK to its node_modules/.bin/prek (scripts/ci-deps does both; .ci/run runs it)")
+	}
+	return p
+}
+
 // gitConfig is the global Git config every command of these tests sees, so
 // the user's own config never changes a result.
 func gitConfig(t *testing.T) string {
@@ -200,7 +221,7 @@ func env(t *testing.T, extra ...string) []string {
 	var out []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GITHUB_") || strings.HasPrefix(k, "RUNNER_") || strings.HasPrefix(k, "PRE_COMMIT") {
+		if strings.HasPrefix(k, "GITHUB_") || strings.HasPrefix(k, "RUNNER_") || strings.HasPrefix(k, "PRE_COMMIT") || strings.HasPrefix(k, "PREK_") {
 			continue
 		}
 		switch k {

@@ -1,9 +1,13 @@
 package integration
 
 // The pre-commit framework driving the hooks of .pre-commit-hooks.yaml
-// (SPEC §7 `.pre-commit-hooks.yaml`): `pre-commit try-repo` and a normal
-// `repos:` entry, language golang (pre-commit builds rivumi-lint with
-// `go install ./...`) and language system.
+// (SPEC §7 `.pre-commit-hooks.yaml`): `try-repo` and a normal `repos:`
+// entry, language golang (the client builds rivumi-lint with
+// `go install ./...`) and language system. The manifest's stage names
+// (pre-commit, pre-push, manual) need pre-commit 3.2.0 or later; this
+// machine's pre-commit is Debian 12's 3.0.4, so the hooks run under prek
+// (a drop-in client that reads the same manifest and config), and 3.0.4
+// is tested for what docs/pre-commit.md tells its users (#33.12).
 
 import (
 	"os"
@@ -14,7 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// preCommitEnv is the environment for pre-commit: its own store, the
+// preCommitEnv is the environment for pre-commit and prek: their own stores, the
 // user's Go module cache (pre-commit points GOPATH at the hook's
 // environment, which would otherwise download every module again), and
 // PATH plus extraPath.
@@ -26,15 +30,17 @@ func preCommitEnv(t *testing.T, extraPath ...string) []string {
 	}
 	return append(env(t),
 		"PRE_COMMIT_HOME="+filepath.Join(scratch, "pre-commit-home"),
+		"PREK_HOME="+filepath.Join(scratch, "prek-home"),
 		"GOMODCACHE="+goEnv(t, "GOMODCACHE"),
 		"GOCACHE="+goEnv(t, "GOCACHE"),
 		"PATH="+path,
 	)
 }
 
+// tryRepo runs `prek try-repo` of the source copy.
 func tryRepo(t *testing.T, dir, hookID string, args ...string) result {
 	t.Helper()
-	pc := needPreCommit(t)
+	pc := needPrek(t)
 	src, _ := sourceCopy(t)
 	all := append([]string{"try-repo", "--color=never", src, hookID}, args...)
 	return run(t, dir, preCommitEnv(t), nil, pc, all...)
@@ -61,10 +67,10 @@ func reposConfig(t *testing.T) string {
 	return p
 }
 
-// preCommitRun runs `pre-commit run -c CONFIG ARGS...` in dir.
+// preCommitRun runs `prek run -c CONFIG ARGS...` in dir.
 func preCommitRun(t *testing.T, dir, config string, environ []string, args ...string) result {
 	t.Helper()
-	pc := needPreCommit(t)
+	pc := needPrek(t)
 	return run(t, dir, environ, nil, pc, append([]string{"run", "--color=never", "-c", config}, args...)...)
 }
 
@@ -73,8 +79,8 @@ const badUTF8 = "# rules\nab\xffc\n"
 
 func TestPreCommitManifest(t *testing.T) {
 	// §7: three hooks with the languages, entries and filename passing the
-	// spec names, and a minimum pre-commit version that builds Go with
-	// `go install` (2.17.0; this machine's Debian package is newer).
+	// spec names, and the minimum pre-commit version that knows the stage
+	// names (3.2.0; it also builds Go with `go install`, as 2.17.0 first did).
 	b, err := os.ReadFile(filepath.Join(moduleRoot(t), ".pre-commit-hooks.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -115,22 +121,67 @@ func TestPreCommitManifest(t *testing.T) {
 		if h.Files != "" {
 			t.Errorf("hook %s filters files (%q): R7 needs every changed file's directory", h.ID, h.Files)
 		}
-		if h.MinimumVersion != "2.17.0" {
+		if h.MinimumVersion != "3.2.0" {
 			t.Errorf("hook %s: minimum_pre_commit_version %q", h.ID, h.MinimumVersion)
 		}
-		// §11's pre-commit rows: stage names pre-commit 3.0.4 (Debian 12)
-		// and current releases both accept (validate-manifest below checks
-		// them with the installed one).
-		if strings.Join(h.Stages, ",") != "commit,push,manual" {
-			t.Errorf("hook %s: stages %q, want [commit, push, manual]", h.ID, h.Stages)
+		// §11's pre-commit rows: the stage names current clients want
+		// (pre-commit 4 warns on commit/push "will be removed in a future
+		// version"; #33.12).
+		if strings.Join(h.Stages, ",") != "pre-commit,pre-push,manual" {
+			t.Errorf("hook %s: stages %q, want [pre-commit, pre-push, manual]", h.ID, h.Stages)
 		}
 	}
-	if pc := needPreCommit(t); pc != "" {
-		// pre-commit's own manifest validator accepts it.
-		r := run(t, moduleRoot(t), env(t), nil, pc, "validate-manifest", ".pre-commit-hooks.yaml")
-		if r.code != 0 {
-			t.Fatalf("pre-commit validate-manifest: %s", r)
+	// prek's manifest validator accepts it, without a warning.
+	prek := needPrek(t)
+	r := run(t, moduleRoot(t), env(t), nil, prek, "validate-manifest", ".pre-commit-hooks.yaml")
+	if r.code != 0 || strings.Contains(r.stdout+r.stderr, "deprecated") {
+		t.Fatalf("prek validate-manifest: %s", r)
+	}
+}
+
+// TestPreCommitOldClient is docs/pre-commit.md's "Older pre-commit" with
+// the real pre-commit 3.0.4 (Debian 12): it rejects the manifest's stage
+// names with the error the doc quotes, and the `repo: local` entry the doc
+// gives instead runs the installed binary (#33.12).
+func TestPreCommitOldClient(t *testing.T) {
+	pc := needPreCommit(t)
+	if r := run(t, "", env(t), nil, pc, "--version"); !strings.Contains(r.stdout, "pre-commit 3.0.4") {
+		t.Fatalf("want Debian 12's pre-commit 3.0.4 (`apt-get install -y pre-commit`): %s", r)
+	}
+	r := run(t, moduleRoot(t), env(t), nil, pc, "validate-manifest", ".pre-commit-hooks.yaml")
+	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "At key: stages") || !strings.Contains(r.stdout+r.stderr, "but got: 'pre-commit'") {
+		t.Fatalf("pre-commit 3.0.4 validate-manifest: want the stages error docs/pre-commit.md quotes\n%s", r)
+	}
+	doc, err := os.ReadFile(filepath.Join(moduleRoot(t), "docs", "pre-commit.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "but got: 'pre-commit'") {
+		t.Errorf("docs/pre-commit.md does not quote pre-commit 3.0.4's error (`... but got: 'pre-commit'`)")
+	}
+	var local string
+	for _, s := range yamlSnippets(t, "pre-commit.md") {
+		if strings.Contains(s.text, "repo: local") {
+			local = s.text
 		}
+	}
+	if local == "" {
+		t.Fatal("docs/pre-commit.md has no `repo: local` snippet for clients older than 3.2.0")
+	}
+	bin := rivumiLint(t)
+	cfg := filepath.Join(t.TempDir(), "pre-commit-config.yaml")
+	if err := os.WriteFile(cfg, []byte(local), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := newRepo(t, map[string]string{"AGENTS.md": "# root rules\n", "bad/AGENTS.md": badUTF8})
+	environ := preCommitEnv(t, filepath.Dir(bin))
+	r = run(t, dir, environ, nil, pc, "run", "--color=never", "-c", cfg, "--files", "bad/AGENTS.md")
+	if r.code != 1 || !strings.Contains(r.stdout, "bad/AGENTS.md:2:3: error RL004") {
+		t.Fatalf("pre-commit 3.0.4 with the doc's local hook on a bad file: want exit 1 with RL004\n%s", r)
+	}
+	r = run(t, dir, environ, nil, pc, "run", "--color=never", "-c", cfg, "--files", "AGENTS.md", "--hook-stage", "push")
+	if r.code != 1 || !strings.Contains(r.stdout, "RL004") {
+		t.Fatalf("pre-commit 3.0.4 with the doc's local hook in the push stage: want it to run (exit 1, RL004)\n%s", r)
 	}
 }
 
@@ -289,9 +340,9 @@ func TestPreCommitStagedHookFromRefToRef(t *testing.T) {
 	git(t, "", "init", "-q", "--bare", bare)
 	git(t, dir, "remote", "add", "origin", bare)
 	git(t, dir, "push", "-q", "origin", from+":refs/heads/main")
-	pc := needPreCommit(t)
+	pc := needPrek(t)
 	if r := run(t, dir, environ, nil, pc, "install", "-c", cfg, "--hook-type", "pre-push"); r.code != 0 {
-		t.Fatalf("pre-commit install --hook-type pre-push: %s", r)
+		t.Fatalf("prek install --hook-type pre-push: %s", r)
 	}
 	r = run(t, dir, environ, nil, "git", "push", "origin", "main")
 	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "RL006") {
@@ -362,5 +413,52 @@ func TestPreCommitBaselineArgs(t *testing.T) {
 	r := preCommitRun(t, dir, cfg, environ, "--files", "new/AGENTS.md")
 	if r.code != 1 || strings.Count(r.stdout, "Failed") != 2 || !strings.Contains(r.stdout, "new/AGENTS.md:2:3") || strings.Contains(r.stdout, "bad/AGENTS.md:2:3") {
 		t.Fatalf("pre-commit with a new bad file: want both hooks Failed on new/AGENTS.md only\n%s", r)
+	}
+}
+
+// distroGo is Debian 12's Go 1.19 (`apt-get install -y golang-1.19-go`),
+// the Go of a distribution that predates toolchain downloads (Go 1.21).
+const distroGo = "/usr/lib/go-1.19/bin"
+
+// TestPreCommitDistributionGo is docs/pre-commit.md's "A distribution's Go
+// older than 1.21" (#33.11): with only Go 1.19 on PATH, the doc's error is
+// what that Go says of go.mod, and prek does not build with it but asks for
+// a Go of at least go.mod's version (downloaded where go.dev is reachable;
+// offline, as on CI here, it fails saying which version it looked for).
+func TestPreCommitDistributionGo(t *testing.T) {
+	needIntegration(t, "the distribution's Go")
+	if _, err := os.Stat(filepath.Join(distroGo, "go")); err != nil {
+		t.Fatalf("Debian 12's Go 1.19 is not installed: `apt-get install -y golang-1.19-go` (.ci/run installs it): %v", err)
+	}
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(d, "go")); err == nil {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	oldPath := distroGo + string(os.PathListSeparator) + strings.Join(keep, string(os.PathListSeparator))
+	src, _ := sourceCopy(t)
+	environ := append(env(t), "PATH="+oldPath, "GOTOOLCHAIN=", "GOFLAGS=")
+	r := run(t, src, environ, nil, filepath.Join(distroGo, "go"), "install", "./...")
+	doc, err := os.ReadFile(filepath.Join(moduleRoot(t), "docs", "pre-commit.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const quoted = "invalid go version '1.26.0': must match format 1.23"
+	if r.code == 0 || !strings.Contains(r.stderr, quoted) || !strings.Contains(string(doc), quoted) {
+		t.Fatalf("Go 1.19's `go install ./...`: want the error docs/pre-commit.md quotes (%q)\n%s", quoted, r)
+	}
+
+	prek := needPrek(t)
+	dir := newRepo(t, map[string]string{"AGENTS.md": "# root rules\n"})
+	pe := append(preCommitEnv(t), "PATH="+oldPath, "PREK_HOME="+filepath.Join(t.TempDir(), "prek-home"))
+	r = run(t, dir, pe, nil, prek, "try-repo", "--color=never", src, "rivumi-lint", "--files", "AGENTS.md")
+	out := r.stdout + r.stderr
+	if strings.Contains(out, "invalid go version") {
+		t.Fatalf("prek built with Go 1.19\n%s", r)
+	}
+	if !(r.code == 0 && strings.Contains(out, "Passed")) && !strings.Contains(out, "go version `>= 1.26.0`") {
+		t.Fatalf("prek with Go 1.19 on PATH: want it to fetch a Go >= 1.26.0 (and pass), or say it looked for one\n%s", r)
 	}
 }
