@@ -179,7 +179,7 @@ func needPreCommit(t *testing.T) string {
 }
 
 // prekVersion is the prek release the manifest is tested with: the npm
-// package .ci/run installs (scripts/ci-deps).
+// package .ci/run installs.
 const prekVersion = "0.5.3"
 
 // needPrek skips the test unless RIVUMI_LINT_INTEGRATION=1, and fails it
@@ -194,7 +194,7 @@ func needPrek(t *testing.T) string {
 	p, err := exec.LookPath("prek")
 	if err != nil {
 		t.Fatal("prek is not installed: `npm install --prefix ~/.cache/rivumi-lint/prek-" + prekVersion + " @j178/prek@" + prekVersion +
-			"` and set RIVUMI_PREK to its node_modules/.bin/prek (scripts/ci-deps does both; .ci/run runs it)")
+			"` and set RIVUMI_PREK to its node_modules/.bin/prek (.ci/run does both)")
 	}
 	return p
 }
