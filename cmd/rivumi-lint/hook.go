@@ -84,7 +84,7 @@ func cmdHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	dir := *root
 	if dir == "" {
 		var err error
-		if dir, err = os.Getwd(); err != nil {
+		if dir, err = rootpath.Getwd(); err != nil {
 			return fail(stderr, fmt.Errorf("working directory: %w", err))
 		}
 	}
@@ -180,7 +180,7 @@ func cmdHookStaged(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		printNotes(stderr, note("pre-commit --from-ref/--to-ref: checking the change from %s to %s", from, to))
 		// In the pre-push stage TO is the pushed sha, which for an
 		// annotated tag is the tag object: check its commit.
-		if wd, err := os.Getwd(); err == nil {
+		if wd, err := rootpath.Getwd(); err == nil {
 			if top, err := repo.FindRoot(wd); err == nil {
 				from, to = peeled(top, from), peeled(top, to)
 			}
@@ -229,7 +229,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(stderr, fmt.Errorf("hook pre-push: %w", err))
 	}
-	wd, err := os.Getwd()
+	wd, err := rootpath.Getwd()
 	if err != nil {
 		return fail(stderr, fmt.Errorf("working directory: %w", err))
 	}

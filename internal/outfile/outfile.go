@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rivumi/rivumi-lint/internal/rootpath"
 )
 
 // File is a report being written. Commit puts it in place; Abort (or a
@@ -28,7 +30,7 @@ func Create(name string) (*File, error) {
 	if name == "" {
 		return nil, errors.New("empty file name")
 	}
-	abs, err := filepath.Abs(name)
+	abs, err := rootpath.Abs(name)
 	if err != nil {
 		return nil, err
 	}

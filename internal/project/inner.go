@@ -224,7 +224,7 @@ func command(dir, cmd string, paths []string) string {
 // in, the root.
 func (p *Project) dirArg(arg string) (string, error) {
 	if arg == "" {
-		wd, err := os.Getwd()
+		wd, err := rootpath.Getwd()
 		if err != nil {
 			return "", fmt.Errorf("working directory: %w", err)
 		}

@@ -540,7 +540,7 @@ func MemoryFile(display string, inRoot bool, sel memory.Selection) *lint.MemoryF
 // directory, else absolute (or as given when root is "" and the path is
 // relative).
 func DisplayPath(path, root string) (display string, inRoot bool) {
-	abs, err := filepath.Abs(path)
+	abs, err := rootpath.Abs(path)
 	if err != nil {
 		return filepath.ToSlash(path), false
 	}

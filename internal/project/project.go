@@ -120,7 +120,7 @@ type Project struct {
 func (p *Project) locate(o Options) error {
 	start := ""
 	if o.Root != "" {
-		root, err := filepath.Abs(o.Root)
+		root, err := rootpath.Abs(o.Root)
 		if err != nil {
 			return fmt.Errorf("--root %s: %w", o.Root, err)
 		}
@@ -130,7 +130,7 @@ func (p *Project) locate(o Options) error {
 		}
 		p.Root, start = root, root
 	} else {
-		wd, err := os.Getwd()
+		wd, err := rootpath.Getwd()
 		if err != nil {
 			return fmt.Errorf("working directory: %w", err)
 		}
@@ -370,7 +370,7 @@ func (p *Project) Close() error {
 // UserFile describes a user-level instruction file given on the command
 // line; it must exist (a typo must not silently drop the user layer).
 func UserFile(name string) (*resolve.UserFile, error) {
-	abs, err := filepath.Abs(name)
+	abs, err := rootpath.Abs(name)
 	if err != nil {
 		return nil, fmt.Errorf("user instructions %s: %w", name, err)
 	}
@@ -429,7 +429,7 @@ func (p *Project) abs(arg string) (string, error) {
 		return filepath.Abs(arg) // Windows: C:x, in that drive's working directory
 	}
 	if p.wd == "" {
-		wd, err := os.Getwd()
+		wd, err := rootpath.Getwd()
 		if err != nil {
 			return "", err
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/rivumi/rivumi-lint/internal/repo"
+	"github.com/rivumi/rivumi-lint/internal/rootpath"
 )
 
 // strayNames are names a user may give the config that are not read.
@@ -24,7 +25,7 @@ func strayConfigs(root string) []Note {
 			}
 		}
 	}
-	wd, err := os.Getwd()
+	wd, err := rootpath.Getwd()
 	if err != nil {
 		return notes
 	}

@@ -53,7 +53,7 @@ func (e *NoWorktreeError) Unwrap() error { return ErrNoWorktree }
 // inside of a .git directory). core.bare and core.worktree are honoured as
 // git honours them. Nothing found is ErrNotGit.
 func Locate(dir string) (*Location, error) {
-	abs, err := filepath.Abs(dir)
+	abs, err := rootpath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("find the repository of %s: %w", dir, err)
 	}
@@ -102,7 +102,7 @@ func locateEnv(env string) (*Location, error) {
 	if !isGitDirectory(gd) {
 		return nil, bad("not a Git directory (no HEAD, objects and refs)")
 	}
-	wd, err := os.Getwd()
+	wd, err := rootpath.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
@@ -180,7 +180,7 @@ func ownTop(gd string) string {
 // fromCwd makes a path from the environment absolute the way git reads it:
 // relative to the working directory.
 func fromCwd(p string) string {
-	if abs, err := filepath.Abs(p); err == nil {
+	if abs, err := rootpath.Abs(p); err == nil {
 		return abs
 	}
 	return filepath.Clean(p)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/resolve"
+	"github.com/rivumi/rivumi-lint/internal/rootpath"
 )
 
 // ErrNotGit says a directory is not inside a Git worktree (R1).
@@ -50,7 +51,7 @@ func GitDir(root string) (string, error) {
 		return readGitFile(p, fi)
 	}
 	starts := []string{root}
-	if wd, err := os.Getwd(); err == nil {
+	if wd, err := rootpath.Getwd(); err == nil {
 		starts = append(starts, wd) // git looks from the working directory
 	}
 	for _, s := range starts {

@@ -80,3 +80,34 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+// TestGetwdPhysical: a working directory entered through a link, with
+// $PWD naming the link, is the linked-to directory (#33.6), as getcwd
+// answers Codex and Claude Code; Abs resolves against it.
+func TestGetwdPhysical(t *testing.T) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(tmp, "real")
+	via := filepath.Join(tmp, "via")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", via); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	t.Chdir(via)
+	t.Setenv("PWD", via)
+	if got, _ := os.Getwd(); runtime.GOOS != "windows" && got != via {
+		t.Logf("os.Getwd ignores $PWD here (%s): the test shows less", got)
+	}
+	got, err := Getwd()
+	if err != nil || got != real {
+		t.Errorf("Getwd() = %q, %v; want %q", got, err, real)
+	}
+	abs, err := Abs("x")
+	if want := filepath.Join(real, "x"); err != nil || abs != want {
+		t.Errorf("Abs(x) = %q, %v; want %q", abs, err, want)
+	}
+}
