@@ -117,7 +117,12 @@ func (s *Server) findingDiagnostics(d *document, f lint.Finding) []Diagnostic {
 		sev = severityWarning
 	}
 	msg := f.Message
-	if d.disk != nil && f.Repair.Kind == lint.RepairTranscode {
+	switch {
+	case d.disk != nil && d.disk.replaced != nil && f.Repair.Kind == lint.RepairTranscode:
+		// Saving this text would write U+FFFD over the bytes: say so
+		// rather than "saving it unchanged writes them again".
+		msg += "; on disk the file is not UTF-8: the editor shows each invalid byte sequence as U+FFFD. Saving this text would replace the original characters; reopen the file in its encoding (often Windows-1252) before saving it as UTF-8, or run `rivumi-lint fix`"
+	case d.disk != nil && f.Repair.Kind == lint.RepairTranscode:
 		msg += fmt.Sprintf("; on disk the file is %s, which the editor shows decoded: saving it unchanged writes %s again", d.disk.from, d.disk.from)
 	}
 	first := Diagnostic{Range: Range{}, Severity: sev, Code: f.Rule, Source: "rivumi-lint", Message: msg}

@@ -22,6 +22,9 @@ type diskView struct {
 	data []byte // the bytes on disk
 	from string // their encoding, as a diagnostic names it
 	mark int    // the byte-order mark's length
+	// replaced, for a file the editor decoded as UTF-8 with U+FFFD for
+	// what is invalid, is that decoding, else nil.
+	replaced func([]byte) []byte
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -55,7 +58,53 @@ func judgeDisk(path string, text []byte) *diskView {
 	if _, n := content.BOM(data); n == 0 && bytes.Equal(latin1(data), text) {
 		return &diskView{data: data, from: "Latin-1 (ISO-8859-1)"}
 	}
+	return replacedView(data, text)
+}
+
+// replacedView is the view of data (not UTF-8) when text is it decoded as
+// UTF-8 with U+FFFD for what is invalid, else nil. An editor opening the
+// file as UTF-8 (VS Code's default, no guessing) decodes it so, one U+FFFD
+// per maximal invalid subpart (content.Lossy: the Unicode standard's
+// practice, which the WHATWG decoder behind VS Code's TextDecoder
+// follows), after taking a UTF-8 mark as the encoding. A client that sends
+// the raw bytes (Neovim's buffer read with ++enc=utf-8 ++bad=keep) reaches
+// the server as one U+FFFD per invalid byte, since encoding/json replaces
+// them so (perByte). Either way the buffer is the file unchanged.
+func replacedView(data, text []byte) *diskView {
+	if !bytes.Contains(text, replacement) {
+		return nil
+	}
+	marks := []int{0}
+	if bytes.HasPrefix(data, utf8BOM) {
+		// Taken as the encoding, or (raw bytes) kept as U+FEFF.
+		marks = []int{len(utf8BOM), 0}
+	}
+	for _, mark := range marks {
+		for _, dec := range []func([]byte) []byte{content.Lossy, perByte} {
+			if bytes.Equal(dec(data[mark:]), text) {
+				return &diskView{data: data, from: "not UTF-8", mark: mark, replaced: dec}
+			}
+		}
+	}
 	return nil
+}
+
+var replacement = []byte("\uFFFD")
+
+// perByte is b as encoding/json reads invalid UTF-8 in a string: one
+// U+FFFD for each byte that does not start a valid sequence.
+func perByte(b []byte) []byte {
+	out := make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, replacement...)
+		} else {
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return out
 }
 
 // latin1 decodes b as ISO-8859-1, where 0x80–0x9F are the C1 controls (as
@@ -75,6 +124,10 @@ func (v *diskView) decoded(off int) (int, bool) {
 	switch {
 	case off <= v.mark:
 		return 0, true
+	case v.replaced != nil:
+		// A finding is at the start of an invalid subpart, where the
+		// prefix decodes to what the text holds before it.
+		return len(v.replaced(v.data[v.mark:off])), true
 	case v.from == "UTF-8 with a byte-order mark":
 		return off - v.mark, true
 	case v.mark > 0:

@@ -124,3 +124,92 @@ func TestUTF8BOMOnDiskPositionsX4(t *testing.T) {
 	}
 	c.stop()
 }
+
+// X4, C4, RL004 (#33.1): an editor that opens a file that is not UTF-8 as
+// UTF-8 (VS Code's default, `files.encoding: utf8` with no guessing) sends
+// the bytes decoded with one U+FFFD for each maximal invalid subpart (the
+// Unicode standard §3.9 "U+FFFD Substitution of Maximal Subparts", the
+// WHATWG UTF-8 decoder VS Code's TextDecoder runs). That text is the
+// unchanged file: the disk's bytes are judged, and RL004 points at the
+// first replacement. A client that sends the raw bytes (Neovim with
+// `++enc=utf-8 ++bad=keep`) reaches the server as one U+FFFD per byte,
+// which is how encoding/json replaces them: the same file.
+func TestReplacementDecodedBufferJudgesTheDiskC4(t *testing.T) {
+	const fffd = "\uFFFD"
+	for _, tc := range []struct {
+		name, text string
+		data       []byte
+		at         Position
+	}{
+		{"latin-1", "# R" + fffd + "gles\ncaf" + fffd + "\n", []byte("# R\xe8gles\ncaf\xe9\n"), Position{Line: 0, Character: 3}},
+		// A three-byte sequence cut short: one replacement for E2 82.
+		{"truncated-3", "ok\na" + fffd + "b\n", []byte("ok\na\xe2\x82b\n"), Position{Line: 1, Character: 1}},
+		// A four-byte sequence cut short at the end of the file.
+		{"truncated-4-at-eof", "ok " + fffd, []byte("ok \xf0\x9f\x98"), Position{Line: 0, Character: 3}},
+		// A surrogate (ED A0 80: ED may not be followed by A0), an
+		// overlong NUL (C0 starts nothing), F5 and FF (never in UTF-8):
+		// one replacement for each byte, seven.
+		{"surrogate-overlong-f5-ff", "x\n" + strings.Repeat(fffd, 7) + "\n", []byte("x\n\xed\xa0\x80\xc0\x80\xf5\xff\n"), Position{Line: 1, Character: 0}},
+		// Table 3-8 of the standard: F1 80 80 is one subpart, E1 80 one, C2 one.
+		{"table-3-8", "a" + fffd + fffd + fffd + "b" + fffd + "c" + fffd + fffd + "d\n",
+			[]byte("\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64\n"), Position{Line: 0, Character: 1}},
+		// VS Code reads a UTF-8 byte-order mark as the encoding and shows
+		// the rest, so the mark is not in the text.
+		{"utf-8-bom", "caf" + fffd + "\n", []byte("\xef\xbb\xbfcaf\xe9\n"), Position{Line: 0, Character: 3}},
+		// Raw bytes through encoding/json: one replacement per byte.
+		{"per-byte", "ok\na" + fffd + fffd + "b\n", []byte("ok\na\xe2\x82b\n"), Position{Line: 1, Character: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _, p, md := openWithDisk(t, tc.data, tc.text)
+			defer c.stop()
+			if rules(p.Diagnostics) != "RL004" {
+				t.Fatalf("diagnostics %+v, want RL004", p.Diagnostics)
+			}
+			d := p.Diagnostics[0]
+			want := Range{Start: tc.at, End: Position{Line: tc.at.Line, Character: tc.at.Character + 1}}
+			if d.Range != want {
+				t.Errorf("RL004 at %+v, want the first replacement character, %+v", d.Range, want)
+			}
+			if !strings.Contains(d.Message, "on disk the file is not UTF-8: the editor shows each invalid byte sequence as U+FFFD") {
+				t.Errorf("RL004 %q, want it to say the editor shows the bytes replaced", d.Message)
+			}
+			if !strings.Contains(md, "`AGENTS.md` (project): rejected: RL004") {
+				t.Errorf("hover, want the layer rejected:\n%s", md)
+			}
+		})
+	}
+}
+
+// X4, C4 (#33.1): a buffer with replacement characters that is not what
+// decoding the disk gives (another count, another place, an edit) is what
+// a save writes, valid UTF-8, and it is checked as typed; typing the
+// decoded text back judges the disk again.
+func TestEditedReplacementBufferIsCheckedC4(t *testing.T) {
+	const fffd = "\uFFFD"
+	data := []byte("# Rules\na\xe2\x82b\n")
+	for _, text := range []string{
+		"# Rules\na" + fffd + fffd + fffd + "b\n", // one too many
+		"# Rules\na" + fffd + "c\n",               // an edit beside it
+		"# Rules\n" + fffd + "ab\n",               // moved
+	} {
+		c, _, p, _ := openWithDisk(t, data, text)
+		if len(p.Diagnostics) != 0 {
+			t.Errorf("opened as %q: %+v, want none", text, p.Diagnostics)
+		}
+		c.stop()
+	}
+	decoded := "# Rules\na" + fffd + "b\n"
+	c, uri, p, _ := openWithDisk(t, data, decoded)
+	defer c.stop()
+	if rules(p.Diagnostics) != "RL004" {
+		t.Fatalf("unchanged: %q, want RL004", rules(p.Diagnostics))
+	}
+	c.change(uri, 2, "# Rules\nab\n")
+	if p := c.waitPublish(uri); len(p.Diagnostics) != 0 {
+		t.Errorf("edited: %+v, want none", p.Diagnostics)
+	}
+	c.change(uri, 3, decoded)
+	if p := c.waitPublish(uri); rules(p.Diagnostics) != "RL004" {
+		t.Errorf("back to the decoded text: %q, want RL004", rules(p.Diagnostics))
+	}
+}
