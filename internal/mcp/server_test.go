@@ -525,3 +525,41 @@ func TestConfigFlagM5(t *testing.T) {
 		t.Error("RL004 not reported after --config's file turned it on")
 	}
 }
+
+// R1, M4 (#38.1): a .git file inside the project whose Git directory sets
+// core.worktree above the project (the parent, itself a repository) is no
+// way out: the instructions tool refuses the path and serves nothing from
+// the parent; before, it answered with the parent as its root and the
+// parent's AGENTS.md as its text.
+func TestInnerWorktreeAboveM4(t *testing.T) {
+	gittest.SetEnv(t)
+	parent := gittest.New(t)
+	parent.Write("AGENTS.md", "Parent secret.\n")
+	parent.Commit("parent")
+	r := gittest.At(t, filepath.Join(parent.Dir, "proj"))
+	os.MkdirAll(r.Dir, 0o755)
+	r.Git("init", "-q")
+	r.Write("AGENTS.md", "Project rules.\n", "sub/AGENTS.md", "Sub rules.\n")
+	r.Commit("proj")
+	r.Git("init", "-q", "--separate-git-dir="+filepath.Join(r.Dir, ".gd"), "sub")
+	r.Git("--git-dir=.gd", "config", "core.worktree", "../..")
+	t.Chdir(r.Dir)
+	cs, _ := session(t, "")
+	for _, path := range []string{"sub", "sub/AGENTS.md", "sub/new.go"} {
+		for _, agent := range []string{"rivumi", "codex", "claude"} {
+			res := call(t, cs, "instructions", map[string]any{"path": path, "agent": agent})
+			if !res.IsError || !strings.Contains(text(res), "core.worktree") {
+				t.Errorf("%s (%s): isError %v, %.300q; want an error naming core.worktree", path, agent, res.IsError, text(res))
+			}
+			b, _ := json.Marshal(res)
+			if strings.Contains(string(b), "Parent secret") || strings.Contains(string(b), `"root":"`+parent.Dir+`"`) {
+				t.Errorf("%s (%s) served the parent outside the project: %.300s", path, agent, b)
+			}
+		}
+	}
+	var own Instructions
+	structured(t, call(t, cs, "instructions", map[string]any{"path": "."}), &own)
+	if own.Root != r.Dir || !strings.Contains(own.Text, "Project rules.") {
+		t.Errorf("root %q text %q: want the project's own chain", own.Root, own.Text)
+	}
+}

@@ -160,6 +160,16 @@ func (p *Project) enterInner(o Options) error {
 		if loc.Top == "" {
 			return fmt.Errorf("%s holds a Git repository without a worktree; run rivumi-lint check --base REV there", inner)
 		}
+		// An inner repository's top is the directory holding its .git
+		// entry (R1, M4): a core.worktree naming any other directory —
+		// above the project, say — would move the root out of the project
+		// and serve files outside it. Refused rather than taken as an
+		// ordinary directory: Git itself never treats it as one.
+		if here := filepath.Join(p.Root, filepath.FromSlash(inner)); !sameDirectory(loc.Top, here) {
+			return fmt.Errorf("the repository %s holding %s sets core.worktree to %s, not %s itself: an inner repository's top is the directory holding its .git (R1); "+
+				"unset it (git -C %s config --unset core.worktree) or run rivumi-lint in that worktree",
+				strconv.Quote(inner), quoteList(o.Targets, 3), strconv.Quote(loc.Top), strconv.Quote(inner), shell.Quote(here))
+		}
 		p.Notes = append(p.Notes, repo.Info("%s lies in the %s %s: the project root is %s, with its own config, as after `cd %s`; paths are relative to %s",
 			quoteList(o.Targets, 3), kindOf(p.Root, inner), inner, inner, inner, inner))
 		p.Root, p.GitDir, p.GitTop, p.Prefix = loc.Top, loc.GitDir, loc.Top, ""
@@ -243,4 +253,15 @@ func (p *Project) dirArg(arg string) (string, error) {
 		rel = resolve.ParentDir(rel)
 	}
 	return rel, nil
+}
+
+// sameDirectory reports whether a and b name the same directory, through
+// links too.
+func sameDirectory(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }

@@ -33,9 +33,16 @@ func (s *Inners) Of(rel string) string {
 		return in
 	}
 	in := rel
-	if _, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(rel), ".git")); err != nil {
+	// A dangling .git link makes no repository (R1), as for Locate.
+	if p := filepath.Join(s.top, filepath.FromSlash(rel), ".git"); !isGitEntry(p) {
 		in = s.Of(parentDir(rel))
 	}
 	s.memo[rel] = in
 	return in
+}
+
+// isGitEntry reports whether p exists and is no dangling link.
+func isGitEntry(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && !danglingLink(p, fi)
 }

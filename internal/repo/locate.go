@@ -62,7 +62,9 @@ func Locate(dir string) (*Location, error) {
 	}
 	for d := abs; ; {
 		p := filepath.Join(d, ".git")
-		if fi, err := os.Lstat(p); err == nil {
+		// A dangling .git link is no repository: git takes the directory
+		// as an ordinary one and looks further up (R1, #33.3).
+		if fi, err := os.Lstat(p); err == nil && !danglingLink(p, fi) {
 			gd := p
 			if !fi.IsDir() {
 				if gd, err = readGitFile(p, fi); err != nil {
@@ -335,4 +337,14 @@ func (r *Repo) objectSearchDirs() []string {
 		add(d)
 	}
 	return out
+}
+
+// danglingLink reports whether p, whose Lstat is fi, is a link that leads
+// nowhere.
+func danglingLink(p string, fi os.FileInfo) bool {
+	if fi.Mode()&os.ModeSymlink == 0 {
+		return false
+	}
+	_, err := os.Stat(p)
+	return err != nil
 }

@@ -137,8 +137,7 @@ func lstatAll(root string, rels []string, known []resolve.Kind) ([]resolve.Kind,
 // isRepo reports a nested repository or submodule checkout: a PATH naming
 // one is a changed entry of its parent directory, like a file (C2, R7).
 func isRepo(abs string) bool {
-	_, err := os.Lstat(filepath.Join(abs, ".git"))
-	return err == nil
+	return hasGitEntry(abs)
 }
 
 // isDirBehind reports whether what the link at abs leads to is a

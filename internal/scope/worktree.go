@@ -158,7 +158,7 @@ func (w *Walker) descend(dir string) (state, bool, error) {
 			if w.Skip != nil && w.Skip(rel) {
 				return st, false, nil
 			}
-			if _, err := os.Lstat(filepath.Join(w.Top, filepath.FromSlash(st.path), ".git")); err == nil {
+			if hasGitEntry(filepath.Join(w.Top, filepath.FromSlash(st.path))) {
 				return st, false, nil
 			}
 		}
@@ -223,7 +223,7 @@ func (w *Walker) visit(t task, dirs *[]string, next []task) ([]task, error) {
 	for _, e := range ents {
 		switch e.Name {
 		case ".git":
-			if t.nested {
+			if t.nested && hasGitEntry(w.abs(dir)) {
 				return next, nil // a nested repository or submodule: not this project's files
 			}
 		case ".gitignore":
@@ -278,4 +278,20 @@ func join(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
+}
+
+// hasGitEntry reports whether dir holds a .git entry that makes it a
+// repository: a dangling .git link does not (R1, #33.3); git takes the
+// directory as an ordinary one.
+func hasGitEntry(dir string) bool {
+	p := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return false
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		_, err = os.Stat(p)
+		return err == nil
+	}
+	return true
 }
