@@ -3,27 +3,56 @@ package integration
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // scratch holds what the tests of one test binary share: built binaries, the
 // pre-commit store, the source repository copy.
 var scratch string
 
+// deadlineGrace is how long before the binary's -timeout TestMain ends the
+// tests' processes and removes scratch: the timeout's panic runs no
+// Cleanup and no deferred call, so whatever is left then outlives the
+// binary (a snapshot build, a 92 MB scratch directory; #33.13).
+const deadlineGrace = 15 * time.Second
+
 func TestMain(m *testing.M) {
+	flag.Parse()
 	dir, err := os.MkdirTemp("", "rivumi-lint-integration-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
 	scratch = dir
+	end := func(why string) {
+		if n := procs.killAll(); n > 0 || why != "" {
+			fmt.Fprintf(os.Stderr, "integration: %s: ended %d process groups the tests started, removed %s\n", why, n, dir)
+		}
+		os.RemoveAll(dir)
+	}
+	if f := flag.Lookup("test.timeout"); f != nil {
+		if d, err := time.ParseDuration(f.Value.String()); err == nil && d > deadlineGrace {
+			time.AfterFunc(d-deadlineGrace, func() { end(fmt.Sprintf("the test binary's -timeout %s is %s away", d, deadlineGrace)) })
+		}
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sig
+		end("interrupted (" + s.String() + ")")
+		os.Exit(2)
+	}()
 	if integrationEnabled() {
 		// The real clients take most of a cold build: start them all at
 		// once, beside the first tests, rather than one after another
@@ -33,8 +62,60 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	end("")
 	os.Exit(code)
+}
+
+// groups are the process groups of the commands the tests are running
+// (run, built.build), for TestMain to end at the deadline or on an
+// interrupt.
+type groups struct {
+	mu     sync.Mutex
+	pids   map[int]bool
+	closed bool
+}
+
+var procs = groups{pids: map[int]bool{}}
+
+// run starts cmd in a process group of its own and waits for it; once the
+// binary is ending it starts nothing. With t, the group is ended when t ends
+// too: what cmd left running in the background (a daemon, a build a script
+// forked) must not outlive the test that started it (#33.13).
+func (g *groups) run(t *testing.T, cmd *exec.Cmd) error {
+	inOwnGroup(cmd)
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return errors.New("not started: the test binary is ending (its -timeout is near, or it was interrupted)")
+	}
+	err := cmd.Start()
+	if err == nil {
+		g.pids[cmd.Process.Pid] = true
+	}
+	g.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if t != nil {
+		pid := cmd.Process.Pid
+		t.Cleanup(func() { killGroup(pid) })
+	}
+	err = cmd.Wait()
+	g.mu.Lock()
+	delete(g.pids, cmd.Process.Pid)
+	g.mu.Unlock()
+	return err
+}
+
+// killAll ends every running group and refuses new ones.
+func (g *groups) killAll() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	for pid := range g.pids {
+		killGroup(pid)
+	}
+	return len(g.pids)
 }
 
 // moduleRoot is the directory holding this module's go.mod.
@@ -113,17 +194,13 @@ func (b *built) build() {
 		if args[0] == "tool" {
 			cmd := exec.Command("go", args...)
 			cmd.Dir = root
-			msg, err := cmd.Output()
-			if err != nil {
-				var stderr []byte
-				var ee *exec.ExitError
-				if errors.As(err, &ee) {
-					stderr = ee.Stderr
-				}
-				b.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, stderr)
+			var msg, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &msg, &stderr
+			if err := procs.run(nil, cmd); err != nil {
+				b.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
 				return
 			}
-			b.path = strings.TrimSpace(string(msg))
+			b.path = strings.TrimSpace(msg.String())
 			return
 		}
 		out := filepath.Join(scratch, "bin", b.name)
@@ -132,8 +209,10 @@ func (b *built) build() {
 		if b.env != nil {
 			cmd.Env = append(os.Environ(), b.env...)
 		}
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, msg)
+		var msg bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &msg, &msg
+		if err := procs.run(nil, cmd); err != nil {
+			b.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, msg.Bytes())
 			return
 		}
 		b.path = out
@@ -244,8 +323,9 @@ func (r result) String() string {
 	return fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", r.code, r.stdout, r.stderr)
 }
 
-// run runs a command in dir and returns its output and exit status; only a
-// failure to start it fails the test.
+// run runs a command in dir, in a process group of its own (procs), and
+// returns its output and exit status; only a failure to start it fails the
+// test.
 func run(t *testing.T, dir string, environ []string, stdin io.Reader, name string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(name, args...)
@@ -254,7 +334,7 @@ func run(t *testing.T, dir string, environ []string, stdin io.Reader, name strin
 	cmd.Stdin = stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	err := procs.run(t, cmd)
 	r := result{stdout: stdout.String(), stderr: stderr.String()}
 	var ee *exec.ExitError
 	switch {
