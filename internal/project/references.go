@@ -150,10 +150,12 @@ func (r *Run) deletedDirChains() ([]*resolve.Resolution, error) {
 	for _, res := range chains {
 		have[res.Dir] = true
 	}
+	deleted := false
 	for _, ch := range r.changes {
 		if ch.Kind != repo.Deleted {
 			continue
 		}
+		deleted = true
 		for d := path.Dir(ch.Path); ; d = path.Dir(d) {
 			if d == "." {
 				d = ""
@@ -174,6 +176,35 @@ func (r *Run) deletedDirChains() ([]*resolve.Resolution, error) {
 				break
 			}
 		}
+	}
+	if !deleted {
+		return chains, nil
+	}
+	// A reference from any instruction file of the head may name the
+	// deleted or renamed path (#33.2), not only those in the changed
+	// directories' chains: read every candidate directory's chain, only
+	// when the change deletes or renames something.
+	snap, ok := r.Engine.Source().(resolve.Snapshot)
+	if !ok {
+		return chains, nil
+	}
+	dirs, err := snap.CandidateDirsBelow("", r.Engine.Candidates())
+	if err != nil {
+		return nil, fmt.Errorf("references: list instruction directories: %w", err)
+	}
+	for _, d := range dirs {
+		if have[d] {
+			continue
+		}
+		res, err := r.Engine.Chain(d)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) || resolve.IsFatal(err) {
+				return nil, fmt.Errorf("references: resolve %s: %w", resolve.DisplayDir(d), err)
+			}
+			continue
+		}
+		have[d] = true
+		chains = append(chains, res)
 	}
 	return chains, nil
 }
@@ -312,12 +343,17 @@ func (c *refCheck) diff(files []*refFile) ([]lint.Reference, error) {
 			if hr.Err != nil {
 				return nil, fmt.Errorf("references of %s: %w", f.path, hr.Err)
 			}
-			if hr.Status != refs.Unresolved {
+			if hr.Status != refs.Unresolved && !hr.Outside {
 				continue
 			}
 			br := c.base.Resolve(f.path, ref)
 			if br.Err != nil {
 				return nil, fmt.Errorf("references of %s on the base: %w", f.path, br.Err)
+			}
+			if hr.Outside && br.Status != refs.Resolved {
+				// "../x" from below the root that the base did not have
+				// either: a sibling checkout, not checked.
+				continue
 			}
 			if br.Status == refs.Resolved && (ref.Kind == refs.Link || ref.Kind == refs.Path) {
 				// A target the head's ignore rules match was tracked by

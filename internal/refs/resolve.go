@@ -64,6 +64,11 @@ type Result struct {
 	// first name exists (docs/references.md).
 	Near  string
 	Found int
+	// Outside is, when NotChecked, that only the sibling-checkout rule
+	// stopped the check: no directory inside the root has the target and
+	// some directory above joins it outside the root. A diff whose base
+	// resolved it inside the root knows the change broke it (#33.2).
+	Outside bool
 	// Err is a *resolve.FatalError from the source: the snapshot itself
 	// cannot be read (Status is NotChecked); the caller ends the run.
 	Err error
@@ -285,7 +290,7 @@ func (rv *Resolver) path(dir, target string) Result {
 	if outside > 0 {
 		// "../x" read from the root (authors write paths from there) is a
 		// sibling checkout: not in this snapshot, so not known missing
-		return Result{Status: NotChecked, Why: "it is outside the root"}
+		return Result{Status: NotChecked, Why: "it is outside the root", Outside: true}
 	}
 	if best.Found < 0 {
 		best.Found = 0
