@@ -13,6 +13,7 @@ import (
 	"sort"
 
 	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
 // formatVersion is the format version of the file (B1); another is refused.
@@ -65,12 +66,21 @@ func rewrite(name string) string {
 	return "write it again with rivumi-lint check --write-baseline " + name
 }
 
-// Load reads and parses the baseline file name.
+// Load reads and parses the baseline file name: a regular file, or a pipe
+// (a process substitution, --baseline <(git show main:FILE)). The open
+// never blocks (resolve.NonBlockFlags, as the engine opens instruction
+// files), and the descriptor's type is checked before anything is read:
+// a directory, socket or device (/dev/zero) is refused at once, and a FIFO
+// nobody holds open for writing reads as empty, exit 2 at once too (B5).
 func Load(name string) (*Baseline, error) {
-	f, err := os.Open(name)
+	f, err := os.OpenFile(name, os.O_RDONLY|resolve.NonBlockFlags, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &fileError{Name: name, Err: err, Msg: "no such file; record the current findings with rivumi-lint check --write-baseline " + name}
+		}
+		if fi, serr := os.Stat(name); serr == nil && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeNamedPipe == 0 {
+			// A socket cannot be opened at all (ENXIO): say what it is.
+			return nil, notRegular(name, fi.Mode())
 		}
 		return nil, &fileError{Name: name, Err: err, Msg: fmt.Sprintf("cannot be read (%v); check its permissions, or %s", unwrapPath(err), rewrite(name))}
 	}
@@ -79,9 +89,12 @@ func Load(name string) (*Baseline, error) {
 	if err != nil {
 		return nil, &fileError{Name: name, Err: err, Msg: fmt.Sprintf("cannot be read (%v)", unwrapPath(err))}
 	}
-	if !st.Mode().IsRegular() {
-		return nil, &fileError{Name: name, Msg: "is not a regular file; name the JSON file --write-baseline wrote"}
+	pipe := st.Mode()&fs.ModeNamedPipe != 0
+	if !st.Mode().IsRegular() && !pipe {
+		return nil, notRegular(name, st.Mode())
 	}
+	// A pipe's reads wait for its writer (Go's poller: the descriptor is
+	// non-blocking); with no writer left the read ends at once.
 	data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
 	if err != nil {
 		return nil, &fileError{Name: name, Err: err, Msg: fmt.Sprintf("cannot be read (%v)", unwrapPath(err))}
@@ -89,7 +102,21 @@ func Load(name string) (*Baseline, error) {
 	if len(data) > maxBytes {
 		return nil, &fileError{Name: name, Msg: fmt.Sprintf("is over %d bytes (64 MiB), which is no baseline; %s", maxBytes, rewrite(name))}
 	}
+	if pipe && len(data) == 0 {
+		return nil, &fileError{Name: name, Msg: "is a FIFO or pipe that gave nothing (no program was writing to it when check opened it); name the JSON file --write-baseline wrote, or a process substitution such as <(git show main:FILE)"}
+	}
 	return parse(name, data)
+}
+
+// notRegular is the refusal of a directory, socket or device.
+func notRegular(name string, m fs.FileMode) *fileError {
+	what := "a directory"
+	if n := resolve.ModeNote(m); n != "" {
+		what = "a " + n
+	} else if !m.IsDir() {
+		what = "a special file"
+	}
+	return &fileError{Name: name, Msg: "is not a regular file (" + what + "); name the JSON file --write-baseline wrote"}
 }
 
 // unwrapPath drops the *fs.PathError's path: the message names the file.

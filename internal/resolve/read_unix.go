@@ -15,7 +15,13 @@ import (
 // a regular file. The one spelling of those flags: readAt's openat and
 // fix's os.Root opens use it; on other systems it is 0
 // (read_other.go).
-const NoFollowFlags = unix.O_NOFOLLOW | unix.O_NONBLOCK
+const NoFollowFlags = unix.O_NOFOLLOW | NonBlockFlags
+
+// NonBlockFlags, added to an open's access mode, keep the open from
+// blocking on a FIFO nobody writes to or on a device (C2, F8): for a file
+// the user names, which may be a link (--baseline), checked after the
+// open by the descriptor's type. On other systems it is 0.
+const NonBlockFlags = unix.O_NONBLOCK
 
 // openFlags are readAt's: NoFollowFlags for reading, plus what a raw
 // openat needs that os.OpenFile would add (close-on-exec) and never
