@@ -26,7 +26,7 @@ func TestLossy(t *testing.T) {
 		{"\xF5\xFF", "\uFFFD\uFFFD"},
 		{"\xC0\x80", "\uFFFD\uFFFD"},           // overlong NUL (Java's "modified UTF-8")
 		{"\xC1\xBF", "\uFFFD\uFFFD"},           // C1 starts nothing either
-		{"\xF0\x80\x80", "\uFFFD\uFFFD\uFFFD"}, // F0 80: an overlong four-byte form
+		{"\xF0\x80\x80", "\uFFFD\uFFFD\uFFFD"}, // 0xF0 0x80: an overlong four-byte form
 		{"\xE0\xA0", "\uFFFD"},                 // a valid start cut short
 		{"\xF4\x8F\xBF", "\uFFFD"},             // U+10FFFF cut short
 		{"\xF4\x8F\xBFx", "\uFFFDx"},
