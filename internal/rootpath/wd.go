@@ -10,7 +10,8 @@ import (
 // resolved (#33.6). os.Getwd answers $PWD when that names the same
 // directory, so a shell that entered through `via -> real` made the
 // answer depend on how the user got there; Codex and Claude Code ask the
-// kernel (getcwd) and load real/'s chain.
+// kernel (getcwd) and load real/'s chain. On Windows the system keeps the
+// directory as entered, for the agents too.
 func Getwd() (string, error) {
 	if wd, err := syscall.Getwd(); err == nil && filepath.IsAbs(wd) {
 		return wd, nil
