@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
@@ -29,28 +28,10 @@ func parseAgents(s string) ([]string, error) {
 	return names, nil
 }
 
-// codexHome is where Codex reads its user file: $CODEX_HOME, else
-// ~/.codex (as Codex finds it); "" when neither is known.
-func codexHome(getenv func(string) string) string {
-	if h := getenv("CODEX_HOME"); h != "" {
-		return h
-	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".codex")
-}
-
-// claudeHome is the home directory whose .claude/CLAUDE.md Claude Code
-// reads; "" when it cannot be known.
-func claudeHome() string {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return home
-}
+// agentEnv is where the agents find their user files, from this
+// process's environment: one value for every command (check, preview, fix,
+// the hooks, lsp, mcp), so each reads the same views.
+func agentEnv() agent.Env { return agent.EnvFrom(os.Getenv, os.UserHomeDir) }
 
 // checkAgentSection refuses a --section an agent profile has no text for:
 // another agent's preview has only its instruction message.

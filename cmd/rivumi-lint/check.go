@@ -105,7 +105,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printNotes(stderr, note("%s", diff.Describe()))
 	}
 	opts := project.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, Targets: paths, Command: "check", StdinPath: *stdinAs, StdinText: text,
-		Agents: profiles, CodexHome: codexHome(os.Getenv), ClaudeHome: claudeHome()}
+		Agents: profiles, Env: agentEnv()}
 	outcome, err := project.Do(project.Request{Options: opts, Scope: project.Scope{Diff: diff, Paths: paths, Typed: true, Memory: *memFile}})
 	if outcome != nil {
 		printNotes(stderr, outcome.Notes)

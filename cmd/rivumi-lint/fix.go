@@ -42,7 +42,7 @@ func cmdFix(args []string, stdout, stderr io.Writer) int {
 	}
 	// The repairs are of Rivumi's findings; another profile's findings
 	// (RL015–RL017) carry none, so --agent changes only what fix reports.
-	out, err := fix.Run(fix.Options{Project: project.Options{Root: *root, Config: *cfgPath, Targets: paths, Stay: true, Command: "fix", Agents: profiles}, Paths: paths, DryRun: *dryRun}, stdout, stderr)
+	out, err := fix.Run(fix.Options{Project: project.Options{Root: *root, Config: *cfgPath, Targets: paths, Stay: true, Command: "fix", Agents: profiles, Env: agentEnv()}, Paths: paths, DryRun: *dryRun}, stdout, stderr)
 	printNotes(stderr, out.Notes)
 	switch {
 	case err != nil:

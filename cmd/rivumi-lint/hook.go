@@ -290,7 +290,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			// warning says what it checks and why, once (#33.9).
 			printNotes(stderr, note("%s", d.Describe()))
 		}
-		res, notes, err := project.Check(project.Options{Root: top}, project.Scope{Diff: d})
+		res, notes, err := project.Check(project.Options{Root: top, Env: agentEnv()}, project.Scope{Diff: d})
 		printNotes(stderr, once(notes))
 		if err != nil {
 			return fail(stderr, err)

@@ -32,5 +32,7 @@ func cmdLsp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) > 0 {
 		return fail(stderr, &usageError{"lsp takes no arguments (the editor names the files over the protocol)"})
 	}
-	return lsp.New(stdin, stdout, stderr).Serve()
+	srv := lsp.New(stdin, stdout, stderr)
+	srv.Env = agentEnv()
+	return srv.Serve()
 }

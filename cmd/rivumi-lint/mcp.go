@@ -36,7 +36,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	srv, err := mcp.New(mcp.Options{Root: *root, Config: *cfgPath, CodexHome: codexHome(os.Getenv), ClaudeHome: claudeHome(),
+	srv, err := mcp.New(mcp.Options{Root: *root, Config: *cfgPath, Env: agentEnv(),
 		Machine: machine, Version: version(), Log: stderr})
 	if err != nil {
 		return fail(stderr, err)

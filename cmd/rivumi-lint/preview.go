@@ -66,7 +66,7 @@ func cmdPreview(args []string, watchContext func() (context.Context, context.Can
 		}
 	}
 	o := preview.Options{Root: *root, Config: *cfgPath, UserInstructions: *user, NoUser: *noUser,
-		Memory: *mem, NoMemory: *noMem, Project: *projectKey, Agents: profiles, CodexHome: codexHome(os.Getenv), ClaudeHome: claudeHome()}
+		Memory: *mem, NoMemory: *noMem, Project: *projectKey, Agents: profiles, Env: agentEnv()}
 	if err := o.Validate(); err != nil {
 		return fail(stderr, &usageError{err.Error()})
 	}

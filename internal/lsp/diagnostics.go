@@ -30,7 +30,7 @@ func (s *Server) run(root string, docs []*document) (*lint.Result, []*diskView, 
 // runScope runs the pipeline over scope with the overlay.
 func (s *Server) runScope(root string, overlay map[string][]byte, scope project.Scope) (*lint.Result, *project.Run, error) {
 	out, err := project.Do(project.Request{
-		Options: project.Options{Root: root, UserInstructions: s.opts.UserInstructions, Overlay: overlay},
+		Options: project.Options{Root: root, UserInstructions: s.opts.UserInstructions, Overlay: overlay, Env: s.Env},
 		Scope:   scope,
 	})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"sort"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/version"
 )
@@ -27,6 +28,10 @@ type handler func(s *Server, params json.RawMessage) (any, error)
 // are served one at a time, in order: every diagnostics run sees the
 // documents as the messages before it left them.
 type Server struct {
+	// Env is where the agents find their user files, as for check: the
+	// command sets it before Serve.
+	Env agent.Env
+
 	in     *bufio.Reader
 	out    *writer
 	logw   io.Writer

@@ -67,7 +67,7 @@ func (s *Server) check(_ context.Context, _ *sdk.CallToolRequest, in CheckInput)
 		diff = repo.Range{Kind: repo.RangeStaged}
 	}
 	res, notes, err := project.Check(project.Options{Root: s.o.Root, Config: s.o.Config, Targets: abs, Command: "check",
-		CodexHome: s.o.CodexHome, ClaudeHome: s.o.ClaudeHome},
+		Env: s.o.Env},
 		project.Scope{Diff: diff, Paths: abs, Typed: true})
 	if err != nil {
 		return nil, nil, withNotes(err, notes)

@@ -86,7 +86,7 @@ func (s *Server) instructions(_ context.Context, _ *sdk.CallToolRequest, in Inst
 	}
 	dir, note := s.previewDir(abs)
 	pv, err := preview.Build(preview.Options{Root: s.o.Root, Config: s.o.Config, Dir: dir, Home: s.o.Home,
-		Machine: s.o.Machine, Agents: []string{name}, CodexHome: s.o.CodexHome, ClaudeHome: s.o.ClaudeHome})
+		Machine: s.o.Machine, Agents: []string{name}, Env: s.o.Env})
 	if err != nil {
 		return nil, nil, err
 	}

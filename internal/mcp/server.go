@@ -17,6 +17,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/preview"
 	"github.com/rivumi/rivumi-lint/internal/project"
 )
@@ -26,9 +27,9 @@ import (
 type Options struct {
 	Root   string // --root; "" = the Git worktree around the working directory (R1)
 	Config string // --config; "" = ROOT/.rivumi-lint.yaml when present
-	// CodexHome and ClaudeHome are where the codex and claude profiles
-	// find their user files ("" for none), as for check and preview.
-	CodexHome, ClaudeHome string
+	// Env is where the agents find their user files, as for check and
+	// preview.
+	Env agent.Env
 	// Home is Rivumi's home (the preview's user layer and memory); "" =
 	// preview.HomeDir(os.Getenv), as preview finds it.
 	Home string

@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/preview"
 	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/repo/gittest"
@@ -38,7 +39,7 @@ func fixture(t *testing.T) *gittest.Repo {
 func session(t *testing.T, root string) (*sdk.ClientSession, Options) {
 	t.Helper()
 	home := t.TempDir() // no user layer, no memory: the machine's home stays out
-	o := Options{Root: root, Home: home, ClaudeHome: home, Machine: preview.Machine{OS: "linux", Shell: "/bin/sh", WorkDir: "/w"}, Version: "test"}
+	o := Options{Root: root, Home: home, Env: agent.Env{ClaudeHome: home}, Machine: preview.Machine{OS: "linux", Shell: "/bin/sh", WorkDir: "/w"}, Version: "test"}
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +157,7 @@ func TestInstructionsM2(t *testing.T) {
 		var res Instructions
 		structured(t, call(t, cs, "instructions", map[string]any{"path": "services/api", "agent": name}), &res)
 		pv, err := preview.Build(preview.Options{Root: r.Dir, Dir: filepath.Join(r.Dir, "services", "api"), Home: o.Home,
-			Machine: o.Machine, Agents: []string{name}, ClaudeHome: o.ClaudeHome})
+			Machine: o.Machine, Agents: []string{name}, Env: o.Env})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -147,7 +147,7 @@ func gather(o Options) (*inputs, error) {
 		home = HomeDir(os.Getenv)
 	}
 	popt := project.Options{Root: o.Root, Config: o.Config, Enter: true, Command: "preview",
-		Agents: o.Agents, CodexHome: o.CodexHome, ClaudeHome: o.ClaudeHome}
+		Agents: o.Agents, Env: o.Env}
 	if o.Dir != "" {
 		popt.Targets = []string{o.Dir}
 	}

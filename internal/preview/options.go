@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"time"
+
+	"github.com/rivumi/rivumi-lint/internal/agent"
 )
 
 // Options say what to preview and from where.
@@ -35,10 +37,10 @@ type Options struct {
 	// from the machine when the preview is built.
 	Machine Machine
 	// Agents are the agent profiles to show (--agent, A1); nil keeps the
-	// config's. CodexHome is where Codex finds its user file ("" none).
-	Agents     []string
-	CodexHome  string
-	ClaudeHome string
+	// config's.
+	Agents []string
+	// Env is where the agents find their user files.
+	Env agent.Env
 }
 
 // Validate says which options exclude each other: NoUser and

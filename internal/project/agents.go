@@ -100,7 +100,7 @@ func (r *Run) codex() (*agent.CodexResolver, error) {
 	abs := filepath.FromSlash(o.RootAbs)
 	o.MarkerAbove = func(markers []string) string { return markerAbove(abs, markers) }
 	var err error
-	if o.User, err = agent.ReadCodexUser(r.p.opts.CodexHome); err != nil {
+	if o.User, err = agent.ReadCodexUser(r.p.opts.Env.CodexHome); err != nil {
 		return nil, fmt.Errorf("codex profile: %w", err)
 	}
 	return agent.NewCodex(r.Engine, o), nil
@@ -110,7 +110,7 @@ func (r *Run) codex() (*agent.CodexResolver, error) {
 func (r *Run) claude() *agent.ClaudeResolver {
 	abs := r.rootAbs()
 	o := agent.ClaudeOptions{Mode: r.Config.Claude.InstructionFiles, RootAbs: abs,
-		Home: r.p.opts.ClaudeHome, Excludes: r.Config.Claude.Excludes, ExternalImports: r.Config.Claude.ExternalImports}
+		Home: r.p.opts.Env.ClaudeHome, Excludes: r.Config.Claude.Excludes, ExternalImports: r.Config.Claude.ExternalImports}
 	root := filepath.FromSlash(abs)
 	o.Above = func(name string) bool { return nameAbove(root, name) }
 	o.Managed = func() bool {

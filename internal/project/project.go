@@ -29,12 +29,9 @@ type Options struct {
 	// Agents are the agent profiles to resolve (--agent, A1); nil keeps
 	// the config's agents.
 	Agents []string
-	// CodexHome is where Codex reads its user file ($CODEX_HOME or
-	// ~/.codex, as the command finds it); "" for none.
-	CodexHome string
-	// ClaudeHome is the home directory whose .claude/CLAUDE.md Claude
-	// Code reads ("" for none).
-	ClaudeHome string
+	// Env is where the agents find their user files (agent.EnvFrom, as
+	// the command finds them); the zero value reads none.
+	Env agent.Env
 	// Overlay holds unsaved editor texts by slash path relative to the
 	// root: the worktree source reads them instead of the disk's bytes
 	// (the language server, X4; project/overlay.go).
