@@ -33,16 +33,35 @@ func (s *Inners) Of(rel string) string {
 		return in
 	}
 	in := rel
-	// A dangling .git link makes no repository (R1), as for Locate.
-	if p := filepath.Join(s.top, filepath.FromSlash(rel), ".git"); !isGitEntry(p) {
+	// Only a .git that leads to a Git directory makes a repository
+	// (R1), as git sees it from above.
+	if !IsRepository(filepath.Join(s.top, filepath.FromSlash(rel))) {
 		in = s.Of(parentDir(rel))
 	}
 	s.memo[rel] = in
 	return in
 }
 
-// isGitEntry reports whether p exists and is no dangling link.
-func isGitEntry(p string) bool {
-	fi, err := os.Lstat(p)
-	return err == nil && !danglingLink(p, fi)
+// IsRepository reports whether dir holds a repository as git sees it from
+// the directory above: a .git entry (a directory, a gitfile, or a link to
+// either) that leads to a Git directory. A dangling link, an empty or
+// malformed .git file, one naming no Git directory, or a .git directory
+// that is none leave an ordinary directory, which `git status` from above
+// lists file by file (R1, #33.3).
+func IsRepository(dir string) bool {
+	p := filepath.Join(dir, ".git")
+	fi, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return false
+	case fi.IsDir():
+		return isGitDirectory(p)
+	case fi.Size() > maxGitFile:
+		return false // git: "too large to be a .git file"
+	}
+	gd, err := readGitFile(p, fi)
+	return err == nil && isGitDirectory(gd)
 }
+
+// maxGitFile bounds a gitfile read (git refuses one over 4 × PATH_MAX).
+const maxGitFile = 16 << 10

@@ -17,6 +17,18 @@ func TestInnerIsInnermostR1(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Git directories (HEAD, objects, refs): a .git that leads to none
+	// makes no repository (R1).
+	for _, gd := range []string{".git/modules/sub", "sub/d/nest/.git"} {
+		for _, d := range []string{"objects", "refs"} {
+			if err := os.MkdirAll(filepath.Join(top, filepath.FromSlash(gd), d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(top, filepath.FromSlash(gd), "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := os.WriteFile(filepath.Join(top, "sub", ".git"), []byte("gitdir: ../.git/modules/sub\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -65,13 +65,19 @@ func Locate(dir string) (*Location, error) {
 		// A dangling .git link is no repository: git takes the directory
 		// as an ordinary one and looks further up (R1, #33.3).
 		if fi, err := os.Lstat(p); err == nil && !danglingLink(p, fi) {
-			gd := p
-			if !fi.IsDir() {
-				if gd, err = readGitFile(p, fi); err != nil {
+			if fi.IsDir() {
+				// A .git directory that is no Git directory (an empty
+				// one, say): git looks further up too.
+				if isGitDirectory(p) {
+					return worktreeOf(p, d)
+				}
+			} else {
+				gd, err := readGitFile(p, fi)
+				if err != nil {
 					return nil, err
 				}
+				return worktreeOf(gd, d)
 			}
-			return worktreeOf(gd, d)
 		}
 		if isGitDirectory(d) {
 			return worktreeOf(d, "")

@@ -280,18 +280,7 @@ func join(dir, name string) string {
 	return dir + "/" + name
 }
 
-// hasGitEntry reports whether dir holds a .git entry that makes it a
-// repository: a dangling .git link does not (R1, #33.3); git takes the
-// directory as an ordinary one.
-func hasGitEntry(dir string) bool {
-	p := filepath.Join(dir, ".git")
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return false
-	}
-	if fi.Mode()&os.ModeSymlink != 0 {
-		_, err = os.Stat(p)
-		return err == nil
-	}
-	return true
-}
+// hasGitEntry reports whether dir holds a repository git would not list
+// into from above (repo.IsRepository: a dangling link or a malformed .git
+// leaves an ordinary directory, R1).
+func hasGitEntry(dir string) bool { return repo.IsRepository(dir) }

@@ -47,6 +47,8 @@ func ignoreRepo(t *testing.T) *gittest.Repo {
 		"logs/today.log", "ignored file, directory kept\n",
 		"logs/keep.log", "re-included file\n",
 		"nested/.git/HEAD", "ref: refs/heads/main\n",
+		"nested/.git/objects/info/.keep", "", // a Git directory: HEAD, objects, refs (R1)
+		"nested/.git/refs/heads/.keep", "",
 		"nested/inner/file.txt", "a nested repository's file\n",
 		"real/target/t.txt", "t\n",
 	)
