@@ -278,6 +278,18 @@ func needPrek(t *testing.T) string {
 	return p
 }
 
+// needNeovim is the real LSP client's path; its absence fails the test,
+// saying how to install it.
+func needNeovim(t *testing.T) string {
+	t.Helper()
+	needIntegration(t, "the Neovim client")
+	p, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Fatal("Neovim is not installed: install neovim: apt-get install -y neovim (.ci/run installs it)")
+	}
+	return p
+}
+
 // gitConfig is the global Git config every command of these tests sees, so
 // the user's own config never changes a result.
 func gitConfig(t *testing.T) string {

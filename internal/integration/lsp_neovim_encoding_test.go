@@ -73,11 +73,7 @@ vim.cmd("qa!")
 `
 
 func TestLSPNeovimReplacementDecodedBufferC4(t *testing.T) {
-	needIntegration(t, "the Neovim client")
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		t.Fatal("Neovim is not installed: install neovim: apt-get install -y neovim (.ci/run installs it)")
-	}
+	nvim := needNeovim(t)
 	bin := rivumiLint(t)
 	// Latin-1 "è" and "é", then E2 82: a three-byte sequence cut short,
 	// where the two decodings differ (one U+FFFD, or two).

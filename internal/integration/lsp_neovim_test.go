@@ -50,11 +50,7 @@ vim.cmd("qa!")
 `
 
 func TestNeovimReceivesDiagnosticX4(t *testing.T) {
-	needIntegration(t, "the Neovim client")
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		t.Fatal("Neovim is not installed: install neovim: apt-get install -y neovim (.ci/run installs it)")
-	}
+	nvim := needNeovim(t)
 	bin := rivumiLint(t)
 	// "a", an astral emoji (two UTF-16 units), then U+202E: the character
 	// is at UTF-16 column 3 (Neovim 0.7 negotiates no encoding).
