@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/resolve"
@@ -13,39 +14,39 @@ import (
 // gives up (Linux's ELOOP after 40), as an agent's open would.
 const maxHops = 40
 
-// walk is where a path leads once every link on the way is followed.
-type walk int
+// Walk is where a path leads once every link on the way is followed.
+type Walk int
 
 const (
-	found    walk = iota // an entry at the end (ent says what)
-	notFound             // nothing there, or a dangling link: not-found to the agent
-	outside              // a link leads out of the root: not read (R10)
-	looped               // too many links (ELOOP): an error to the agent
-	notDir               // a file on the way (ENOTDIR): an error to the agent
-	// unreadable is an error of this one path (a name over the system's
+	WalkFound    Walk = iota // an entry at the end (Ent says what)
+	WalkNotFound             // nothing there, or a dangling link: not-found to the agent
+	WalkOutside              // a link leads out of the root: not read (R10)
+	WalkLooped               // too many links (ELOOP): an error to the agent
+	WalkNotDir               // a file on the way (ENOTDIR): an error to the agent
+	// WalkUnreadable is an error of this one path (a name over the system's
 	// limit, no permission): the Claude resolver's, which loads the other
-	// files; target holds the error.
-	unreadable
+	// files; Target holds the error.
+	WalkUnreadable
 )
 
-// followed is the answer of follow.
-type followed struct {
-	walk walk
-	path string        // found: the entry's path, relative to the root, no link on the way
-	ent  resolve.Entry // found: what it is (never a link)
-	// target is the text of the link that leads outside (outside), or the
-	// link that looped (looped).
-	target string
+// Followed is the answer of Follow.
+type Followed struct {
+	Walk Walk
+	Path string        // WalkFound: the entry's path, relative to the root, no link on the way
+	Ent  resolve.Entry // WalkFound: what it is (never a link)
+	// Target is the text of the link that leads outside (WalkOutside), or
+	// the link that looped (WalkLooped), or the error (WalkUnreadable).
+	Target string
 }
 
-// follow resolves p (relative to the root) in src as an agent's open or
+// Follow resolves p (relative to the root) in src as an agent's open or
 // stat does, following every link on the way and at the end, never
 // leaving the root: a link that leads out of it is reported, not followed
 // (rivumi-lint reads nothing outside the root). rootAbs maps an absolute
 // link target inside the root back to it. Only Lstat and LinkTarget are
 // used: nothing is opened, and each path resolved is physical, so the
 // source's own no-follow reads then open it as it is.
-func follow(src resolve.Source, rootAbs, p string) (followed, error) {
+func Follow(src resolve.Source, rootAbs, p string) (Followed, error) {
 	pending := strings.Split(p, "/")
 	var real []string // the resolved prefix: directories, no links
 	hops := 0
@@ -57,7 +58,7 @@ func follow(src resolve.Source, rootAbs, p string) (followed, error) {
 			continue
 		case "..":
 			if len(real) == 0 {
-				return followed{walk: outside, target: p}, nil
+				return Followed{Walk: WalkOutside, Target: p}, nil
 			}
 			real = real[:len(real)-1]
 			continue
@@ -65,31 +66,31 @@ func follow(src resolve.Source, rootAbs, p string) (followed, error) {
 		cur := strings.Join(append(real, c), "/")
 		ent, err := src.Lstat(cur)
 		if resolve.IsFatal(err) {
-			return followed{}, err
+			return Followed{}, err
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return followed{}, err
+			return Followed{}, err
 		}
 		if err != nil || ent.Kind == resolve.Missing {
-			return followed{walk: notFound}, nil
+			return Followed{Walk: WalkNotFound}, nil
 		}
 		switch ent.Kind {
 		case resolve.Symlink:
 			hops++
 			t, err := src.LinkTarget(cur)
 			if err != nil {
-				return followed{}, err
+				return Followed{}, err
 			}
 			if hops > maxHops {
-				return followed{walk: looped, target: cur}, nil
+				return Followed{Walk: WalkLooped, Target: cur}, nil
 			}
 			if t == "" {
-				return followed{walk: notFound}, nil
+				return Followed{Walk: WalkNotFound}, nil
 			}
 			if strings.HasPrefix(t, "/") {
-				rel, ok := underRoot(rootAbs, t)
+				rel, ok := UnderRoot(rootAbs, t)
 				if !ok {
-					return followed{walk: outside, target: t}, nil
+					return Followed{Walk: WalkOutside, Target: t}, nil
 				}
 				real = nil
 				t = rel
@@ -101,19 +102,19 @@ func follow(src resolve.Source, rootAbs, p string) (followed, error) {
 			continue
 		case resolve.Submodule:
 			if !allEmpty(pending) {
-				return followed{walk: notFound}, nil // another repository's files are not in the snapshot
+				return Followed{Walk: WalkNotFound}, nil // another repository's files are not in the snapshot
 			}
 		}
 		// Anything after a file, even a trailing slash or ".", is
 		// ENOTDIR to the system.
 		if len(pending) > 0 {
-			return followed{walk: notDir, target: cur}, nil
+			return Followed{Walk: WalkNotDir, Target: cur}, nil
 		}
 		ent.Name = c
-		return followed{walk: found, path: cur, ent: ent}, nil
+		return Followed{Walk: WalkFound, Path: cur, Ent: ent}, nil
 	}
 	// p named a directory (or the root).
-	return followed{walk: found, path: strings.Join(real, "/"), ent: resolve.Entry{Name: path.Base("/" + strings.Join(real, "/")), Kind: resolve.Dir}}, nil
+	return Followed{Walk: WalkFound, Path: strings.Join(real, "/"), Ent: resolve.Entry{Name: path.Base("/" + strings.Join(real, "/")), Kind: resolve.Dir}}, nil
 }
 
 func allEmpty(cs []string) bool {
@@ -125,9 +126,9 @@ func allEmpty(cs []string) bool {
 	return true
 }
 
-// underRoot returns the absolute slash path t relative to rootAbs when it
+// UnderRoot returns the absolute slash path t relative to rootAbs when it
 // lies inside it, lexically (rootAbs is physical).
-func underRoot(rootAbs, t string) (string, bool) {
+func UnderRoot(rootAbs, t string) (string, bool) {
 	if rootAbs == "" {
 		return "", false
 	}
@@ -139,4 +140,18 @@ func underRoot(rootAbs, t string) (string, bool) {
 		return t[len(r)+1:], true
 	}
 	return "", false
+}
+
+// Ancestors returns the directories from start (an ancestor of dir, ""
+// for the root) down to dir.
+func Ancestors(dir, start string) []string {
+	var out []string
+	for d := dir; ; d = resolve.ParentDir(d) {
+		out = append(out, d)
+		if d == start || d == "" {
+			break
+		}
+	}
+	slices.Reverse(out)
+	return out
 }

@@ -5,11 +5,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rivumi/rivumi-lint/internal/agent/agenttest"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
 func TestFollow(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := agenttest.Tree(t, map[string]string{
 		"docs/guide.md":    "guide\n",
 		"docs/sub/":        "",
 		"a/AGENTS.md":      "-> ../docs/guide.md",
@@ -39,30 +40,30 @@ func TestFollow(t *testing.T) {
 	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
 	for _, tc := range []struct {
 		p    string
-		walk walk
+		walk Walk
 		path string
 		kind resolve.Kind
 	}{
-		{"a/AGENTS.md", found, "docs/guide.md", resolve.Regular},
-		{"a/chain.md", found, "docs/guide.md", resolve.Regular},
-		{"a/viadir.md", found, "docs/guide.md", resolve.Regular},
+		{"a/AGENTS.md", WalkFound, "docs/guide.md", resolve.Regular},
+		{"a/chain.md", WalkFound, "docs/guide.md", resolve.Regular},
+		{"a/viadir.md", WalkFound, "docs/guide.md", resolve.Regular},
 		// ".." after a link is taken from the link's target, as the
 		// system does, not lexically: dl/.. is the root, not a/.
-		{"a/dotdot.md", found, "docs/guide.md", resolve.Regular},
-		{"a/up.md", outside, "", 0},
-		{"a/loop.md", looped, "", 0},
-		{"a/dangling.md", notFound, "", 0},
-		{"a/throughfile.md", notDir, "", 0},
-		{"a/dir.md", found, "docs/sub", resolve.Dir},
-		{"abs.md", found, "docs/guide.md", resolve.Regular},
-		{"absout.md", outside, "", 0},
+		{"a/dotdot.md", WalkFound, "docs/guide.md", resolve.Regular},
+		{"a/up.md", WalkOutside, "", 0},
+		{"a/loop.md", WalkLooped, "", 0},
+		{"a/dangling.md", WalkNotFound, "", 0},
+		{"a/throughfile.md", WalkNotDir, "", 0},
+		{"a/dir.md", WalkFound, "docs/sub", resolve.Dir},
+		{"abs.md", WalkFound, "docs/guide.md", resolve.Regular},
+		{"absout.md", WalkOutside, "", 0},
 	} {
-		f, err := follow(wt, root, tc.p)
+		f, err := Follow(wt, root, tc.p)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.p, err)
 		}
-		if f.walk != tc.walk || f.walk == found && (f.path != tc.path || f.ent.Kind != tc.kind) {
-			t.Errorf("follow(%s) = %+v, want walk %d path %s kind %v", tc.p, f, tc.walk, tc.path, tc.kind)
+		if f.Walk != tc.walk || f.Walk == WalkFound && (f.Path != tc.path || f.Ent.Kind != tc.kind) {
+			t.Errorf("Follow(%s) = %+v, want walk %d path %s kind %v", tc.p, f, tc.walk, tc.path, tc.kind)
 		}
 	}
 }

@@ -56,6 +56,9 @@ type Resolver interface {
 	// FileState is what the agent does with the file at p whatever the
 	// chain; false when p is not one of its files.
 	FileState(p string) (Candidate, bool)
+	// Names are the names of the files the agent tries in a directory,
+	// in its order.
+	Names() []string
 }
 
 // CodexVersion is the Codex CLI release the codex profile follows, proven

@@ -8,25 +8,57 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
-// Views is each resolver's view of each of dirs: views[i][j] is
-// resolvers[i]'s of dirs[j]. beside, when not nil, is other work that
-// reads the sources the resolvers read only through share (the
-// references of a check), and the engine not at all.
+// Engine is what a resolver reads of the Rivumi engine: its listings
+// and its source. A resolver is handed one already serialised (Views):
+// it never locks anything itself.
+type Engine interface {
+	Dir(dir string) (*resolve.DirInfo, error)
+	Listed(dir string) (*resolve.DirInfo, bool)
+	Source() resolve.Source
+}
+
+// Build makes one profile's resolver over an engine.
+type Build func(e Engine) (Resolver, error)
+
+// Views builds each profile's resolver over e and resolves its view of
+// each of dirs: views[i][j] is resolvers[i]'s of dirs[j]. beside, when not
+// nil, is other work that reads the sources the resolvers read only
+// through share (the references of a check), and the engine not at all.
 //
 // With a second processor the resolvers run on goroutines of their own,
-// beside each other and beside beside; the engine they share, and every
-// source beside's share wraps, are then read under one lock (a listing,
-// a Git object database and a checkout's conversions are each made for
-// one reader). With one processor everything runs in turn on the caller's
-// goroutine and share returns its source, the serial twin (F1). The views
-// are the same either way: each resolver keeps its own state. Views
-// returns when all is done.
-func Views(resolvers []Resolver, dirs []string, beside func(share func(resolve.Source) resolve.Source)) ([][]*View, error) {
-	return views(resolvers, dirs, beside, runtime.GOMAXPROCS(0) >= 2)
+// beside each other and beside beside; each is built over the engine
+// under one lock, and every source beside's share wraps is read under the
+// same lock (a listing, a Git object database and a checkout's
+// conversions are each made for one reader). With one processor
+// everything runs in turn on the caller's goroutine over e itself, and
+// share returns its source, the serial twin (F1). The views are the same
+// either way: each resolver keeps its own state. The resolvers keep the
+// engine they were built over, so later questions (FileState) are
+// serialised too.
+func Views(e *resolve.Engine, builds []Build, dirs []string, beside func(share func(resolve.Source) resolve.Source)) ([]Resolver, [][]*View, error) {
+	return views(e, builds, dirs, beside, runtime.GOMAXPROCS(0) >= 2)
 }
 
 // views is Views, on goroutines when parallel.
-func views(resolvers []Resolver, dirs []string, beside func(share func(resolve.Source) resolve.Source), parallel bool) ([][]*View, error) {
+func views(e *resolve.Engine, builds []Build, dirs []string, beside func(share func(resolve.Source) resolve.Source), parallel bool) ([]Resolver, [][]*View, error) {
+	units := len(builds) // what can run at once
+	if beside != nil {
+		units++
+	}
+	parallel = parallel && units >= 2
+	var mu sync.Mutex
+	resolvers := make([]Resolver, len(builds))
+	for i, build := range builds {
+		var over Engine = e
+		if parallel {
+			over = newLocked(e, &mu)
+		}
+		res, err := build(over)
+		if err != nil {
+			return nil, nil, err
+		}
+		resolvers[i] = res
+	}
 	views := make([][]*View, len(resolvers))
 	errs := make([]error, len(resolvers))
 	resolveAll := func(i int) {
@@ -41,11 +73,7 @@ func views(resolvers []Resolver, dirs []string, beside func(share func(resolve.S
 			views[i][j] = v
 		}
 	}
-	units := len(resolvers) // what can run at once
-	if beside != nil {
-		units++
-	}
-	if !parallel || units < 2 {
+	if !parallel {
 		if beside != nil {
 			beside(func(src resolve.Source) resolve.Source { return src })
 		}
@@ -53,12 +81,6 @@ func views(resolvers []Resolver, dirs []string, beside func(share func(resolve.S
 			resolveAll(i)
 		}
 	} else {
-		var mu sync.Mutex
-		for _, res := range resolvers {
-			if s, ok := res.(sharer); ok {
-				s.share(&mu)
-			}
-		}
 		var wg sync.WaitGroup
 		if beside != nil {
 			wg.Go(func() {
@@ -72,29 +94,13 @@ func views(resolvers []Resolver, dirs []string, beside func(share func(resolve.S
 			resolveAll(0)
 		}
 		wg.Wait()
-		for _, res := range resolvers {
-			if s, ok := res.(sharer); ok {
-				s.share(nil)
-			}
-		}
 	}
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return views, nil
-}
-
-// sharer is a resolver whose engine reads can be put under a lock shared
-// with other resolvers (nil: none).
-type sharer interface{ share(mu *sync.Mutex) }
-
-// engine is what a resolver reads of the Rivumi engine.
-type engine interface {
-	Dir(dir string) (*resolve.DirInfo, error)
-	Listed(dir string) (*resolve.DirInfo, bool)
-	Source() resolve.Source
+	return resolvers, views, nil
 }
 
 // lockedEngine reads an engine under a lock, for one resolver. The
@@ -184,18 +190,4 @@ func (l *lockedSource) Converts(p string) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return conv.Converts(p)
-}
-
-func (c *CodexResolver) share(mu *sync.Mutex) {
-	c.e = c.base
-	if mu != nil {
-		c.e = newLocked(c.base, mu)
-	}
-}
-
-func (c *ClaudeResolver) share(mu *sync.Mutex) {
-	c.e = c.base
-	if mu != nil {
-		c.e = newLocked(c.base, mu)
-	}
 }

@@ -1,10 +1,14 @@
-package agent
+package agent_test
 
 import (
 	"fmt"
 	"reflect"
 	"testing"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/agent/agenttest"
+	"github.com/rivumi/rivumi-lint/internal/agent/claude"
+	"github.com/rivumi/rivumi-lint/internal/agent/codex"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
@@ -13,7 +17,7 @@ import (
 // the engine they share, listing directories for both, is read under the
 // lock only: without it the race detector fails the test.
 func TestViewsParallelIsSerial(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := agenttest.Tree(t, map[string]string{
 		"AGENTS.md":                   "root rules\n",
 		"a/AGENTS.md":                 "a rules\n",
 		"a/b/AGENTS.override.md":      "  \n",
@@ -28,21 +32,25 @@ func TestViewsParallelIsSerial(t *testing.T) {
 		"i/j/k/l/m/n/o/p/q/AGENTS.md": "deep\n",
 	})
 	dirs := []string{"", "a", "a/b", "a/b/c", "d", "d/e", "f", "f/g", "f/g/h", "i/j/k/l/m/n/o/p/q", "i/j"}
-	run := func(parallel bool) [][]*View {
+	run := func(parallel bool) [][]*agent.View {
 		wt, err := resolve.OpenWorktree(root, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { wt.Close() })
-		co := CodexOptions{MaxBytes: DefaultCodexMaxBytes, RootAbs: root, RootMarked: true}
-		cl := ClaudeOptions{RootAbs: root}
+		co := codex.Options{MaxBytes: codex.DefaultMaxBytes, RootAbs: root, RootMarked: true}
+		cl := claude.Options{RootAbs: root}
 		also := append(co.Also(), cl.Also()...)
 		e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 			Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: also})
 		// No chain is resolved first: the resolvers make the engine list
 		// the directories, on both goroutines.
 		besideRan := false
-		vs, err := views([]Resolver{NewCodex(e, co), NewClaude(e, cl)}, dirs, func(func(resolve.Source) resolve.Source) { besideRan = true }, parallel)
+		builds := []agent.Build{
+			func(e agent.Engine) (agent.Resolver, error) { return codex.New(e, co), nil },
+			func(e agent.Engine) (agent.Resolver, error) { return claude.New(e, cl), nil },
+		}
+		_, vs, err := agent.ViewsOn(e, builds, dirs, func(func(resolve.Source) resolve.Source) { besideRan = true }, parallel)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +76,7 @@ func TestViewsParallelIsSerial(t *testing.T) {
 	}
 }
 
-func summary(v *View) []string {
+func summary(v *agent.View) []string {
 	var out []string
 	for _, c := range v.Candidates {
 		out = append(out, fmt.Sprintf("%s %v %s", c.Path, c.State, c.Reason))

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/agent/claude"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
@@ -151,7 +152,7 @@ func claudeSeed(t *testing.T, bin string, seed uint64, tally *claudeTally) {
 		// product answers through the command line (preview's section and
 		// its JSON); the resolver itself, every directory of the case
 		// resolved with one resolver, must answer the same.
-		o := agent.ClaudeOptions{Mode: c.mode, Excludes: c.settingsExcludes(base), Home: res.home, ExternalImports: c.external}
+		o := claude.Options{Mode: c.mode, Excludes: c.settingsExcludes(base), Home: res.home, ExternalImports: c.external}
 		direct, dexact, _, cands := newClaudeProfile(t, p.repo, o, c.sortedDirs()).view(t, d)
 		a := claudeCLI(t, lint, p, cfg, res.home, d, i)
 		if a.err != "" {
@@ -287,9 +288,9 @@ func (c *claudeCase) config(t *testing.T, base string) string {
 // claudeProfile is the claude profile over the worktree of one case, as
 // a run resolves it: one resolver, every directory's view (parents first,
 // views shared where a directory adds nothing), files read once.
-type claudeProfile struct{ r *agent.ClaudeResolver }
+type claudeProfile struct{ r agent.Resolver }
 
-func newClaudeProfile(t *testing.T, repo string, o agent.ClaudeOptions, dirs []string) *claudeProfile {
+func newClaudeProfile(t *testing.T, repo string, o claude.Options, dirs []string) *claudeProfile {
 	t.Helper()
 	wt, err := resolve.OpenWorktree(repo, nil)
 	if err != nil {
@@ -298,7 +299,7 @@ func newClaudeProfile(t *testing.T, repo string, o agent.ClaudeOptions, dirs []s
 	o.RootAbs = filepath.ToSlash(repo)
 	e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 		Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
-	p := &claudeProfile{r: agent.NewClaude(e, o)}
+	p := &claudeProfile{r: claude.New(e, o)}
 	for _, d := range dirs {
 		if _, err := p.r.View(d); err != nil {
 			t.Fatalf("claude profile: view of %q: %v", d, err)
@@ -453,7 +454,7 @@ func TestClaudeRulesFrontMatter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, exact, inexact, cands := newClaudeProfile(t, p.repo, agent.ClaudeOptions{Home: res.home}, []string{""}).view(t, "")
+	got, exact, inexact, cands := newClaudeProfile(t, p.repo, claude.Options{Home: res.home}, []string{""}).view(t, "")
 	if !exact || got != want {
 		t.Errorf("rules front matter (exact %v %q): %s\n    candidates:%s", exact, inexact, claudeByteDiff(want, got), cands)
 	}
@@ -532,7 +533,7 @@ func TestClaudeMarkdownProbe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, exact, inexact, _ := newClaudeProfile(t, p.repo, agent.ClaudeOptions{Home: res.home}, []string{""}).view(t, "")
+	got, exact, inexact, _ := newClaudeProfile(t, p.repo, claude.Options{Home: res.home}, []string{""}).view(t, "")
 	if !exact || got != want {
 		t.Errorf("markdown probes, seed %d (RIVUMI_CLAUDE_MD_SEED) (exact %v %q): %s", seed, exact, inexact, claudeByteDiff(want, got))
 	}

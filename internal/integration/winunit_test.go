@@ -46,8 +46,8 @@ type wineGap struct {
 
 var wineGaps = []wineGap{
 	{"symlink", "os.Symlink (CreateSymbolicLinkW) reports success and makes no link",
-		[]string{"internal/agent TestClaudeHarnessTrees", "internal/agent TestClaudeInexact", "internal/agent TestCodexChain",
-			"internal/agent TestCodexNoMarkerIsNoSharing", "internal/agent TestFollow", "internal/fix TestPlanFromFindingData"}},
+		[]string{"internal/agent/claude TestClaudeHarnessTrees", "internal/agent/claude TestClaudeInexact", "internal/agent/codex TestCodexChain",
+			"internal/agent/codex TestCodexNoMarkerIsNoSharing", "internal/agent TestFollow", "internal/fix TestPlanFromFindingData"}},
 	{"junction", "mklink /J makes no junction (FSCTL_SET_REPARSE_POINT)",
 		[]string{"internal/resolve TestWindowsJunctionIsLink", "internal/resolve TestWindowsJunctionReadFile"}},
 	{"unixlink", "a Unix symbolic link shows as the file it points to, not as a reparse point (testdata/demo/symlink/AGENTS.md)",

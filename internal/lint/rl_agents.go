@@ -39,21 +39,16 @@ const AnyAgents = "*"
 func codexLabel() string { return "Codex CLI " + agent.CodexVersion }
 
 func checkCodexCut(p *pass) {
-	c, ok := p.agent.(*agent.CodexResolver)
-	if !ok {
-		return
-	}
-	max := c.Options().MaxBytes
 	for _, c := range p.view.Candidates {
 		switch c.State {
 		case agent.Truncated:
 			p.emit(Finding{Path: c.Path, Line: c.Line, Column: c.Column, Agent: agent.Codex,
 				Message: fmt.Sprintf("%s cuts this file after %d of its %d bytes, in line %d: the chain of project files reaches project_doc_max_bytes (%d) here, and Codex drops the rest, and any file after it, without a word. Fix: shorten the files of the chain or move detail into deeper directories' files, or raise project_doc_max_bytes in Codex's config.toml (codex.project_doc_max_bytes here)",
-					codexLabel(), c.Kept, c.Size, c.Line, max)})
+					codexLabel(), c.Kept, c.Size, c.Line, c.Budget)})
 		case agent.Dropped:
 			p.emit(Finding{Path: c.Path, Agent: agent.Codex,
 				Message: fmt.Sprintf("%s never loads this file: the files above it in the chain use up project_doc_max_bytes (%d) first. Fix: shorten the files above it, or raise project_doc_max_bytes in Codex's config.toml (codex.project_doc_max_bytes here)",
-					codexLabel(), max)})
+					codexLabel(), c.Budget)})
 		}
 	}
 }
@@ -86,8 +81,7 @@ func checkAgentsDiffer(p *pass) {
 			continue
 		case agent.Imported:
 			// Text only this agent adds: an @import Rivumi reads as a line.
-			if _, by, ok := strings.Cut(c.Reason, "imported by "); ok && !strings.HasPrefix(by, "/") && !strings.HasPrefix(by, "~") {
-				by, _, _ = strings.Cut(by, ";")
+			if by := c.ImportedBy; by != "" && !strings.HasPrefix(by, "/") && !strings.HasPrefix(by, "~") {
 				p.emit(Finding{Path: by, Line: c.Line, Column: c.Column, Agent: pairOf(p.agent), Message: fmt.Sprintf(
 					"%s adds %s, which this file imports, to its instructions; Rivumi loads the import line as text. %s", label, c.Path, differFix)})
 			}
@@ -176,12 +170,12 @@ func differ(riv *resolve.Layer, c *agent.Candidate, codex string) string {
 	// The same file: the same bytes when both load it (an accepted file
 	// is valid UTF-8; a cut is RL015's), unless the agent takes text out.
 	switch {
-	case rivGets && codexGets && (strings.Contains(c.Reason, "HTML comments removed") || strings.Contains(c.Reason, "front matter removed")):
+	case rivGets && codexGets && (c.CommentsRemoved || c.FrontMatterRemoved):
 		what := "its HTML comments"
 		switch {
-		case !strings.Contains(c.Reason, "HTML comments removed"):
+		case !c.CommentsRemoved:
 			what = "its front matter"
-		case strings.Contains(c.Reason, "front matter removed"):
+		case c.FrontMatterRemoved:
 			what = "its front matter and HTML comments"
 		}
 		return fmt.Sprintf("Rivumi loads %s whole; %s removes %s", riv.Path, codex, what)
@@ -255,4 +249,4 @@ func agentNote(a agent.Resolver, p string) string {
 	return " " + label + ": " + c.Reason + "."
 }
 
-func utf8OK(c agent.Candidate) bool { return !strings.Contains(c.Reason, "invalid UTF-8") }
+func utf8OK(c agent.Candidate) bool { return !c.Replaced }

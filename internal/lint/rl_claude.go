@@ -50,15 +50,12 @@ func checkClaudeImport(p *pass) {
 		default:
 			continue
 		}
-		why, importer, ok := strings.Cut(c.Reason, "; imported by ")
-		if !ok {
-			_, importer, ok = strings.Cut(c.Reason, "imported by ")
-			why = c.Reason
-		}
-		if !ok || strings.HasPrefix(importer, "/") || strings.HasPrefix(importer, "~") {
+		importer := c.ImportedBy
+		if importer == "" || strings.HasPrefix(importer, "/") || strings.HasPrefix(importer, "~") {
 			continue // not an import, or one made by a file outside the repository
 		}
-		importer, _, _ = strings.Cut(importer, ";")
+		// The message names the importer itself: the reason without it.
+		why := strings.TrimSuffix(c.Reason, "; imported by "+importer)
 		p.emit(Finding{Path: importer, Line: c.Line, Column: c.Column, Agent: agent.Claude,
 			Message: fmt.Sprintf("%s does not load the import of %s: %s. Fix: point it at an existing file inside the directories Claude is started in, or inline the text",
 				claudeLabel(), c.Path, why)})
@@ -67,7 +64,7 @@ func checkClaudeImport(p *pass) {
 
 func checkClaudeOversized(p *pass) {
 	for _, c := range p.view.Candidates {
-		if c.State != agent.Oversized || strings.Contains(c.Reason, "imported by ") {
+		if c.State != agent.Oversized || c.ImportedBy != "" {
 			continue // an import too large is RL019's
 		}
 		p.emit(Finding{Path: c.Path, Agent: agent.Claude,

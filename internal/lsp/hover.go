@@ -107,14 +107,13 @@ func escapeMarkdown(s string) string { return markdownEscaper.Replace(s) }
 // instruction file to Codex alone.
 func codexName(run *project.Run, name string) bool {
 	c := codexOf(run)
-	return c != nil && slices.Contains(c.Options().Names(), name)
+	return c != nil && slices.Contains(c.Names(), name)
 }
 
 // codexOf is the run's Codex resolver, nil when the profile is off.
-func codexOf(run *project.Run) *agent.CodexResolver {
+func codexOf(run *project.Run) agent.Resolver {
 	if a := run.Agent(agent.Codex); a != nil {
-		c, _ := a.Resolver.(*agent.CodexResolver)
-		return c
+		return a.Resolver
 	}
 	return nil
 }
@@ -195,7 +194,7 @@ func codexFileState(run *project.Run, rel string) string {
 	}
 	if c, ok := codexOf(run).FileState(rel); ok {
 		var before []agent.Candidate
-		for _, n := range codexOf(run).Options().Names() {
+		for _, n := range codexOf(run).Names() {
 			p := path.Join(resolve.ParentDir(rel), n)
 			if p == rel {
 				break

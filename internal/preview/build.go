@@ -352,7 +352,7 @@ func agentView(p *agent.Profile, v *agent.View) view.Agent {
 	}
 	for _, c := range v.Candidates {
 		a.Files = append(a.Files, view.AgentFile{Path: c.Path, State: string(c.State), Bytes: c.Size, Kept: c.Kept,
-			Link: c.Link, Line: c.Line, Column: c.Column, Reason: c.Reason, Label: c.Label(), Shown: c.Shown()})
+			Link: c.Link, Line: c.Line, Column: c.Column, Reason: c.Reason, Label: c.Label, Shown: c.Shown})
 	}
 	msg := v.Message()
 	a.Bytes, a.Text = len(msg), string(msg)

@@ -6,13 +6,46 @@ import (
 	"path/filepath"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/agent/claude"
+	"github.com/rivumi/rivumi-lint/internal/agent/codex"
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
+// profileRow is how a run makes one profile's resolver.
+type profileRow struct {
+	// also are the entry names the engine's listings must keep for it.
+	also func(cfg *config.Config) []string
+	// build makes its resolver from the config and the run.
+	build func(r *Run) (agent.Build, error)
+}
+
+// builders are the profiles' rows: the one place outside a profile's
+// package that names it, one row per profile of agent's table but
+// Rivumi's (whose policy is the engine's). TestEveryProfileIsBuilt keeps
+// the two tables in step.
+var builders = map[string]profileRow{
+	agent.Codex: {also: func(cfg *config.Config) []string { o := codexOptions(cfg); return o.Also() },
+		build: (*Run).codex},
+	agent.Claude: {also: func(*config.Config) []string { var o claude.Options; return o.Also() },
+		build: (*Run).claude},
+}
+
+// profilesOn are the enabled profiles' names but Rivumi's, in the table's
+// order.
+func profilesOn(cfg *config.Config) []string {
+	var on []string
+	for _, name := range agent.Names() {
+		if name != agent.Rivumi && cfg.Enabled(name) {
+			on = append(on, name)
+		}
+	}
+	return on
+}
+
 // codexOptions are the codex profile's settings from the config.
-func codexOptions(cfg *config.Config) agent.CodexOptions {
-	return agent.CodexOptions{MaxBytes: cfg.Codex.MaxBytes, Fallbacks: cfg.Codex.Fallbacks,
+func codexOptions(cfg *config.Config) codex.Options {
+	return codex.Options{MaxBytes: cfg.Codex.MaxBytes, Fallbacks: cfg.Codex.Fallbacks,
 		RootMarkers: cfg.Codex.RootMarkers}
 }
 
@@ -36,18 +69,15 @@ func (r *Run) Agent(name string) *AgentRun {
 // agents resolves the other enabled profiles over the engine's listings
 // and reads (A1): each one's view of each resolved directory.
 func (r *Run) agents() error {
-	var resolvers []agent.Resolver
-	if r.Config.Enabled(agent.Codex) {
-		c, err := r.codex()
+	var builds []agent.Build
+	for _, name := range profilesOn(r.Config) {
+		b, err := builders[name].build(r)
 		if err != nil {
 			return err
 		}
-		resolvers = append(resolvers, c)
+		builds = append(builds, b)
 	}
-	if r.Config.Enabled(agent.Claude) {
-		resolvers = append(resolvers, r.claude())
-	}
-	if len(resolvers) == 0 {
+	if len(builds) == 0 {
 		return nil
 	}
 	dirs := make([]string, len(r.Resolutions))
@@ -70,7 +100,7 @@ func (r *Run) agents() error {
 	} else {
 		r.refsBeside = &referencesResult{}
 	}
-	views, err := agent.Views(resolvers, dirs, beside)
+	resolvers, views, err := agent.Views(r.Engine, builds, dirs, beside)
 	if err != nil {
 		return err
 	}
@@ -90,8 +120,8 @@ func (r *Run) rootAbs() string {
 	return filepath.ToSlash(abs)
 }
 
-// codex is the codex profile's resolver, from the config.
-func (r *Run) codex() (*agent.CodexResolver, error) {
+// codex builds the codex profile's resolver, from the config.
+func (r *Run) codex() (agent.Build, error) {
 	o := codexOptions(r.Config)
 	o.RootAbs = r.rootAbs()
 	// Codex's default marker is .git: the Git top holds one on the disk,
@@ -100,16 +130,16 @@ func (r *Run) codex() (*agent.CodexResolver, error) {
 	abs := filepath.FromSlash(o.RootAbs)
 	o.MarkerAbove = func(markers []string) string { return markerAbove(abs, markers) }
 	var err error
-	if o.User, err = agent.ReadCodexUser(r.p.opts.Env.CodexHome); err != nil {
+	if o.User, err = codex.ReadUser(r.p.opts.Env.CodexHome); err != nil {
 		return nil, fmt.Errorf("codex profile: %w", err)
 	}
-	return agent.NewCodex(r.Engine, o), nil
+	return func(e agent.Engine) (agent.Resolver, error) { return codex.New(e, o), nil }, nil
 }
 
-// claude is the claude profile's resolver, from the config.
-func (r *Run) claude() *agent.ClaudeResolver {
+// claude builds the claude profile's resolver, from the config.
+func (r *Run) claude() (agent.Build, error) {
 	abs := r.rootAbs()
-	o := agent.ClaudeOptions{Mode: r.Config.Claude.InstructionFiles, RootAbs: abs,
+	o := claude.Options{Mode: r.Config.Claude.InstructionFiles, RootAbs: abs,
 		Home: r.p.opts.Env.ClaudeHome, Excludes: r.Config.Claude.Excludes, ExternalImports: r.Config.Claude.ExternalImports}
 	root := filepath.FromSlash(abs)
 	o.Above = func(name string) bool { return nameAbove(root, name) }
@@ -121,7 +151,7 @@ func (r *Run) claude() *agent.ClaudeResolver {
 		}
 		return false
 	}
-	return agent.NewClaude(r.Engine, o)
+	return func(e agent.Engine) (agent.Resolver, error) { return claude.New(e, o), nil }, nil
 }
 
 // nameAbove reports whether a directory above root, below the file

@@ -319,13 +319,8 @@ func (p *Project) engineOptions(cfg *config.Config) (resolve.Options, error) {
 		Normals:      cfg.Filenames.Normal,
 		MaxFileBytes: cfg.Limits.MaxFileBytes,
 	}
-	if cfg.Enabled(agent.Codex) {
-		co := codexOptions(cfg)
-		opt.Also = co.Also()
-	}
-	if cfg.Enabled(agent.Claude) {
-		co := agent.ClaudeOptions{}
-		opt.Also = append(opt.Also, co.Also()...)
+	for _, name := range profilesOn(cfg) {
+		opt.Also = append(opt.Also, builders[name].also(cfg)...)
 	}
 	if p.opts.UserInstructions != "" {
 		u, err := UserFile(p.opts.UserInstructions)

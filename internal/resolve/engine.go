@@ -140,6 +140,22 @@ type child struct {
 	kind Kind
 }
 
+// Lookup finds the entry called name in the directory's listing: one of
+// the candidates or of the Also names.
+func (d *DirInfo) Lookup(name string) (Entry, bool) {
+	for _, f := range d.Files {
+		if f.Name == name {
+			return f.Entry, true
+		}
+	}
+	for _, e := range d.Also {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
 // ChildKind is the kind of the subdirectory-like entry called name, or
 // Missing.
 func (d *DirInfo) ChildKind(name string) Kind {

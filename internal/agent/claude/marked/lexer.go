@@ -1,6 +1,4 @@
-package agent
-
-// The Markdown lexer Claude Code 2.1.328 runs over an instruction file that
+// Package marked is the Markdown lexer Claude Code 2.1.328 runs over an instruction file that
 // holds "<!--" (to drop its block-level HTML comments) or "@" (to find its
 // imports): a marked-compatible lexer of its own (gfm off), with a patch
 // that tries setext headings only where an underline can be reached. What
@@ -9,17 +7,20 @@ package agent
 // (a link reference definition is dropped, a lazy blockquote line is lexed
 // again), so it is ported function by function, on UTF-16 code units; the
 // original's names are given where a function ports one, for the next pin
-// move. claude_inline.go holds the inline half.
+// move. inline.go holds the inline half.
+package marked
 
 import (
 	"slices"
 	"unicode"
+
+	"github.com/rivumi/rivumi-lint/internal/agent/claude/jsstring"
 )
 
 type mdToken struct {
 	typ    string
-	raw    js
-	text   js
+	raw    jsstring.String
+	text   jsstring.String
 	tokens []*mdToken
 	items  []*mdToken
 	tag    string // def: the normalised label
@@ -29,21 +30,21 @@ type mdToken struct {
 	ownRaw, ownText bool
 }
 
-func (t *mdToken) addRaw(parts ...js) {
+func (t *mdToken) addRaw(parts ...jsstring.String) {
 	t.raw = grow(t.raw, &t.ownRaw, parts)
 }
 
-func (t *mdToken) addText(parts ...js) {
+func (t *mdToken) addText(parts ...jsstring.String) {
 	t.text = grow(t.text, &t.ownText, parts)
 }
 
-func grow(b js, own *bool, parts []js) js {
+func grow(b jsstring.String, own *bool, parts []jsstring.String) jsstring.String {
 	if !*own {
 		n := len(b)
 		for _, p := range parts {
 			n += len(p)
 		}
-		c := make(js, len(b), 2*n+16)
+		c := make(jsstring.String, len(b), 2*n+16)
 		copy(c, b)
 		b, *own = c, true
 	}
@@ -67,28 +68,28 @@ type mdLexer struct {
 }
 
 type mdInline struct {
-	text  js
+	text  jsstring.String
 	owner *mdToken
 }
 
 // mdLexed is one blockTokens text and the positions (as lengths of what
 // is left) from which a setext underline can be reached (AFn).
 type mdLexed struct {
-	text    js
+	text    jsstring.String
 	inReach map[int]bool
 }
 
 // mdFrame is one blockTokens or inlineTokens call in progress (#r).
 type mdFrame struct {
-	text            js
-	rest            js
+	text            jsstring.String
+	rest            jsstring.String
 	tokens          *[]*mdToken
 	last            *mdToken
 	tried           int
 	method          string
 	isParagraphOpen bool
-	before          js
-	mask            js
+	before          jsstring.String
+	mask            jsstring.String
 	maskSet         bool
 	outerNotes      *mdNotes
 	outerNoSetext   int
@@ -96,9 +97,9 @@ type mdFrame struct {
 
 // mdLex lexes src as Ydt does: line ends normalised, block tokens, then
 // the inline tokens of every text they queued.
-func mdLex(src js) []*mdToken {
-	lx := &mdLexer{links: map[string]bool{}, top: true, noSetextUntil: jsInf, notes: newMdNotes()}
-	norm := make(js, 0, len(src))
+func mdLex(src jsstring.String) []*mdToken {
+	lx := &mdLexer{links: map[string]bool{}, top: true, noSetextUntil: jsstring.Inf, notes: newMdNotes()}
+	norm := make(jsstring.String, 0, len(src))
 	for i := 0; i < len(src); i++ {
 		if src[i] == '\r' {
 			if i+1 < len(src) && src[i+1] == '\n' {
@@ -119,20 +120,20 @@ func mdLex(src js) []*mdToken {
 	return toks
 }
 
-func (lx *mdLexer) frame(text js, tokens *[]*mdToken, paragraphOpen bool) *mdFrame {
+func (lx *mdLexer) frame(text jsstring.String, tokens *[]*mdToken, paragraphOpen bool) *mdFrame {
 	f := &mdFrame{text: text, rest: text, tokens: tokens, tried: 0, method: "text", isParagraphOpen: paragraphOpen,
 		outerNotes: lx.notes, outerNoSetext: lx.noSetextUntil}
 	if n := len(*tokens); n > 0 {
 		f.last = (*tokens)[n-1]
 	}
 	lx.notes = newMdNotes()
-	lx.noSetextUntil = jsInf
+	lx.noSetextUntil = jsstring.Inf
 	return f
 }
 
 // blockTokens is AFn.blockTokens (the reach of setext underlines) around
 // Wze.blockTokens.
-func (lx *mdLexer) blockTokens(e js, tokens *[]*mdToken, paragraphOpen bool) []*mdToken {
+func (lx *mdLexer) blockTokens(e jsstring.String, tokens *[]*mdToken, paragraphOpen bool) []*mdToken {
 	reach := map[int]bool{}
 	h := -1
 	if mdHasUnderlineLine(e) {
@@ -142,7 +143,7 @@ func (lx *mdLexer) blockTokens(e js, tokens *[]*mdToken, paragraphOpen bool) []*
 	for h >= 0 {
 		k := 0
 		if h != 0 {
-			k = lastIndexOfUnit(e, '\n', h-1) + 1
+			k = jsstring.LastIndexOfUnit(e, '\n', h-1) + 1
 		}
 		line := e[k:h]
 		if y {
@@ -170,19 +171,19 @@ func (lx *mdLexer) blockTokens(e js, tokens *[]*mdToken, paragraphOpen bool) []*
 }
 
 // mdUnderlineLine is OJr: /^ {0,3}(?:=+|-+) *$/ on one line.
-func mdUnderlineLine(l js) bool {
+func mdUnderlineLine(l jsstring.String) bool {
 	i := 0
-	for i < 3 && at(l, i) == ' ' {
+	for i < 3 && jsstring.At(l, i) == ' ' {
 		i++
 	}
-	c := at(l, i)
+	c := jsstring.At(l, i)
 	if c != '=' && c != '-' {
 		return false
 	}
-	for at(l, i) == c {
+	for jsstring.At(l, i) == c {
 		i++
 	}
-	for at(l, i) == ' ' {
+	for jsstring.At(l, i) == ' ' {
 		i++
 	}
 	return i == len(l)
@@ -190,10 +191,10 @@ func mdUnderlineLine(l js) bool {
 
 // mdHasUnderlineLine is DJr: OJr with the m flag, on every line (its ^
 // and $ also meet U+2028, U+2029 and CR).
-func mdHasUnderlineLine(e js) bool {
+func mdHasUnderlineLine(e jsstring.String) bool {
 	start := 0
 	for i := 0; i <= len(e); i++ {
-		if i == len(e) || jsLineEnd(int(e[i])) {
+		if i == len(e) || jsstring.IsLineEnd(int(e[i])) {
 			if mdUnderlineLine(e[start:i]) {
 				return true
 			}
@@ -204,20 +205,20 @@ func mdHasUnderlineLine(e js) bool {
 }
 
 // mdNoLazy is LJr: a line that cannot continue a paragraph.
-func mdNoLazy(l js) bool {
+func mdNoLazy(l jsstring.String) bool {
 	// \s*$
 	i := 0
-	for i < len(l) && jsSpace(int(l[i])) {
+	for i < len(l) && jsstring.IsSpace(int(l[i])) {
 		i++
 	}
 	if i == len(l) {
 		return true
 	}
 	// (?:[*+-]|\d{1,9}[.)]) followed by a space
-	if c := at(l, 0); (c == '*' || c == '+' || c == '-') && at(l, 1) == ' ' {
+	if c := jsstring.At(l, 0); (c == '*' || c == '+' || c == '-') && jsstring.At(l, 1) == ' ' {
 		return true
 	}
-	if n := digitRun(l, 0); n >= 1 && n <= 9 && (at(l, n) == '.' || at(l, n) == ')') && at(l, n+1) == ' ' {
+	if n := digitRun(l, 0); n >= 1 && n <= 9 && (jsstring.At(l, n) == '.' || jsstring.At(l, n) == ')') && jsstring.At(l, n+1) == ' ' {
 		return true
 	}
 	// (?: {4}| {0,3}\t)
@@ -225,14 +226,14 @@ func mdNoLazy(l js) bool {
 	for sp < len(l) && l[sp] == ' ' {
 		sp++
 	}
-	if sp >= 4 || at(l, sp) == '\t' {
+	if sp >= 4 || jsstring.At(l, sp) == '\t' {
 		return true
 	}
 	s3 := min(sp, 3)
 	if sp <= 3 {
 		// {0,3}(?:`{3,}|~{3,}) | {0,3}> | {0,3}#{1,6}
-		c := at(l, s3)
-		if (c == '`' || c == '~') && at(l, s3+1) == c && at(l, s3+2) == c {
+		c := jsstring.At(l, s3)
+		if (c == '`' || c == '~') && jsstring.At(l, s3+1) == c && jsstring.At(l, s3+2) == c {
 			return true
 		}
 		if c == '>' || c == '#' {
@@ -264,9 +265,9 @@ func mdNoLazy(l js) bool {
 	return false
 }
 
-func digitRun(e js, i int) int {
+func digitRun(e jsstring.String, i int) int {
 	n := 0
-	for isASCIIDigit(at(e, i+n)) {
+	for jsstring.IsASCIIDigit(jsstring.At(e, i+n)) {
 		n++
 	}
 	return n
@@ -312,7 +313,7 @@ func (lx *mdLexer) blockStep(f *mdFrame, k *mdToken) bool {
 		if len(r) == 0 {
 			return false
 		}
-		methods := mdBlockMethods(at(r, skip3(r, 0)))
+		methods := mdBlockMethods(jsstring.At(r, skip3(r, 0)))
 		k = nil
 		for k == nil {
 			if h >= len(methods) {
@@ -333,7 +334,7 @@ func (lx *mdLexer) blockStep(f *mdFrame, k *mdToken) bool {
 
 // errMdStoppedShort is the original's "Markdown lexing stopped short":
 // Claude Code then reads the file as failed and skips it.
-var nl = js{'\n'}
+var nl = jsstring.String{'\n'}
 
 var errMdStoppedShort = mdError("Markdown lexing stopped short")
 
@@ -369,7 +370,7 @@ func mdBlockMethods(c int) []string {
 	return []string{"table", "lheading", "paragraph", "text"}
 }
 
-func (lx *mdLexer) blockTokenizer(g string, e js) *mdToken {
+func (lx *mdLexer) blockTokenizer(g string, e jsstring.String) *mdToken {
 	switch g {
 	case "space":
 		if n := mdSpace(e); n > 0 {
@@ -426,12 +427,12 @@ func (lx *mdLexer) blockTokenizer(g string, e js) *mdToken {
 }
 
 // inline queues text's inline lexing for after the blocks (Wze.inline).
-func (lx *mdLexer) inline(text js, owner *mdToken) {
+func (lx *mdLexer) inline(text jsstring.String, owner *mdToken) {
 	lx.queue = append(lx.queue, mdInline{text: text, owner: owner})
 }
 
 // merge is Wze.#l: a token continues the last one.
-func (lx *mdLexer) merge(y *mdToken, raw, text js) {
+func (lx *mdLexer) merge(y *mdToken, raw, text jsstring.String) {
 	y.addRaw(nl, raw)
 	y.addText(nl, text)
 	for i := len(lx.queue) - 1; i >= 0; i-- {
@@ -443,43 +444,43 @@ func (lx *mdLexer) merge(y *mdToken, raw, text js) {
 	}
 }
 
-func skip3(e js, o int) int {
+func skip3(e jsstring.String, o int) int {
 	n := o
-	for n-o < 3 && at(e, n) == ' ' {
+	for n-o < 3 && jsstring.At(e, n) == ' ' {
 		n++
 	}
 	return n
 }
 
-func skipTabSpace(e js, o int) int {
-	for at(e, o) == ' ' || at(e, o) == '\t' {
+func skipTabSpace(e jsstring.String, o int) int {
+	for jsstring.At(e, o) == ' ' || jsstring.At(e, o) == '\t' {
 		o++
 	}
 	return o
 }
 
-func skipJSSpace(e js, o int) int {
-	for o < len(e) && jsSpace(int(e[o])) {
+func skipJSSpace(e jsstring.String, o int) int {
+	for o < len(e) && jsstring.IsSpace(int(e[o])) {
 		o++
 	}
 	return o
 }
 
 // lineEnd is ln: the next "\n" at or after o, or the end.
-func lineEnd(e js, o int) int {
-	if i := indexOfUnit(e, '\n', o); i >= 0 {
+func lineEnd(e jsstring.String, o int) int {
+	if i := jsstring.IndexOfUnit(e, '\n', o); i >= 0 {
 		return i
 	}
 	return len(e)
 }
 
 // termEnd is tr: the next line terminator (\n, \r, U+2028, U+2029).
-func termEnd(e js, o int) int {
+func termEnd(e jsstring.String, o int) int {
 	if o < 0 {
 		o = 0
 	}
 	for i := o; i < len(e); i++ {
-		if jsLineEnd(int(e[i])) {
+		if jsstring.IsLineEnd(int(e[i])) {
 			return i
 		}
 	}
@@ -487,9 +488,9 @@ func termEnd(e js, o int) int {
 }
 
 // atLineEnd is nr.
-func atLineEnd(e js, o int) bool { return o >= len(e) || e[o] == '\n' }
+func atLineEnd(e jsstring.String, o int) bool { return o >= len(e) || e[o] == '\n' }
 
-func skipUnit(e js, o int, c uint16) int {
+func skipUnit(e jsstring.String, o int, c uint16) int {
 	for o < len(e) && e[o] == c {
 		o++
 	}
@@ -497,7 +498,7 @@ func skipUnit(e js, o int, c uint16) int {
 }
 
 // mdSpace is yl: /^(?:[\t\n ]*$|[\t ]*\n(?:[\t\n ]*\n)?)/.
-func mdSpace(e js) int {
+func mdSpace(e jsstring.String) int {
 	i := 0
 	for i < len(e) && (e[i] == '\t' || e[i] == '\n' || e[i] == ' ') {
 		i++
@@ -509,7 +510,7 @@ func mdSpace(e js) int {
 	for j < len(e) && (e[j] == '\t' || e[j] == ' ') {
 		j++
 	}
-	if at(e, j) != '\n' {
+	if jsstring.At(e, j) != '\n' {
 		return 0
 	}
 	j++
@@ -527,22 +528,22 @@ func mdSpace(e js) int {
 }
 
 // mdIndentedLine is B_: / {0,3}\t| {4}/y at r, its end or -1.
-func mdIndentedLine(e js, r int) int {
+func mdIndentedLine(e jsstring.String, r int) int {
 	n := 0
-	for n < 3 && at(e, r+n) == ' ' {
+	for n < 3 && jsstring.At(e, r+n) == ' ' {
 		n++
 	}
-	if at(e, r+n) == '\t' {
+	if jsstring.At(e, r+n) == '\t' {
 		return r + n + 1
 	}
-	if n == 3 && at(e, r+3) == ' ' {
+	if n == 3 && jsstring.At(e, r+3) == ' ' {
 		return r + 4
 	}
 	return -1
 }
 
 // mdBlankRun is WP: /[\t\n ]*$|[\t\n ]*\n|/y at o.
-func mdBlankRun(e js, o int) int {
+func mdBlankRun(e jsstring.String, o int) int {
 	i := o
 	last := -1
 	for i < len(e) && (e[i] == '\t' || e[i] == '\n' || e[i] == ' ') {
@@ -561,7 +562,7 @@ func mdBlankRun(e js, o int) int {
 }
 
 // mdIndented is Sl: the length of an indented code block, -1 for none.
-func mdIndented(e js) int {
+func mdIndented(e jsstring.String) int {
 	o := -1
 	for r := 0; ; r = o {
 		h := mdIndentedLine(e, r)
@@ -577,17 +578,17 @@ func mdIndented(e js) int {
 	}
 }
 
-func mdCodeToken(raw js) *mdToken {
+func mdCodeToken(raw jsstring.String) *mdToken {
 	// rD: the text is the lines without their indentation.
-	var text js
+	var text jsstring.String
 	for r := 0; r < len(raw); {
 		h := termEnd(raw, r) + 1
 		g := skip3(raw, r)
 		y := false
 		if g-r == 3 {
-			y = at(raw, g) == ' '
+			y = jsstring.At(raw, g) == ' '
 		} else if g == r {
-			y = at(raw, g) == '\t'
+			y = jsstring.At(raw, g) == '\t'
 		}
 		from := g
 		if y {
@@ -604,9 +605,9 @@ func mdCodeToken(raw js) *mdToken {
 
 // mdFenceOpen is Gu (OP): / {0,3}(?:`{3,}(?![^\n`]*`)|~{3,})/y at 0, the
 // end of the fence characters or -1.
-func mdFenceOpen(e js) int {
+func mdFenceOpen(e jsstring.String) int {
 	i := skip3(e, 0)
-	c := at(e, i)
+	c := jsstring.At(e, i)
 	if c != '`' && c != '~' {
 		return -1
 	}
@@ -625,15 +626,15 @@ func mdFenceOpen(e js) int {
 }
 
 // mdFenceClose is zu: the start of the closing fence's line, or -1.
-func mdFenceClose(e js, o int) int {
-	r := jsTrimStart(e[:o])
+func mdFenceClose(e jsstring.String, o int) int {
+	r := jsstring.TrimStart(e[:o])
 	h := o
 	for {
 		// PP: /\n {0,3}(?=[`~])/g from h.
 		next := -1
-		for i := indexOfUnit(e, '\n', h); i >= 0; i = indexOfUnit(e, '\n', i+1) {
+		for i := jsstring.IndexOfUnit(e, '\n', h); i >= 0; i = jsstring.IndexOfUnit(e, '\n', i+1) {
 			j := skip3(e, i+1)
-			if c := at(e, j); c == '`' || c == '~' {
+			if c := jsstring.At(e, j); c == '`' || c == '~' {
 				next = j
 				break
 			}
@@ -642,24 +643,24 @@ func mdFenceClose(e js, o int) int {
 			return -1
 		}
 		h = next
-		if startsWithJS(e, r, h) {
+		if jsstring.StartsWithString(e, r, h) {
 			// IP: /[`~]* *(?![^\n])/y
 			k := h + len(r)
-			for at(e, k) == '`' || at(e, k) == '~' {
+			for jsstring.At(e, k) == '`' || jsstring.At(e, k) == '~' {
 				k++
 			}
-			for at(e, k) == ' ' {
+			for jsstring.At(e, k) == ' ' {
 				k++
 			}
 			if atLineEnd(e, k) {
-				return lastIndexOfUnit(e, '\n', h) + 1
+				return jsstring.LastIndexOfUnit(e, '\n', h) + 1
 			}
 		}
 	}
 }
 
 // mdFences is wl.
-func mdFences(e js) int {
+func mdFences(e jsstring.String) int {
 	o := mdFenceOpen(e)
 	if o == -1 {
 		return -1
@@ -672,16 +673,16 @@ func mdFences(e js) int {
 }
 
 // mdHeading is L_: /^ {0,3}#{1,6}(?!\S).*(?![^\n])\n*/.
-func mdHeading(e js) int {
+func mdHeading(e jsstring.String) int {
 	i := skip3(e, 0)
 	j := skipUnit(e, i, '#')
 	if j == i || j-i > 6 {
 		return -1
 	}
-	if j < len(e) && !jsSpace(int(e[j])) {
+	if j < len(e) && !jsstring.IsSpace(int(e[j])) {
 		return -1
 	}
-	for j < len(e) && !jsLineEnd(int(e[j])) {
+	for j < len(e) && !jsstring.IsLineEnd(int(e[j])) {
 		j++
 	}
 	if j < len(e) && e[j] != '\n' {
@@ -690,11 +691,11 @@ func mdHeading(e js) int {
 	return skipUnit(e, j, '\n')
 }
 
-func (lx *mdLexer) headingToken(raw js) *mdToken {
+func (lx *mdLexer) headingToken(raw jsstring.String) *mdToken {
 	// nD: the text after the #s, trimmed, a closing run of #s dropped.
-	r := indexOfUnit(raw, '#', 0)
+	r := jsstring.IndexOfUnit(raw, '#', 0)
 	h := skipUnit(raw, r, '#')
-	g := jsTrim(raw[h:])
+	g := jsstring.Trim(raw[h:])
 	// GI: /(?:^| )#+$/
 	if n := len(g); n > 0 && g[n-1] == '#' {
 		k := n
@@ -708,7 +709,7 @@ func (lx *mdLexer) headingToken(raw js) *mdToken {
 			g = g[:k-1]
 		}
 	}
-	g = jsTrim(g)
+	g = jsstring.Trim(g)
 	t := &mdToken{typ: "heading", raw: raw, text: g}
 	lx.inline(g, t)
 	return t
@@ -716,15 +717,15 @@ func (lx *mdLexer) headingToken(raw js) *mdToken {
 
 // mdHR is ju at o: / {0,3}(?:-[\t ]*-[\t ]*-[-\t ]*|_…|\*…)(?![^\n])\n*/,
 // its end or -1.
-func mdHR(e js, o int) int {
+func mdHR(e jsstring.String, o int) int {
 	i := skip3(e, o)
-	c := at(e, i)
+	c := jsstring.At(e, i)
 	if c != '-' && c != '_' && c != '*' {
 		return -1
 	}
 	n := 0
 	for n < 3 {
-		if at(e, i) != c {
+		if jsstring.At(e, i) != c {
 			return -1
 		}
 		i++
@@ -733,7 +734,7 @@ func mdHR(e js, o int) int {
 			i = skipTabSpace(e, i)
 		}
 	}
-	for at(e, i) == c || at(e, i) == '\t' || at(e, i) == ' ' {
+	for jsstring.At(e, i) == c || jsstring.At(e, i) == '\t' || jsstring.At(e, i) == ' ' {
 		i++
 	}
 	if !atLineEnd(e, i) {
@@ -744,22 +745,22 @@ func mdHR(e js, o int) int {
 
 // mdInterrupts is F_: whether the line at o starts a block that ends a
 // paragraph.
-func mdInterrupts(e js, o int) bool {
+func mdInterrupts(e jsstring.String, o int) bool {
 	i := skip3(e, o)
-	switch c := at(e, i); c {
+	switch c := jsstring.At(e, i); c {
 	case '>':
 		return true
 	case '-', '+', '*':
-		if at(e, i+1) == ' ' {
+		if jsstring.At(e, i+1) == ' ' {
 			return true
 		}
 	case '1':
-		if (at(e, i+1) == ')' || at(e, i+1) == '.') && at(e, i+2) == ' ' {
+		if (jsstring.At(e, i+1) == ')' || jsstring.At(e, i+1) == '.') && jsstring.At(e, i+2) == ' ' {
 			return true
 		}
 	case '#':
 		j := skipUnit(e, i, '#')
-		if j-i <= 6 && (j >= len(e) || jsSpace(int(e[j]))) {
+		if j-i <= 6 && (j >= len(e) || jsstring.IsSpace(int(e[j]))) {
 			return true
 		}
 	case '`':
@@ -767,26 +768,26 @@ func mdInterrupts(e js, o int) bool {
 		if j-i >= 3 {
 			for ; j < len(e) && e[j] != '\n' && e[j] != '`'; j++ {
 			}
-			if at(e, j) == '\n' {
+			if jsstring.At(e, j) == '\n' {
 				return true
 			}
 		}
 	case '~':
-		if at(e, i+1) == '~' && at(e, i+2) == '~' {
-			if j := indexOfUnit(e, '\n', i+3); j >= 0 {
+		if jsstring.At(e, i+1) == '~' && jsstring.At(e, i+2) == '~' {
+			if j := jsstring.IndexOfUnit(e, '\n', i+3); j >= 0 {
 				return true
 			}
 		}
 	}
-	if c := at(e, i); (c == '-' || c == '_' || c == '*') && mdHRLine(e, i) {
+	if c := jsstring.At(e, i); (c == '-' || c == '_' || c == '*') && mdHRLine(e, i) {
 		return true
 	}
 	// " *\n"
 	j := o
-	for at(e, j) == ' ' {
+	for jsstring.At(e, j) == ' ' {
 		j++
 	}
-	if at(e, j) == '\n' {
+	if jsstring.At(e, j) == '\n' {
 		return true
 	}
 	return mdHTMLStart(e, o)
@@ -794,11 +795,11 @@ func mdInterrupts(e js, o int) bool {
 
 // mdHRLine is I_ at i (after the spaces): a thematic break up to the end
 // of the line, without the trailing newlines.
-func mdHRLine(e js, i int) bool {
-	c := at(e, i)
+func mdHRLine(e jsstring.String, i int) bool {
+	c := jsstring.At(e, i)
 	n := 0
 	for n < 3 {
-		if at(e, i) != c {
+		if jsstring.At(e, i) != c {
 			return false
 		}
 		i++
@@ -807,7 +808,7 @@ func mdHRLine(e js, i int) bool {
 			i = skipTabSpace(e, i)
 		}
 	}
-	for at(e, i) == c || at(e, i) == '\t' || at(e, i) == ' ' {
+	for jsstring.At(e, i) == c || jsstring.At(e, i) == '\t' || jsstring.At(e, i) == ' ' {
 		i++
 	}
 	return atLineEnd(e, i)
@@ -819,28 +820,28 @@ var (
 )
 
 // mdHTMLStart is M_ (case-sensitive, as F_ uses it) at o.
-func mdHTMLStart(e js, o int) bool {
-	if at(e, o) != '<' {
+func mdHTMLStart(e jsstring.String, o int) bool {
+	if jsstring.At(e, o) != '<' {
 		return false
 	}
-	if startsWith(e, "!--", o+1) {
+	if jsstring.StartsWith(e, "!--", o+1) {
 		return true
 	}
 	for _, t := range mdRawTags {
-		if startsWith(e, t, o+1) {
+		if jsstring.StartsWith(e, t, o+1) {
 			return true
 		}
 	}
 	i := o + 1
-	if at(e, i) == '/' {
+	if jsstring.At(e, i) == '/' {
 		i++
 	}
 	// the alternation takes the first name that fits and is followed by
 	// [\n >] or "/>"
 	for _, name := range mdBlockTagList {
-		if startsWith(e, name, i) {
+		if jsstring.StartsWith(e, name, i) {
 			j := i + len(name)
-			if c := at(e, j); c == '\n' || c == ' ' || c == '>' || c == '/' && at(e, j+1) == '>' {
+			if c := jsstring.At(e, j); c == '\n' || c == ' ' || c == '>' || c == '/' && jsstring.At(e, j+1) == '>' {
 				return true
 			}
 		}
@@ -870,7 +871,7 @@ func splitFields(s string) []string {
 
 // mdParagraphEnd is $_ (gfm off): the end of the paragraph starting at o,
 // its last line's end.
-func mdParagraphEnd(e js, o int) int {
+func mdParagraphEnd(e jsstring.String, o int) int {
 	h := lineEnd(e, o)
 	if h == o {
 		return h
@@ -886,7 +887,7 @@ func mdParagraphEnd(e js, o int) int {
 }
 
 // mdSetext is Ku: the length of a setext heading, -1 for none.
-func mdSetext(e js) int {
+func mdSetext(e jsstring.String) int {
 	o := mdSetextReach(e)
 	if o < 0 {
 		return -1
@@ -895,7 +896,7 @@ func mdSetext(e js) int {
 }
 
 // mdSetextReach is Vu: where the underline is, or ^ of how far it looked.
-func mdSetextReach(e js) int {
+func mdSetextReach(e jsstring.String) int {
 	o := 0
 	for {
 		r := mdLazyLine(e, o)
@@ -915,20 +916,20 @@ func mdSetextReach(e js) int {
 
 // mdLazyLine is $P at o: a line (with its "\n") that starts no list item,
 // indented code, quote, heading, fence or HTML line; its end or -1.
-func mdLazyLine(e js, o int) int {
-	c := at(e, o)
-	if (c == '-' || c == '+' || c == '*') && at(e, o+1) == ' ' {
+func mdLazyLine(e jsstring.String, o int) int {
+	c := jsstring.At(e, o)
+	if (c == '-' || c == '+' || c == '*') && jsstring.At(e, o+1) == ' ' {
 		return -1
 	}
-	if n := digitRun(e, o); n >= 1 && n <= 9 && (at(e, o+n) == ')' || at(e, o+n) == '.') && at(e, o+n+1) == ' ' {
+	if n := digitRun(e, o); n >= 1 && n <= 9 && (jsstring.At(e, o+n) == ')' || jsstring.At(e, o+n) == '.') && jsstring.At(e, o+n+1) == ' ' {
 		return -1
 	}
 	i := skip3(e, o)
-	switch c := at(e, i); c {
+	switch c := jsstring.At(e, i); c {
 	case '\t', '#', '>':
 		return -1
 	case '`', '~':
-		if at(e, i+1) == c && at(e, i+2) == c {
+		if jsstring.At(e, i+1) == c && jsstring.At(e, i+2) == c {
 			return -1
 		}
 	case '<':
@@ -937,35 +938,35 @@ func mdLazyLine(e js, o int) int {
 		for j < len(e) && e[j] != '\n' && e[j] != '>' {
 			j++
 		}
-		if j > i+1 && at(e, j) == '>' && at(e, j+1) == '\n' {
+		if j > i+1 && jsstring.At(e, j) == '>' && jsstring.At(e, j+1) == '\n' {
 			return -1
 		}
 	}
-	if at(e, o) == ' ' && at(e, o+1) == ' ' && at(e, o+2) == ' ' && at(e, o+3) == ' ' {
+	if jsstring.At(e, o) == ' ' && jsstring.At(e, o+1) == ' ' && jsstring.At(e, o+2) == ' ' && jsstring.At(e, o+3) == ' ' {
 		return -1
 	}
 	j := o
-	for j < len(e) && !jsLineEnd(int(e[j])) {
+	for j < len(e) && !jsstring.IsLineEnd(int(e[j])) {
 		j++
 	}
-	if at(e, j) != '\n' {
+	if jsstring.At(e, j) != '\n' {
 		return -1
 	}
 	return j + 1
 }
 
 // mdBlankLine is NP: /[^\S\n]*\n/y.
-func mdBlankLine(e js, o int) bool {
-	for o < len(e) && e[o] != '\n' && jsSpace(int(e[o])) {
+func mdBlankLine(e jsstring.String, o int) bool {
+	for o < len(e) && e[o] != '\n' && jsstring.IsSpace(int(e[o])) {
 		o++
 	}
-	return at(e, o) == '\n'
+	return jsstring.At(e, o) == '\n'
 }
 
 // mdUnderline is Rl (LP): / {0,3}(?:-+|=+) *(?![^\n])\n*/y at o.
-func mdUnderline(e js, o int) int {
+func mdUnderline(e jsstring.String, o int) int {
 	i := skip3(e, o)
-	c := at(e, i)
+	c := jsstring.At(e, i)
 	if c != '-' && c != '=' {
 		return -1
 	}
@@ -979,7 +980,7 @@ func mdUnderline(e js, o int) int {
 
 // lheading is CFn.lheading (tried only where an underline is within
 // reach) around Hxe.lheading.
-func (lx *mdLexer) lheading(e js) *mdToken {
+func (lx *mdLexer) lheading(e jsstring.String) *mdToken {
 	if n := len(lx.lexed); n > 0 {
 		o := lx.lexed[n-1]
 		before := '\n'
@@ -1002,13 +1003,13 @@ func (lx *mdLexer) lheading(e js) *mdToken {
 	return nil
 }
 
-func (lx *mdLexer) setextToken(raw js) *mdToken {
+func (lx *mdLexer) setextToken(raw jsstring.String) *mdToken {
 	// mD
 	r := raw
 	for len(r) > 0 && r[len(r)-1] == '\n' {
 		r = r[:len(r)-1]
 	}
-	h := lastIndexOfUnit(r, '\n', len(r)-1) + 1
+	h := jsstring.LastIndexOfUnit(r, '\n', len(r)-1) + 1
 	text := r[:max(0, h-1)]
 	t := &mdToken{typ: "heading", raw: raw, text: text}
 	lx.inline(text, t)
@@ -1016,44 +1017,44 @@ func (lx *mdLexer) setextToken(raw js) *mdToken {
 }
 
 // hlEnd is hl: the end of the next s at or after r, or the end of e.
-func hlEnd(e js, s string, r int) int {
-	if i := indexOf(e, s, r); i >= 0 {
+func hlEnd(e jsstring.String, s string, r int) int {
+	if i := jsstring.IndexOf(e, s, r); i >= 0 {
 		return i + len(s)
 	}
 	return len(e)
 }
 
 // tagNameEnd is gl (TP: /[A-Z][-\w]*/iy).
-func tagNameEnd(e js, o int) int {
-	if !isASCIILetter(at(e, o)) {
+func tagNameEnd(e jsstring.String, o int) int {
+	if !jsstring.IsASCIILetter(jsstring.At(e, o)) {
 		return o
 	}
 	o++
-	for c := at(e, o); c == '-' || isWordUnit(c); c = at(e, o) {
+	for c := jsstring.At(e, o); c == '-' || jsstring.IsWordUnit(c); c = jsstring.At(e, o) {
 		o++
 	}
 	return o
 }
 
 // mdHTMLBlock is O_: the length of an HTML block, -1 for none.
-func mdHTMLBlock(e js) int {
+func mdHTMLBlock(e jsstring.String) int {
 	o := skip3(e, 0)
-	if at(e, o) != '<' {
+	if jsstring.At(e, o) != '<' {
 		return -1
 	}
 	r := o + 1
-	h := at(e, r)
+	h := jsstring.At(e, r)
 	if h == '?' {
 		return skipUnit(e, hlEnd(e, "?>", r+1), '\n')
 	}
 	if h == '!' {
-		if startsWith(e, "--", r+1) {
+		if jsstring.StartsWith(e, "--", r+1) {
 			return skipUnit(e, lineEnd(e, hlEnd(e, "-->", r+1)), '\n')
 		}
 		if tagNameEnd(e, r+1) > r+1 {
 			return skipUnit(e, hlEnd(e, ">", r), '\n')
 		}
-		if eq(jsUpperASCII(e[min(r+1, len(e)):min(r+8, len(e))]), "[CDATA[") {
+		if jsstring.Eq(jsstring.UpperASCII(e[min(r+1, len(e)):min(r+8, len(e))]), "[CDATA[") {
 			return skipUnit(e, hlEnd(e, "]]>", r+8), '\n')
 		}
 		return -1
@@ -1064,8 +1065,8 @@ func mdHTMLBlock(e js) int {
 		y = r + 1
 	}
 	k := tagNameEnd(e, y)
-	name := string(utf16Runes(jsLower(e[y:k])))
-	p := at(e, k)
+	name := string(utf16Runes(jsstring.Lower(e[y:k])))
+	p := jsstring.At(e, k)
 	for _, t := range mdRawTags {
 		if len(name) >= len(t) && name[:len(t)] == t {
 			if !closing && name == t && (p == '>' || p != -1 && mdClass(p) == 0) {
@@ -1075,7 +1076,7 @@ func mdHTMLBlock(e js) int {
 		}
 	}
 	if name != "" && slices.Contains(mdBlockTagList, name) {
-		if c := at(e, k); c == '\n' || c == ' ' || c == '>' || c == '/' && at(e, k+1) == '>' {
+		if c := jsstring.At(e, k); c == '\n' || c == ' ' || c == '>' || c == '/' && jsstring.At(e, k+1) == '>' {
 			return mdBlankLineEnd(e, k+1)
 		}
 	}
@@ -1085,7 +1086,7 @@ func mdHTMLBlock(e js) int {
 	var d int
 	if closing {
 		d = skipJSSpace(e, k)
-		if at(e, d) == '>' {
+		if jsstring.At(e, d) == '>' {
 			d++
 		} else {
 			d = -1
@@ -1093,10 +1094,10 @@ func mdHTMLBlock(e js) int {
 	} else {
 		d = mdAttrsStrict(e, k)
 		d = skipUnit(e, d, ' ')
-		if at(e, d) == '/' {
+		if jsstring.At(e, d) == '/' {
 			d++
 		}
-		if at(e, d) == '>' {
+		if jsstring.At(e, d) == '>' {
 			d++
 		} else {
 			d = -1
@@ -1108,7 +1109,7 @@ func mdHTMLBlock(e js) int {
 	return -1
 }
 
-func utf16Runes(u js) []rune {
+func utf16Runes(u jsstring.String) []rune {
 	out := make([]rune, len(u))
 	for i, c := range u {
 		out[i] = rune(c)
@@ -1117,10 +1118,10 @@ func utf16Runes(u js) []rune {
 }
 
 // mdRawEnd is MP: up to the line holding </name>, any case.
-func mdRawEnd(e js, name string, r int) int {
+func mdRawEnd(e jsstring.String, name string, r int) int {
 	h := "</" + name + ">"
-	for g := indexOf(e, "</", r); g != -1; g = indexOf(e, "</", g+2) {
-		if eq(jsLower(e[g:min(g+len(h), len(e))]), h) {
+	for g := jsstring.IndexOf(e, "</", r); g != -1; g = jsstring.IndexOf(e, "</", g+2) {
+		if jsstring.Eq(jsstring.Lower(e[g:min(g+len(h), len(e))]), h) {
 			return skipUnit(e, lineEnd(e, g), '\n')
 		}
 	}
@@ -1128,8 +1129,8 @@ func mdRawEnd(e js, name string, r int) int {
 }
 
 // mdBlankLineEnd is A_ (CP: /\n[\t\n ]*\n/g): past the next blank line.
-func mdBlankLineEnd(e js, o int) int {
-	for i := indexOfUnit(e, '\n', o); i >= 0; i = indexOfUnit(e, '\n', i+1) {
+func mdBlankLineEnd(e jsstring.String, o int) int {
+	for i := jsstring.IndexOfUnit(e, '\n', o); i >= 0; i = jsstring.IndexOfUnit(e, '\n', i+1) {
 		last := -1
 		for j := i + 1; j < len(e) && (e[j] == '\t' || e[j] == '\n' || e[j] == ' '); j++ {
 			if e[j] == '\n' {
@@ -1145,7 +1146,7 @@ func mdBlankLineEnd(e js, o int) int {
 
 // mdAttrsStrict is Gn(bP): the attributes of an HTML block's opening tag
 // (spaces only, values on one line).
-func mdAttrsStrict(e js, o int) int {
+func mdAttrsStrict(e jsstring.String, o int) int {
 	for {
 		n := mdAttrStrict(e, o)
 		if n <= o {
@@ -1155,26 +1156,26 @@ func mdAttrsStrict(e js, o int) int {
 	}
 }
 
-func mdAttrStrict(e js, o int) int {
+func mdAttrStrict(e jsstring.String, o int) int {
 	i := skipUnit(e, o, ' ')
 	if i == o {
 		return -1
 	}
-	c := at(e, i)
-	if !(c == ':' || c == '_' || isASCIILetter(c)) {
+	c := jsstring.At(e, i)
+	if !(c == ':' || c == '_' || jsstring.IsASCIILetter(c)) {
 		return -1
 	}
 	i++
-	for c := at(e, i); c == '-' || c == '.' || c == ':' || isWordUnit(c); c = at(e, i) {
+	for c := jsstring.At(e, i); c == '-' || c == '.' || c == ':' || jsstring.IsWordUnit(c); c = jsstring.At(e, i) {
 		i++
 	}
 	// (?: *= *(?:[^\s"'<=>`]+|'[^\n']*'|"[^\n"]*"))?
 	j := skipUnit(e, i, ' ')
-	if at(e, j) != '=' {
+	if jsstring.At(e, j) != '=' {
 		return i
 	}
 	j = skipUnit(e, j+1, ' ')
-	switch c := at(e, j); {
+	switch c := jsstring.At(e, j); {
 	case c == '\'' || c == '"':
 		for k := j + 1; k < len(e); k++ {
 			if e[k] == '\n' {
@@ -1185,7 +1186,7 @@ func mdAttrStrict(e js, o int) int {
 			}
 		}
 		return i
-	case c != -1 && !jsSpace(c) && c != '<' && c != '=' && c != '>' && c != '`':
+	case c != -1 && !jsstring.IsSpace(c) && c != '<' && c != '=' && c != '>' && c != '`':
 		k := j
 		for k < len(e) && mdUnquoted(int(e[k])) {
 			k++
@@ -1196,7 +1197,7 @@ func mdAttrStrict(e js, o int) int {
 }
 
 func mdUnquoted(c int) bool {
-	return !jsSpace(c) && c != '"' && c != '\'' && c != '<' && c != '=' && c != '>' && c != '`'
+	return !jsstring.IsSpace(c) && c != '"' && c != '\'' && c != '<' && c != '=' && c != '>' && c != '`'
 }
 
 // mdClass is fl: 0 whitespace, 1 punctuation or symbol, 2 anything else.
@@ -1204,7 +1205,7 @@ func mdClass(c int) int {
 	if c < 128 {
 		return int(mdASCIIClass[c] - '0')
 	}
-	if jsSpace(c) {
+	if jsstring.IsSpace(c) {
 		return 0
 	}
 	if c >= 0xd800 && c <= 0xdfff {
@@ -1219,21 +1220,21 @@ func mdClass(c int) int {
 const mdASCIIClass = "22222222200000222222222222222222011111111111111122222222221111111222222222222222222222222221111112222222222222222222222222211112"
 
 // mdDef is the def tokenizer (lS): a link reference definition.
-func mdDef(e js) *mdToken {
+func mdDef(e jsstring.String) *mdToken {
 	o := skip3(e, 0)
-	if at(e, o) != '[' {
+	if jsstring.At(e, o) != '[' {
 		return nil
 	}
 	r := mdLabelEnd(e, o+1)
-	if r <= o+1 || at(e, r+1) != ':' {
+	if r <= o+1 || jsstring.At(e, r+1) != ':' {
 		return nil
 	}
 	label := e[o+1 : r]
 	g := mdDefSpace(e, r+2)
 	var n int
-	if at(e, g) != '<' {
+	if jsstring.At(e, g) != '<' {
 		k := g
-		for k < len(e) && !jsSpace(int(e[k])) {
+		for k < len(e) && !jsstring.IsSpace(int(e[k])) {
 			k++
 		}
 		if k == g {
@@ -1243,7 +1244,7 @@ func mdDef(e js) *mdToken {
 	} else {
 		n = -1
 		y := termEnd(e, g)
-		for k := indexOfUnit(e, '>', g); k != -1 && k < y; k = indexOfUnit(e, '>', k+1) {
+		for k := jsstring.IndexOfUnit(e, '>', g); k != -1 && k < y; k = jsstring.IndexOfUnit(e, '>', k+1) {
 			if n = mdDefRest(e, k+1); n != -1 {
 				break
 			}
@@ -1256,13 +1257,13 @@ func mdDef(e js) *mdToken {
 }
 
 // mdLabelEnd is Tl: the "]" ending a label started at o, -1 for none.
-func mdLabelEnd(e js, o int) int {
+func mdLabelEnd(e jsstring.String, o int) int {
 	r := o
 	for {
-		switch c := at(e, r); {
+		switch c := jsstring.At(e, r); {
 		case c == -1:
 		case c == '\\':
-			if r+1 < len(e) && !jsLineEnd(int(e[r+1])) {
+			if r+1 < len(e) && !jsstring.IsLineEnd(int(e[r+1])) {
 				r += 2
 				continue
 			}
@@ -1272,23 +1273,23 @@ func mdLabelEnd(e js, o int) int {
 		}
 		break
 	}
-	if at(e, r) == ']' && skipJSSpace(e, o) < r {
+	if jsstring.At(e, r) == ']' && skipJSSpace(e, o) < r {
 		return r
 	}
 	return -1
 }
 
 // mdDefSpace is dS: spaces, and one line end with its indentation.
-func mdDefSpace(e js, o int) int {
+func mdDefSpace(e jsstring.String, o int) int {
 	r := skipUnit(e, o, ' ')
-	if at(e, r) == '\n' {
+	if jsstring.At(e, r) == '\n' {
 		return skipTabSpace(e, r+1)
 	}
 	return r
 }
 
 // mdDefEnd is Qu: spaces up to a line end, then the "\n"s; -1 otherwise.
-func mdDefEnd(e js, o int) int {
+func mdDefEnd(e jsstring.String, o int) int {
 	r := skipUnit(e, o, ' ')
 	if atLineEnd(e, r) {
 		return skipUnit(e, r, '\n')
@@ -1298,16 +1299,16 @@ func mdDefEnd(e js, o int) int {
 
 // mdDefRest is aS: the optional title and the end of a definition whose
 // destination ends at h; its length, -1 for none.
-func mdDefRest(e js, h int) int {
+func mdDefRest(e jsstring.String, h int) int {
 	g := mdDefSpace(e, h)
 	y := -1
 	if g > h {
-		switch at(e, g) {
+		switch jsstring.At(e, g) {
 		case '"':
 			y = mdClosingQuote(e, g, '"', mdDefEnd)
 		case '\'':
-			y = indexOfUnit(e, '\'', g+1)
-			if y > g && indexOf(e[g:y], "\n\n", 0) >= 0 {
+			y = jsstring.IndexOfUnit(e, '\'', g+1)
+			if y > g && jsstring.IndexOf(e[g:y], "\n\n", 0) >= 0 {
 				y = -1
 			}
 		case '(':
@@ -1315,7 +1316,7 @@ func mdDefRest(e js, h int) int {
 			for y < len(e) && e[y] != '(' && e[y] != ')' {
 				y++
 			}
-			if at(e, y) != ')' {
+			if jsstring.At(e, y) != ')' {
 				y = -1
 			}
 		}
@@ -1330,18 +1331,18 @@ func mdDefRest(e js, h int) int {
 
 // mdClosingQuote is Ju: the quote closing the one at o that ok accepts
 // what follows of, -1 for none.
-func mdClosingQuote(e js, o int, q uint16, ok func(js, int) int) int {
-	g := indexOfUnit(e, q, o+1)
+func mdClosingQuote(e jsstring.String, o int, q uint16, ok func(jsstring.String, int) int) int {
+	g := jsstring.IndexOfUnit(e, q, o+1)
 	y := -1
 	for g != -1 {
 		y = g
 		if g == o+1 || e[g-1] != '\\' {
 			break
 		}
-		g = indexOfUnit(e, q, g+1)
+		g = jsstring.IndexOfUnit(e, q, g+1)
 	}
 	for y > o && ok(e, y+1) == -1 {
-		y = lastIndexOfUnit(e, q, y-1)
+		y = jsstring.LastIndexOfUnit(e, q, y-1)
 	}
 	if y > o {
 		return y
@@ -1350,11 +1351,11 @@ func mdClosingQuote(e js, o int, q uint16, ok func(js, int) int) int {
 }
 
 // mdNormLabel is AS: runs of whitespace as one space, lower-cased.
-func mdNormLabel(l js) string {
-	var out js
+func mdNormLabel(l jsstring.String) string {
+	var out jsstring.String
 	for i := 0; i < len(l); {
-		if jsSpace(int(l[i])) {
-			for i < len(l) && jsSpace(int(l[i])) {
+		if jsstring.IsSpace(int(l[i])) {
+			for i < len(l) && jsstring.IsSpace(int(l[i])) {
 				i++
 			}
 			out = append(out, ' ')
@@ -1363,11 +1364,11 @@ func mdNormLabel(l js) string {
 		out = append(out, l[i])
 		i++
 	}
-	return jsKey(jsLower(out))
+	return jsKey(jsstring.Lower(out))
 }
 
 // jsKey is a lossless map key for a code unit string.
-func jsKey(u js) string {
+func jsKey(u jsstring.String) string {
 	b := make([]byte, 2*len(u))
 	for i, c := range u {
 		b[2*i], b[2*i+1] = byte(c>>8), byte(c)
@@ -1376,7 +1377,7 @@ func jsKey(u js) string {
 }
 
 // blockquote is the blockquote tokenizer (dD, cD, uD).
-func (lx *mdLexer) blockquote(e js) *mdToken {
+func (lx *mdLexer) blockquote(e jsstring.String) *mdToken {
 	o := mdQuoteEnd(e)
 	if o == -1 {
 		return nil
@@ -1388,7 +1389,7 @@ func (lx *mdLexer) blockquote(e js) *mdToken {
 	}
 	has := true
 	for has {
-		var r js
+		var r jsstring.String
 		r, rest, has = lx.quoteSegment(q, rest)
 		top := lx.top
 		lx.top = true
@@ -1402,7 +1403,7 @@ func (lx *mdLexer) blockquote(e js) *mdToken {
 }
 
 // mdQuoteEnd is U_: the end of the lines a quote takes, -1 for none.
-func mdQuoteEnd(e js) int {
+func mdQuoteEnd(e jsstring.String) int {
 	o := -1
 	for r := 0; r < len(e); r = o {
 		h := mdQuoteMarker(e, r)
@@ -1415,25 +1416,25 @@ func mdQuoteEnd(e js) int {
 }
 
 // mdQuoteMarker is DP: / {0,3}> ?/y, its end or -1.
-func mdQuoteMarker(e js, r int) int {
+func mdQuoteMarker(e jsstring.String, r int) int {
 	i := skip3(e, r)
-	if at(e, i) != '>' {
+	if jsstring.At(e, i) != '>' {
 		return -1
 	}
 	i++
-	if at(e, i) == ' ' {
+	if jsstring.At(e, i) == ' ' {
 		i++
 	}
 	return i
 }
 
-func mdQuoteLine(l js) bool { return at(l, skip3(l, 0)) == '>' }
+func mdQuoteLine(l jsstring.String) bool { return jsstring.At(l, skip3(l, 0)) == '>' }
 
 // quoteSegment is cD: the quote's lines up to the first that does not
 // start with ">" after one that does, without their markers.
-func (lx *mdLexer) quoteSegment(q *mdToken, o js) (text, rest js, has bool) {
+func (lx *mdLexer) quoteSegment(q *mdToken, o jsstring.String) (text, rest jsstring.String, has bool) {
 	h := -1
-	var g js
+	var g jsstring.String
 	y := false
 	for h < len(o) {
 		from := h + 1
@@ -1449,7 +1450,7 @@ func (lx *mdLexer) quoteSegment(q *mdToken, o js) (text, rest js, has bool) {
 		case mdUnderline(line, 0) == -1:
 			g = append(append(g, '\n'), mdStripMarkers(line)...)
 		default:
-			g = append(append(g, lit("\n    ")...), jsTrimStart(line)...)
+			g = append(append(g, jsstring.Lit("\n    ")...), jsstring.TrimStart(line)...)
 		}
 		h += len(line) + 1
 	}
@@ -1472,14 +1473,14 @@ func (lx *mdLexer) quoteSegment(q *mdToken, o js) (text, rest js, has bool) {
 
 // mdStripMarkers is MS: each line (split at any line terminator) without
 // its " {0,3}>[\t ]?".
-func mdStripMarkers(e js) js {
-	var o js
+func mdStripMarkers(e jsstring.String) jsstring.String {
+	var o jsstring.String
 	for r := 0; r < len(e); {
 		h := r
 		i := skip3(e, r)
-		if at(e, i) == '>' {
+		if jsstring.At(e, i) == '>' {
 			i++
-			if c := at(e, i); c == '\t' || c == ' ' {
+			if c := jsstring.At(e, i); c == '\t' || c == ' ' {
 				i++
 			}
 			h = i
@@ -1491,7 +1492,7 @@ func mdStripMarkers(e js) js {
 }
 
 // quoteLazy is uD: what the quote does with the lines after a segment.
-func (lx *mdLexer) quoteLazy(q *mdToken, o js) (js, bool) {
+func (lx *mdLexer) quoteLazy(q *mdToken, o jsstring.String) (jsstring.String, bool) {
 	var g *mdToken
 	if n := len(q.tokens); n > 0 {
 		g = q.tokens[n-1]
@@ -1502,7 +1503,7 @@ func (lx *mdLexer) quoteLazy(q *mdToken, o js) (js, bool) {
 		}
 		return o, true
 	}
-	y := cat(g.raw, lit("\n"), o)
+	y := jsstring.Cat(g.raw, jsstring.Lit("\n"), o)
 	var k *mdToken
 	if g.typ == "list" {
 		k = lx.list(y)
@@ -1513,55 +1514,55 @@ func (lx *mdLexer) quoteLazy(q *mdToken, o js) (js, bool) {
 		return nil, false
 	}
 	q.tokens[len(q.tokens)-1] = k
-	q.raw, q.ownRaw = cat(q.raw[:max(0, len(q.raw)-len(g.raw))], k.raw), false
+	q.raw, q.ownRaw = jsstring.Cat(q.raw[:max(0, len(q.raw)-len(g.raw))], k.raw), false
 	if k.typ == "blockquote" {
-		q.text, q.ownText = cat(q.text[:max(0, len(q.text)-len(g.text))], k.text), false
+		q.text, q.ownText = jsstring.Cat(q.text[:max(0, len(q.text)-len(g.text))], k.text), false
 		return nil, false
 	}
-	q.text, q.ownText = cat(q.text[:max(0, len(q.text)-len(g.raw))], k.raw), false
+	q.text, q.ownText = jsstring.Cat(q.text[:max(0, len(q.text)-len(g.raw))], k.raw), false
 	return y[min(len(k.raw), len(y)):], true
 }
 
 // mdListStart is H_: /^ {0,3}(?:\d{1,9}[).]|[-+*])(?:[\t ][^\n]+)?(?![^\n])\n?/.
-func mdListStart(e js) bool {
+func mdListStart(e jsstring.String) bool {
 	i := skip3(e, 0)
 	if n := digitRun(e, i); n >= 1 {
-		if n > 9 || at(e, i+n) != ')' && at(e, i+n) != '.' {
+		if n > 9 || jsstring.At(e, i+n) != ')' && jsstring.At(e, i+n) != '.' {
 			return false
 		}
 		i += n + 1
-	} else if c := at(e, i); c == '-' || c == '+' || c == '*' {
+	} else if c := jsstring.At(e, i); c == '-' || c == '+' || c == '*' {
 		i++
 	} else {
 		return false
 	}
-	if c := at(e, i); (c == '\t' || c == ' ') && i+1 < len(e) && e[i+1] != '\n' {
+	if c := jsstring.At(e, i); (c == '\t' || c == ' ') && i+1 < len(e) && e[i+1] != '\n' {
 		i = lineEnd(e, i+1)
 	}
 	return atLineEnd(e, i)
 }
 
 // mdItemMarker is CI: / {0,3}(?:\d{1,9}[).]|[-+*])(?![^\t\n ])/y at o.
-func mdItemMarker(e js, o int) int {
+func mdItemMarker(e jsstring.String, o int) int {
 	i := skip3(e, o)
 	if n := digitRun(e, i); n >= 1 {
-		if n > 9 || at(e, i+n) != ')' && at(e, i+n) != '.' {
+		if n > 9 || jsstring.At(e, i+n) != ')' && jsstring.At(e, i+n) != '.' {
 			return -1
 		}
 		i += n + 1
-	} else if c := at(e, i); c == '-' || c == '+' || c == '*' {
+	} else if c := jsstring.At(e, i); c == '-' || c == '+' || c == '*' {
 		i++
 	} else {
 		return -1
 	}
-	if c := at(e, i); c != -1 && c != '\t' && c != '\n' && c != ' ' {
+	if c := jsstring.At(e, i); c != -1 && c != '\t' && c != '\n' && c != ' ' {
 		return -1
 	}
 	return i
 }
 
 // list is the list tokenizer (fD, vS): its items lexed as blocks.
-func (lx *mdLexer) list(e js) *mdToken {
+func (lx *mdLexer) list(e jsstring.String) *mdToken {
 	if !mdListStart(e) {
 		return nil
 	}
@@ -1588,9 +1589,9 @@ func (lx *mdLexer) list(e js) *mdToken {
 		return nil
 	}
 	last := items[len(items)-1]
-	last.raw = jsTrimEnd(last.raw)
-	last.text = jsTrimEnd(last.text)
-	l := &mdToken{typ: "list", raw: jsTrimEnd(e[:k]), items: items}
+	last.raw = jsstring.TrimEnd(last.raw)
+	last.text = jsstring.TrimEnd(last.text)
+	l := &mdToken{typ: "list", raw: jsstring.TrimEnd(e[:k]), items: items}
 	for _, it := range items {
 		lx.top = false
 		lx.blockTokens(it.text, &it.tokens, false)
@@ -1598,8 +1599,8 @@ func (lx *mdLexer) list(e js) *mdToken {
 	return l
 }
 
-func mdSpaces(n int) js {
-	out := make(js, n)
+func mdSpaces(n int) jsstring.String {
+	out := make(jsstring.String, n)
 	for i := range out {
 		out[i] = ' '
 	}
@@ -1607,7 +1608,7 @@ func mdSpaces(n int) js {
 }
 
 // mdFirstNonSpace is search(ef): the first character that is not " ".
-func mdFirstNonSpace(e js) int {
+func mdFirstNonSpace(e jsstring.String) int {
 	for i, c := range e {
 		if c != ' ' {
 			return i
@@ -1618,19 +1619,19 @@ func mdFirstNonSpace(e js) int {
 
 // mdItem is vS: the end of the item whose marker (starting at o) ends at
 // r, and its content.
-func mdItem(e js, o, r int) (int, js) {
+func mdItem(e jsstring.String, o, r int) (int, jsstring.String) {
 	h := lineEnd(e, r)
 	g := r
-	for at(e, g) == '\t' {
+	for jsstring.At(e, g) == '\t' {
 		g++
 	}
 	y := e[g:h]
 	if g > r {
-		y = cat(mdSpaces(3*(g-r)), y)
+		y = jsstring.Cat(mdSpaces(3*(g-r)), y)
 	}
-	blank := len(jsTrim(y)) == 0
+	blank := len(jsstring.Trim(y)) == 0
 	width := r - o
-	var p js
+	var p jsstring.String
 	if blank {
 		width++
 	} else {
@@ -1639,20 +1640,20 @@ func mdItem(e js, o, r int) (int, js) {
 		if sp > 4 {
 			kk = 1
 		}
-		p = append(js(nil), y[min(kk, len(y)):]...)
+		p = append(jsstring.String(nil), y[min(kk, len(y)):]...)
 		width += kk
 	}
 	if blank {
 		// MI: /[\t ]*(?![^\n])\n?/y at the next line
 		i := skipTabSpace(e, min(h+1, len(e)))
 		if atLineEnd(e, i) {
-			if at(e, i) == '\n' {
+			if jsstring.At(e, i) == '\n' {
 				i++
 			}
 			return i, p
 		}
 	}
-	last := lit("none")
+	last := jsstring.Lit("none")
 	w := min(3, width-1)
 	for hh := h + 1; hh < len(e); hh = h + 1 {
 		kEnd := lineEnd(e, hh)
@@ -1662,7 +1663,7 @@ func mdItem(e js, o, r int) (int, js) {
 			break
 		}
 		ee := mdExpandTabs(z)
-		ie := len(jsTrim(z)) == 0
+		ie := len(jsstring.Trim(z)) == 0
 		me := ee[min(width, len(ee)):]
 		switch {
 		case ie || mdFirstNonSpace(ee) >= width:
@@ -1679,8 +1680,8 @@ func mdItem(e js, o, r int) (int, js) {
 	return min(h+1, len(e)), p
 }
 
-func mdExpandTabs(z js) js {
-	var out js
+func mdExpandTabs(z jsstring.String) jsstring.String {
+	var out jsstring.String
 	for _, c := range z {
 		if c == '\t' {
 			out = append(out, ' ', ' ', ' ', ' ')
@@ -1693,16 +1694,16 @@ func mdExpandTabs(z js) js {
 
 // mdItemBreak is AI (case-insensitive) at q: a line that starts another
 // block and ends the item.
-func mdItemBreak(z js, q int) bool {
+func mdItemBreak(z jsstring.String, q int) bool {
 	if mdOpensBlock(z, q) {
 		return true
 	}
-	if startsWith(z, "<!--", q) {
+	if jsstring.StartsWith(z, "<!--", q) {
 		return true
 	}
-	if at(z, q) == '<' && isASCIILetter(at(z, q+1)) {
+	if jsstring.At(z, q) == '<' && jsstring.IsASCIILetter(jsstring.At(z, q+1)) {
 		for j := q + 2; j < len(z); j++ {
-			if jsLineEnd(int(z[j])) {
+			if jsstring.IsLineEnd(int(z[j])) {
 				break
 			}
 			if z[j] == '>' {
@@ -1712,32 +1713,32 @@ func mdItemBreak(z js, q int) bool {
 	}
 	i := q
 	if n := digitRun(z, i); n >= 1 {
-		if n > 9 || at(z, i+n) != ')' && at(z, i+n) != '.' {
+		if n > 9 || jsstring.At(z, i+n) != ')' && jsstring.At(z, i+n) != '.' {
 			return false
 		}
 		i += n + 1
-	} else if c := at(z, i); c == '-' || c == '+' || c == '*' {
+	} else if c := jsstring.At(z, i); c == '-' || c == '+' || c == '*' {
 		i++
 	} else {
 		return false
 	}
-	c := at(z, i)
+	c := jsstring.At(z, i)
 	return c == -1 || c == '\t' || c == ' '
 }
 
 // mdOpensBlock is ES at q: "#", a fence, or a thematic break (spaces
 // only) to the end of the text.
-func mdOpensBlock(z js, q int) bool {
-	c := at(z, q)
+func mdOpensBlock(z jsstring.String, q int) bool {
+	c := jsstring.At(z, q)
 	switch c {
 	case '#':
 		return true
 	case '`', '~':
-		return at(z, q+1) == c && at(z, q+2) == c
+		return jsstring.At(z, q+1) == c && jsstring.At(z, q+2) == c
 	case '-', '_', '*':
 		i := q
 		for n := 0; n < 3; n++ {
-			if at(z, i) != c {
+			if jsstring.At(z, i) != c {
 				return false
 			}
 			i++
@@ -1745,7 +1746,7 @@ func mdOpensBlock(z js, q int) bool {
 				i = skipUnit(z, i, ' ')
 			}
 		}
-		for at(z, i) == c || at(z, i) == ' ' {
+		for jsstring.At(z, i) == c || jsstring.At(z, i) == ' ' {
 			i++
 		}
 		return i == len(z)
@@ -1755,7 +1756,7 @@ func mdOpensBlock(z js, q int) bool {
 
 // mdLazyItemLine is NI: whether the item's last line lets a line with
 // less indentation continue it.
-func mdLazyItemLine(e js, o int) bool {
+func mdLazyItemLine(e jsstring.String, o int) bool {
 	r := mdFirstNonSpace(e)
 	// LI: /^(?: {0,3}\t| {4})[\t ]*[^\t ]/
 	sp := 0
@@ -1763,7 +1764,7 @@ func mdLazyItemLine(e js, o int) bool {
 		sp++
 	}
 	indented := false
-	if at(e, min(sp, 3)) == '\t' && sp <= 3 || sp >= 4 {
+	if jsstring.At(e, min(sp, 3)) == '\t' && sp <= 3 || sp >= 4 {
 		i := skipTabSpace(e, 0)
 		indented = i < len(e)
 	}

@@ -1,10 +1,12 @@
-package agent
+package claude
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/agent/agenttest"
 	"github.com/rivumi/rivumi-lint/internal/content"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
@@ -33,17 +35,17 @@ func oneLineImports(n int) string {
 	return b.String() + "\n"
 }
 
-// claudeViewOnce is claudeView with the worktree closed at once, for loops.
-func claudeViewOnce(tb testing.TB, root, dir string) *View {
+// viewOnce is viewOf with the worktree closed at once, for loops.
+func viewOnce(tb testing.TB, root, dir string) *agent.View {
 	tb.Helper()
 	wt, err := resolve.OpenWorktree(root, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer wt.Close()
-	o := ClaudeOptions{RootAbs: root}
+	o := Options{RootAbs: root}
 	e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
-	v, err := NewClaude(e, o).View(dir)
+	v, err := New(e, o).View(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -56,10 +58,10 @@ func claudeViewOnce(tb testing.TB, root, dir string) *View {
 func BenchmarkClaudeImportsOneLine(b *testing.B) {
 	for _, n := range []int{10000, 40000, 100000} {
 		b.Run(fmt.Sprintf("imports=%d", n), func(b *testing.B) {
-			root := tree(b, map[string]string{"d/CLAUDE.md": oneLineImports(n)})
+			root := agenttest.Tree(b, map[string]string{"d/CLAUDE.md": oneLineImports(n)})
 			b.ResetTimer()
 			for range b.N {
-				if v := claudeViewOnce(b, root, "d"); len(v.Candidates) != n+1 {
+				if v := viewOnce(b, root, "d"); len(v.Candidates) != n+1 {
 					b.Fatalf("%d candidates, want %d", len(v.Candidates), n+1)
 				}
 			}

@@ -1,46 +1,39 @@
-package agent
+package marked
 
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/rivumi/rivumi-lint/internal/agent/claude/jsstring"
 )
 
-// claudeMarkdown is what Claude Code 2.1.328 makes of a file's text once
-// its front matter is gone (Pht): when the text holds "<!--", the text
-// rebuilt from the lexer's top-level tokens with block-level comments
-// removed (and its line ends normalised); and the @-imports of its text
-// tokens, in order, as written (resolved by the caller). err is set when
-// the lexer gives up, which makes Claude Code skip the file.
-func claudeMarkdown(text string) (out string, imports []string, err error) {
-	out, imps, _, err := claudeMarkdownImports(text)
-	for _, m := range imps {
-		imports = append(imports, m.path)
-	}
-	return out, imports, err
-}
+// Import is one @-import: the path as the scan reads it and the token as
+// written (after the "@"), to find it in the file again.
+type Import struct{ Path, Raw string }
 
-// mdImport is one @-import: the path as the scan reads it and the token
-// as written (after the "@"), to find it in the file again.
-type mdImport struct{ path, raw string }
-
-// claudeMarkdownImports is claudeMarkdown with each import's token as
-// written; stripped says a block comment was removed.
-func claudeMarkdownImports(text string) (out string, imports []mdImport, stripped bool, err error) {
-	hasComment := containsStr(text, "<!--")
-	hasAt := containsStr(text, "@")
+// Scan is what Claude Code 2.1.328 makes of a file's text once its front
+// matter is gone (Pht): when the text holds "<!--", the text rebuilt from
+// the lexer's top-level tokens with block-level comments removed (and its
+// line ends normalised), and stripped set when one was; and the @-imports
+// of its text tokens, in order, as written (resolved by the caller). err
+// is set when the lexer gives up, which makes Claude Code skip the file.
+func Scan(text string) (out string, imports []Import, stripped bool, err error) {
+	hasComment := strings.Contains(text, "<!--")
+	hasAt := strings.Contains(text, "@")
 	if !hasComment && !hasAt {
 		return text, nil, false, nil
 	}
-	u := toJS(text)
+	u := jsstring.Of(text)
 	toks, err := mdLexSafe(u)
 	if err != nil {
 		return "", nil, false, err
 	}
 	out = text
 	if hasComment {
-		var o js
+		var o jsstring.String
 		o, stripped = mdStrip(toks)
-		out = fromJS(o)
+		out = jsstring.UTF8(o)
 	}
 	if hasAt {
 		imports = mdImports(toks)
@@ -48,17 +41,8 @@ func claudeMarkdownImports(text string) (out string, imports []mdImport, strippe
 	return out, imports, stripped, nil
 }
 
-func containsStr(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
-}
-
 // mdLexSafe lexes u, turning the lexer's giving up into an error.
-func mdLexSafe(u js) (toks []*mdToken, err error) {
+func mdLexSafe(u jsstring.String) (toks []*mdToken, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			var me mdError
@@ -75,14 +59,14 @@ func mdLexSafe(u js) (toks []*mdToken, err error) {
 // mdStrip is iht: the top-level tokens' text, each HTML token that starts
 // with "<!--" and holds "-->" without its comments, and left out when
 // only whitespace remains.
-func mdStrip(toks []*mdToken) (js, bool) {
-	var o js
+func mdStrip(toks []*mdToken) (jsstring.String, bool) {
+	var o jsstring.String
 	stripped := false
 	for _, t := range toks {
 		if t.typ == "html" && mdIsComment(t.raw) {
 			stripped = true
 			k := mdRemoveComments(t.raw)
-			if len(jsTrim(k)) > 0 {
+			if len(jsstring.Trim(k)) > 0 {
 				o = append(o, k...)
 			}
 			continue
@@ -92,21 +76,21 @@ func mdStrip(toks []*mdToken) (js, bool) {
 	return o, stripped
 }
 
-func mdIsComment(raw js) bool {
-	y := jsTrimStart(raw)
-	return startsWith(y, "<!--", 0) && indexOf(y, "-->", 0) >= 0
+func mdIsComment(raw jsstring.String) bool {
+	y := jsstring.TrimStart(raw)
+	return jsstring.StartsWith(y, "<!--", 0) && jsstring.IndexOf(y, "-->", 0) >= 0
 }
 
 // mdRemoveComments is raw.replace(/<!--[\s\S]*?-->/g, "").
-func mdRemoveComments(raw js) js {
-	var out js
+func mdRemoveComments(raw jsstring.String) jsstring.String {
+	var out jsstring.String
 	i := 0
 	for {
-		s := indexOf(raw, "<!--", i)
+		s := jsstring.IndexOf(raw, "<!--", i)
 		if s < 0 {
 			break
 		}
-		e := indexOf(raw, "-->", s+4)
+		e := jsstring.IndexOf(raw, "-->", s+4)
 		if e < 0 {
 			break
 		}
@@ -120,8 +104,8 @@ func mdRemoveComments(raw js) js {
 // of an HTML comment token), skipping code, code spans and other HTML, in
 // document order, as written; each with its "#…" cut and "\ " read as a
 // space, when it looks like a path.
-func mdImports(toks []*mdToken) []mdImport {
-	var out []mdImport
+func mdImports(toks []*mdToken) []Import {
+	var out []Import
 	var walk func([]*mdToken)
 	walk = func(ts []*mdToken) {
 		for _, k := range ts {
@@ -130,7 +114,7 @@ func mdImports(toks []*mdToken) []mdImport {
 				continue
 			case "html":
 				if mdIsComment(k.raw) {
-					if rest := mdRemoveComments(k.raw); len(jsTrim(rest)) > 0 {
+					if rest := mdRemoveComments(k.raw); len(jsstring.Trim(rest)) > 0 {
 						out = mdAtPaths(rest, out)
 					}
 				}
@@ -147,13 +131,13 @@ func mdImports(toks []*mdToken) []mdImport {
 }
 
 // mdAtPaths adds the paths of /(?:^|\s)@((?:[^\s\\]|\\ )+)/g in s.
-func mdAtPaths(s js, out []mdImport) []mdImport {
+func mdAtPaths(s jsstring.String, out []Import) []Import {
 	for i := 0; i < len(s); i++ {
-		if s[i] != '@' || i > 0 && !jsSpace(int(s[i-1])) {
+		if s[i] != '@' || i > 0 && !jsstring.IsSpace(int(s[i-1])) {
 			continue
 		}
 		j := i + 1
-		var h js
+		var h jsstring.String
 		for j < len(s) {
 			c := s[j]
 			if c == '\\' {
@@ -164,7 +148,7 @@ func mdAtPaths(s js, out []mdImport) []mdImport {
 				}
 				break
 			}
-			if jsSpace(int(c)) {
+			if jsstring.IsSpace(int(c)) {
 				break
 			}
 			h = append(h, c)
@@ -175,14 +159,14 @@ func mdAtPaths(s js, out []mdImport) []mdImport {
 		}
 		// the next match starts its search after this one
 		next := j
-		raw := fromJS(h)
-		if k := indexOfUnit(h, '#', 0); k >= 0 {
+		raw := jsstring.UTF8(h)
+		if k := jsstring.IndexOfUnit(h, '#', 0); k >= 0 {
 			h = h[:k]
 		}
 		if len(h) > 0 {
-			p := fromJS(mdUnescapeSpaces(h))
-			if claudeImportShape(p) {
-				out = append(out, mdImport{path: p, raw: raw})
+			p := jsstring.UTF8(mdUnescapeSpaces(h))
+			if importShape(p) {
+				out = append(out, Import{Path: p, Raw: raw})
 			}
 		}
 		i = next - 1
@@ -190,8 +174,8 @@ func mdAtPaths(s js, out []mdImport) []mdImport {
 	return out
 }
 
-func mdUnescapeSpaces(h js) js {
-	var out js
+func mdUnescapeSpaces(h jsstring.String) jsstring.String {
+	var out jsstring.String
 	for i := 0; i < len(h); i++ {
 		if h[i] == '\\' && i+1 < len(h) && h[i+1] == ' ' {
 			out = append(out, ' ')
@@ -203,10 +187,10 @@ func mdUnescapeSpaces(h js) js {
 	return out
 }
 
-// claudeImportShape is the test an @-token passes to be an import: a
+// importShape is the test an @-token passes to be an import: a
 // path starting "./", "~/" or "/" (not "/" alone), or with a letter,
 // digit, ".", "_" or "-".
-func claudeImportShape(h string) bool {
+func importShape(h string) bool {
 	if h == "" {
 		return false
 	}
@@ -221,7 +205,7 @@ func claudeImportShape(h string) bool {
 	switch c := h[0]; {
 	case c == '#' || c == '%' || c == '^' || c == '&' || c == '*' || c == '(' || c == ')':
 		return false
-	case isASCIILetter(int(c)) || isASCIIDigit(int(c)) || c == '.' || c == '_' || c == '-':
+	case jsstring.IsASCIILetter(int(c)) || jsstring.IsASCIIDigit(int(c)) || c == '.' || c == '_' || c == '-':
 		return true
 	}
 	return false

@@ -1,30 +1,31 @@
-package agent
+package claude
 
 import (
 	"math"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rivumi/rivumi-lint/internal/agent/claude/jsstring"
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// claudeFront is what Claude Code 2.1.328 takes from the front matter of a
+// frontOf is what Claude Code 2.1.328 takes from the front matter of a
 // file it loads (qc, HZr): the text without it, and the paths: patterns
 // that make a rules file conditional (nil when it is not).
-type claudeFront struct {
+type frontOf struct {
 	content string
 	paths   []string
 	removed bool // a front matter block was there and is gone
 }
 
-// claudeFrontMatter splits s as qc does: a leading byte-order mark is
+// frontMatter splits s as qc does: a leading byte-order mark is
 // ignored for the test; /^---\s*\n([\s\S]*?)---\s*\n?/ (JavaScript's \s)
 // is the block, removed whatever its YAML is; without one the text stays
 // as it was, the mark included.
-func claudeFrontMatter(s string) claudeFront {
+func frontMatter(s string) frontOf {
 	e := strings.TrimPrefix(s, "\ufeff")
 	if len(e) < 3 || e[:3] != "---" || !strings.Contains(e[3:], "---") {
-		return claudeFront{content: s}
+		return frontOf{content: s}
 	}
 	// \s*\n: the opening line's "\n" is the last one of the whitespace run
 	// after the dashes (the lazy body cannot start inside that run, which
@@ -33,7 +34,7 @@ func claudeFrontMatter(s string) claudeFront {
 	i := 3
 	for i < len(e) {
 		r, n := utf8.DecodeRuneInString(e[i:])
-		if !jsSpace(int(r)) {
+		if !jsstring.IsSpace(int(r)) {
 			break
 		}
 		if r == '\n' {
@@ -42,36 +43,36 @@ func claudeFrontMatter(s string) claudeFront {
 		i += n
 	}
 	if nl < 0 {
-		return claudeFront{content: s}
+		return frontOf{content: s}
 	}
 	b := strings.Index(e[nl+1:], "---")
 	if b < 0 {
-		return claudeFront{content: s}
+		return frontOf{content: s}
 	}
 	b += nl + 1
 	body := e[nl+1 : b]
 	end := b + 3
 	for end < len(e) {
 		r, n := utf8.DecodeRuneInString(e[end:])
-		if !jsSpace(int(r)) {
+		if !jsstring.IsSpace(int(r)) {
 			break
 		}
 		end += n
 	}
-	return claudeFront{content: e[end:], paths: claudeRulePaths(body), removed: true}
+	return frontOf{content: e[end:], paths: rulePaths(body), removed: true}
 }
 
-// claudeRulePaths is HZr on the YAML of a front matter: the patterns of
+// rulePaths is HZr on the YAML of a front matter: the patterns of
 // its paths: key after brace expansion with a trailing "/**" dropped, nil
 // when none is left or all are "**" (the rule loads at start then).
-func claudeRulePaths(body string) []string {
-	v, ok := claudeYAMLPaths(body)
+func rulePaths(body string) []string {
+	v, ok := yamlPaths(body)
 	if !ok || !jsTruthy(v) {
 		return nil
 	}
-	budget := &claudeBraceBudget{results: 1000, bytes: 4194304}
+	budget := &braceBudget{results: 1000, bytes: 4194304}
 	var out []string
-	for _, p := range claudeSplitPaths(v, budget) {
+	for _, p := range splitPaths(v, budget) {
 		p = strings.TrimSuffix(p, "/**")
 		if p != "" {
 			out = append(out, p)
@@ -89,18 +90,18 @@ func claudeRulePaths(body string) []string {
 	return out
 }
 
-// claudeYAMLPaths parses the front matter as Bar does (a failed parse is
+// yamlPaths parses the front matter as Bar does (a failed parse is
 // tried again with unsafe values quoted and leading tabs as spaces) and
 // returns the top-level mapping's paths value; ok is false when there is
 // none (no mapping, or YAML that does not parse either way). Scalars are
 // typed by YAML 1.2's core schema, as Bun's parser types them (no
 // timestamps, no "1_000", no yes/no), and a key given twice keeps its last
 // value, as a JavaScript object does; the binary showed both.
-func claudeYAMLPaths(body string) (any, bool) {
+func yamlPaths(body string) (any, bool) {
 	var n yaml.Node
 	if err := yaml.Unmarshal([]byte(body), &n); err != nil {
 		n = yaml.Node{}
-		fixed := claudeLeadingTabs(claudeQuoteValues(body))
+		fixed := leadingTabs(quoteValues(body))
 		if err := yaml.Unmarshal([]byte(fixed), &n); err != nil {
 			return nil, false
 		}
@@ -118,18 +119,18 @@ func claudeYAMLPaths(body string) (any, bool) {
 	var v any
 	found := false
 	for i := 0; i+1 < len(doc.Content); i += 2 {
-		k := claudeYAMLValue(doc.Content[i], 0)
+		k := yamlValue(doc.Content[i], 0)
 		if ks, ok := k.(string); ok && ks == "paths" {
-			v, found = claudeYAMLValue(doc.Content[i+1], 0), true
+			v, found = yamlValue(doc.Content[i+1], 0), true
 		}
 	}
 	return v, found
 }
 
-// claudeYAMLValue is a node as a JavaScript value: a mapping an object
+// yamlValue is a node as a JavaScript value: a mapping an object
 // (only its being one matters), a sequence a list, a scalar typed by the
 // core schema.
-func claudeYAMLValue(n *yaml.Node, depth int) any {
+func yamlValue(n *yaml.Node, depth int) any {
 	if depth > 64 {
 		return nil
 	}
@@ -142,18 +143,18 @@ func claudeYAMLValue(n *yaml.Node, depth int) any {
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			out = append(out, claudeYAMLValue(c, depth+1))
+			out = append(out, yamlValue(c, depth+1))
 		}
 		return out
 	case yaml.ScalarNode:
-		return claudeYAMLScalar(n)
+		return yamlScalar(n)
 	}
 	return nil
 }
 
-// claudeYAMLScalar types a scalar: quoted ones and !!str are strings; a
+// yamlScalar types a scalar: quoted ones and !!str are strings; a
 // plain one is null, a boolean or a number when the core schema says so.
-func claudeYAMLScalar(n *yaml.Node) any {
+func yamlScalar(n *yaml.Node) any {
 	s := n.Value
 	tag := ""
 	if n.Style&yaml.TaggedStyle != 0 {
@@ -167,7 +168,7 @@ func claudeYAMLScalar(n *yaml.Node) any {
 	case "!!bool":
 		return s == "true" || s == "True" || s == "TRUE"
 	case "!!int", "!!float":
-		return claudeYAMLNumber(s)
+		return yamlNumber(s)
 	}
 	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return s
@@ -180,15 +181,15 @@ func claudeYAMLScalar(n *yaml.Node) any {
 	case "false", "False", "FALSE":
 		return false
 	}
-	if claudeCoreNumber(s) {
-		return claudeYAMLNumber(s)
+	if coreNumber(s) {
+		return yamlNumber(s)
 	}
 	return s
 }
 
-// claudeCoreNumber reports whether a plain scalar is an int or a float of
+// coreNumber reports whether a plain scalar is an int or a float of
 // the core schema.
-func claudeCoreNumber(s string) bool {
+func coreNumber(s string) bool {
 	switch s {
 	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
 		return true
@@ -235,8 +236,8 @@ func claudeCoreNumber(s string) bool {
 	return digits(whole, "0123456789") && (frac == "" || digits(frac, "0123456789"))
 }
 
-// claudeYAMLNumber is a number's value as far as truthiness goes.
-func claudeYAMLNumber(s string) float64 {
+// yamlNumber is a number's value as far as truthiness goes.
+func yamlNumber(s string) float64 {
 	switch strings.TrimLeft(s, "+-") {
 	case ".nan", ".NaN", ".NAN":
 		return math.NaN()
@@ -284,12 +285,12 @@ func jsTruthy(v any) bool {
 	return true
 }
 
-// claudeQuoteValues is nu: a "key: value" line whose value holds a YAML
+// quoteValues is nu: a "key: value" line whose value holds a YAML
 // indicator is rewritten with the value double-quoted.
-func claudeQuoteValues(e string) string {
+func quoteValues(e string) string {
 	lines := strings.Split(e, "\n")
 	for i, g := range lines {
-		key, val, ok := claudeKeyValue(g)
+		key, val, ok := keyValue(g)
 		if !ok {
 			continue
 		}
@@ -310,10 +311,10 @@ func claudeQuoteValues(e string) string {
 	return strings.Join(lines, "\n")
 }
 
-// claudeKeyValue matches /^([a-zA-Z_-]+):\s+(\S.*)$/ on one line.
-func claudeKeyValue(g string) (key, val string, ok bool) {
+// keyValue matches /^([a-zA-Z_-]+):\s+(\S.*)$/ on one line.
+func keyValue(g string) (key, val string, ok bool) {
 	i := 0
-	for i < len(g) && (isASCIILetter(int(g[i])) || g[i] == '_' || g[i] == '-') {
+	for i < len(g) && (jsstring.IsASCIILetter(int(g[i])) || g[i] == '_' || g[i] == '-') {
 		i++
 	}
 	if i == 0 || i >= len(g) || g[i] != ':' {
@@ -323,7 +324,7 @@ func claudeKeyValue(g string) (key, val string, ok bool) {
 	j := i + 1
 	for j < len(g) {
 		r, n := utf8.DecodeRuneInString(g[j:])
-		if !jsSpace(int(r)) {
+		if !jsstring.IsSpace(int(r)) {
 			break
 		}
 		j += n
@@ -334,7 +335,7 @@ func claudeKeyValue(g string) (key, val string, ok bool) {
 	// \S.*$: no line terminator (JavaScript's "." has none) after it
 	for k := j; k < len(g); {
 		r, n := utf8.DecodeRuneInString(g[k:])
-		if jsLineEnd(int(r)) {
+		if jsstring.IsLineEnd(int(r)) {
 			return "", "", false
 		}
 		k += n
@@ -342,9 +343,9 @@ func claudeKeyValue(g string) (key, val string, ok bool) {
 	return key, g[j:], true
 }
 
-// claudeLeadingTabs is .replace(/^\t+/gm, …): leading tabs of each line
+// leadingTabs is .replace(/^\t+/gm, …): leading tabs of each line
 // (lines end at any JavaScript line terminator) as two spaces each.
-func claudeLeadingTabs(s string) string {
+func leadingTabs(s string) string {
 	var b strings.Builder
 	start := true
 	for _, r := range s {
@@ -352,22 +353,22 @@ func claudeLeadingTabs(s string) string {
 			b.WriteString("  ")
 			continue
 		}
-		start = jsLineEnd(int(r))
+		start = jsstring.IsLineEnd(int(r))
 		b.WriteRune(r)
 	}
 	return b.String()
 }
 
-type claudeBraceBudget struct{ results, bytes int }
+type braceBudget struct{ results, bytes int }
 
-// claudeSplitPaths is Us: a string split at top-level commas, trimmed,
+// splitPaths is Us: a string split at top-level commas, trimmed,
 // brace-expanded; a list's strings so; anything else nothing.
-func claudeSplitPaths(v any, budget *claudeBraceBudget) []string {
+func splitPaths(v any, budget *braceBudget) []string {
 	switch x := v.(type) {
 	case []any:
 		var out []string
 		for _, e := range x {
-			out = append(out, claudeSplitPaths(e, budget)...)
+			out = append(out, splitPaths(e, budget)...)
 		}
 		return out
 	case string:
@@ -383,7 +384,7 @@ func claudeSplitPaths(v any, budget *claudeBraceBudget) []string {
 				depth--
 				cur.WriteRune(r)
 			case r == ',' && depth == 0:
-				if p := jsTrimString(cur.String()); p != "" {
+				if p := jsstring.TrimString(cur.String()); p != "" {
 					parts = append(parts, p)
 				}
 				cur.Reset()
@@ -391,43 +392,43 @@ func claudeSplitPaths(v any, budget *claudeBraceBudget) []string {
 				cur.WriteRune(r)
 			}
 		}
-		if p := jsTrimString(cur.String()); p != "" {
+		if p := jsstring.TrimString(cur.String()); p != "" {
 			parts = append(parts, p)
 		}
 		var out []string
 		for _, p := range parts {
-			out = append(out, claudeExpandBraces(p, budget)...)
+			out = append(out, expandBraces(p, budget)...)
 		}
 		return out
 	}
 	return nil
 }
 
-// claudeExpandBraces is au: brace expansion within a budget, beyond which
+// expandBraces is au: brace expansion within a budget, beyond which
 // the pattern is used as it is.
-func claudeExpandBraces(e string, budget *claudeBraceBudget) []string {
+func expandBraces(e string, budget *braceBudget) []string {
 	if !strings.Contains(e, "{") {
 		return []string{e}
 	}
 	var out []string
 	stack := []string{e}
-	units := len(toJS(e))
+	units := len(jsstring.Of(e))
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		pre, inner, post, ok := claudeBraceGroup(h)
+		pre, inner, post, ok := braceGroup(h)
 		if !ok {
 			out = append(out, h)
 			continue
 		}
 		alts := strings.Split(inner, ",")
-		budget.bytes -= len(toJS(h))
+		budget.bytes -= len(jsstring.Of(h))
 		n := len(out) + len(stack) + len(alts)
 		if budget.bytes < 0 || n > budget.results || n*units > budget.bytes {
 			return []string{e}
 		}
 		for i := len(alts) - 1; i >= 0; i-- {
-			stack = append(stack, pre+jsTrimString(alts[i])+post)
+			stack = append(stack, pre+jsstring.TrimString(alts[i])+post)
 		}
 	}
 	budget.results -= len(out)
@@ -435,8 +436,8 @@ func claudeExpandBraces(e string, budget *claudeBraceBudget) []string {
 	return out
 }
 
-// claudeBraceGroup matches /^([^{]*)\{([^}]+)\}(.*)$/.
-func claudeBraceGroup(h string) (pre, inner, post string, ok bool) {
+// braceGroup matches /^([^{]*)\{([^}]+)\}(.*)$/.
+func braceGroup(h string) (pre, inner, post string, ok bool) {
 	i := strings.IndexByte(h, '{')
 	if i < 0 {
 		return "", "", "", false
@@ -448,7 +449,7 @@ func claudeBraceGroup(h string) (pre, inner, post string, ok bool) {
 	j += i + 1
 	post = h[j+1:]
 	for _, r := range post {
-		if jsLineEnd(int(r)) {
+		if jsstring.IsLineEnd(int(r)) {
 			return "", "", "", false
 		}
 	}

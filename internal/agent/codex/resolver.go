@@ -1,4 +1,4 @@
-package agent
+package codex
 
 import (
 	"bytes"
@@ -13,25 +13,26 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/content"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
 // The Codex CLI's fixed names (codex-rs/core/src/agents_md.rs).
 const (
-	codexOverride = "AGENTS.override.md"
-	codexNormal   = "AGENTS.md"
-	// codexSeparator marks where the user's instructions end and the
+	overrideName = "AGENTS.override.md"
+	normalName   = "AGENTS.md"
+	// separator marks where the user's instructions end and the
 	// project's begin.
-	codexSeparator = "\n\n--- project-doc ---\n\n"
+	separator = "\n\n--- project-doc ---\n\n"
 )
 
-// DefaultCodexMaxBytes is Codex's project_doc_max_bytes default.
-const DefaultCodexMaxBytes = 32768
+// DefaultMaxBytes is Codex's project_doc_max_bytes default.
+const DefaultMaxBytes = 32768
 
-// CodexOptions are the codex profile's settings: the config's codex:
+// Options are the codex profile's settings: the config's codex:
 // section, and where the run finds what Codex would find on the machine.
-type CodexOptions struct {
+type Options struct {
 	MaxBytes  int64    // project_doc_max_bytes
 	Fallbacks []string // project_doc_fallback_filenames
 	// RootMarkers is project_root_markers; nil is Codex's default, .git.
@@ -48,21 +49,11 @@ type CodexOptions struct {
 	MarkerAbove func(markers []string) string
 	// User is the user's instructions file Codex would read, from
 	// CODEX_HOME; nil for none (CI, tests).
-	User *UserFile
-}
-
-// UserFile is an agent's user-level file as it reads it. For Codex:
-// $CODEX_HOME/AGENTS.override.md or,
-// when that is missing or whitespace-only, $CODEX_HOME/AGENTS.md. It is
-// the user's own file, read as Codex reads it (links followed), and it
-// costs nothing of the budget.
-type UserFile struct {
-	Path string // as shown
-	Text []byte // decoded as Codex decodes it
+	User *agent.UserFile
 }
 
 // markers returns the root markers in force.
-func (o *CodexOptions) markers() []string {
+func (o *Options) markers() []string {
 	if o.RootMarkers == nil {
 		return []string{".git"}
 	}
@@ -70,8 +61,8 @@ func (o *CodexOptions) markers() []string {
 }
 
 // Names are the file names Codex tries in each directory, in order.
-func (o *CodexOptions) Names() []string {
-	names := []string{codexOverride, codexNormal}
+func (o *Options) Names() []string {
+	names := []string{overrideName, normalName}
 	for _, f := range o.Fallbacks {
 		if f != "" && !slices.Contains(names, f) {
 			names = append(names, f)
@@ -82,7 +73,7 @@ func (o *CodexOptions) Names() []string {
 
 // Also are the names the engine's listings must keep for this profile:
 // its file names and its one-element root markers.
-func (o *CodexOptions) Also() []string {
+func (o *Options) Also() []string {
 	out := o.Names()
 	for _, m := range o.markers() {
 		if m != "" && !strings.Contains(m, "/") && !slices.Contains(out, m) {
@@ -92,139 +83,12 @@ func (o *CodexOptions) Also() []string {
 	return out
 }
 
-// State is what Codex does with one candidate of a chain (A3).
-type State string
-
-const (
-	Loaded    State = "loaded"    // in the text whole
-	Truncated State = "truncated" // in the text up to the budget
-	Dropped   State = "dropped"   // the budget was used up before it
-	Empty     State = "empty"     // its text is whitespace only: adds nothing, costs nothing
-	Shadowed  State = "shadowed"  // a name before it took the directory's slot
-	NotAFile  State = "not a file"
-	Outside   State = "outside"  // a link out of the root: rivumi-lint does not read it
-	Failed    State = "error"    // an error Codex meets: it loads no project file at all
-	Ignored   State = "ignored"  // read by Rivumi only (RIVUMI.md): Codex never looks
-	Disabled  State = "disabled" // project_doc_max_bytes is 0
-)
-
-// Candidate is one file a Codex chain considers, in chain order.
-type Candidate struct {
-	Path   string // relative to the root
-	State  State
-	Size   int64  // the file's bytes (after following links); -1 unknown
-	Kept   int64  // bytes in the text: Size when loaded, fewer when truncated
-	Link   string // where a followed link leads, relative to the root
-	Reason string // in words
-	// Line and Column are where a truncation cuts (1-based).
-	Line, Column int
-	text         []byte // the decoded text that enters the chain
-	// label is how the agent labels the file in its message, when it
-	// does (Claude's "project instructions, checked into the codebase").
-	label string
-	// abs is the path as the agent shows it, when not the root's
-	// absolute path joined with Path (a link's own path, an import).
-	abs string
-}
-
-// Label is how the agent labels the file in its message ("" when it
-// labels none).
-func (c *Candidate) Label() string { return c.label }
-
-// Shown is the path as the agent shows it when that is not the file's
-// path below the root (a link's own path, an import); "" otherwise.
-func (c *Candidate) Shown() string { return c.abs }
-
-// View is what Codex loads from one directory (A3): its chain's candidates
-// and text.
-type View struct {
-	Dir        string // relative to the root
-	Start      string // the chain's first directory (its root marker's)
-	Candidates []Candidate
-	// Lost is why Codex loads no project file at all ("" when it does):
-	// an error on the way, which Codex logs and goes on without them.
-	Lost string
-	// Inexact is why the text cannot be known here ("" when it is exact):
-	// a link out of the root, a chain that starts above the root.
-	Inexact string
-	User    *UserFile
-	rootAbs string
-	origin  *View // the view shared (Origin), nil for its own
-	// render makes the profile's message (Message); nil is Codex's.
-	render func(v *View) []byte
-}
-
-// Origin is the view whose chain this one shares (a directory that adds
-// nothing for Codex has its parent's), itself when it has its own: views
-// with one origin have the same candidates and findings.
-func (v *View) Origin() *View {
-	if v.origin != nil {
-		return v.origin
-	}
-	return v
-}
-
-// Exact reports whether the view's text is what Codex would send.
-func (v *View) Exact() bool { return v.Inexact == "" }
-
-// Message returns the instruction message Codex puts into the model input
-// from the view's directory (nil when it sends none): the text inside
-// `# AGENTS.md instructions for <dir>` and the INSTRUCTIONS tags.
-func (v *View) Message() []byte {
-	if v.render != nil {
-		return v.render(v)
-	}
-	var text []byte
-	has := false
-	if v.User != nil {
-		text = append(text, v.User.Text...)
-		has = true
-	}
-	first := true
-	if v.Lost == "" {
-		for _, c := range v.Candidates {
-			if c.State != Loaded && c.State != Truncated {
-				continue
-			}
-			if has {
-				if first && v.User != nil {
-					text = append(text, codexSeparator...)
-				} else {
-					text = append(text, "\n\n"...)
-				}
-			}
-			text = append(text, c.text...)
-			has, first = true, false
-		}
-	}
-	if !has {
-		return nil
-	}
-	var b bytes.Buffer
-	b.WriteString("# AGENTS.md instructions")
-	if !first {
-		// The directory is named only when a project file contributes
-		// (with the user's file alone Codex names none).
-		dir := v.rootAbs
-		if v.Dir != "" {
-			dir += "/" + v.Dir
-		}
-		b.WriteString(" for ")
-		b.Write(content.Lossy([]byte(dir)))
-	}
-	b.WriteString("\n\n<INSTRUCTIONS>\n")
-	b.Write(text)
-	b.WriteString("\n</INSTRUCTIONS>")
-	return b.Bytes()
-}
-
-// CodexResolver resolves Codex chains over an engine's listings and reads:
+// Resolver resolves Codex chains over an engine's listings and reads:
 // every directory is listed once, by the engine, and each file read once,
 // reusing what the engine read.
-type CodexResolver struct {
-	e     engine // base, or base under a lock (share)
-	base  *resolve.Engine
-	o     CodexOptions
+type Resolver struct {
+	e     agent.Engine
+	o     Options
 	names []string
 	slots map[string]*slot
 	start map[string]startAt
@@ -233,9 +97,9 @@ type CodexResolver struct {
 
 // slot is what one directory holds for Codex, independent of any chain.
 type slot struct {
-	tried  []Candidate // in name order: those skipped, then the chosen, then the shadowed
-	chosen int         // index in tried; -1 for none
-	data   []byte      // the chosen file's first MaxBytes bytes
+	tried  []agent.Candidate // in name order: those skipped, then the chosen, then the shadowed
+	chosen int               // index in tried; -1 for none
+	data   []byte            // the chosen file's first MaxBytes bytes
 	size   int64
 	lost   string // an error Codex meets here ("" none)
 	// readErr is an error reading the chosen file: Codex meets it only
@@ -244,31 +108,31 @@ type slot struct {
 	// inexact says why the chosen file's bytes as Codex reads them are
 	// not known here: a checkout converts them (F5).
 	inexact string
-	marked  bool  // the directory holds a root marker
-	linked  bool  // the directory is below a link (Codex's cwd never is)
-	view    *View // the chain from here, once resolved
+	marked  bool        // the directory holds a root marker
+	linked  bool        // the directory is below a link (Codex's cwd never is)
+	view    *agent.View // the chain from here, once resolved
 	// markerOutside is a root marker here that is a link out of the
 	// root: Codex counts it if its target exists, which is not known.
 	markerOutside string
 	// whole is the chosen file's text as Codex loads it when the budget
 	// takes all of data, worked out once: every view below the directory
 	// holds it, and most hold it whole.
-	whole *codexText
+	whole *loadedText
 }
 
-type codexText struct {
+type loadedText struct {
 	text    []byte // invalid bytes replaced
 	blank   bool   // whitespace only
 	invalid bool   // some bytes were replaced
 }
 
 // textOf is how Codex loads kept, a prefix of s.data.
-func (s *slot) textOf(kept []byte) codexText {
+func (s *slot) textOf(kept []byte) loadedText {
 	if len(kept) == len(s.data) && s.whole != nil {
 		return *s.whole
 	}
 	text := content.Lossy(kept)
-	t := codexText{text: text, blank: len(bytes.TrimFunc(text, unicode.IsSpace)) == 0, invalid: !utf8.Valid(kept)}
+	t := loadedText{text: text, blank: len(bytes.TrimFunc(text, unicode.IsSpace)) == 0, invalid: !utf8.Valid(kept)}
 	if len(kept) == len(s.data) {
 		s.whole = &t
 	}
@@ -284,21 +148,24 @@ type startAt struct {
 	lost    string
 }
 
-// NewCodex returns a resolver over e, whose listings must keep o.Also().
-func NewCodex(e *resolve.Engine, o CodexOptions) *CodexResolver {
-	return &CodexResolver{e: e, base: e, o: o, names: o.Names(), slots: map[string]*slot{}, start: map[string]startAt{}}
+// New returns a resolver over e, whose listings must keep o.Also().
+func New(e agent.Engine, o Options) *Resolver {
+	return &Resolver{e: e, o: o, names: o.Names(), slots: map[string]*slot{}, start: map[string]startAt{}}
 }
 
 // Options returns the resolver's options.
-func (c *CodexResolver) Options() *CodexOptions { return &c.o }
+func (c *Resolver) Options() *Options { return &c.o }
 
-// Profile implements Resolver.
-func (c *CodexResolver) Profile() *Profile { return Lookup(Codex) }
+// Names implements agent.Resolver: the names tried in each directory.
+func (c *Resolver) Names() []string { return c.names }
+
+// Profile implements agent.Resolver.
+func (c *Resolver) Profile() *agent.Profile { return agent.Lookup(agent.Codex) }
 
 // View resolves Codex's chain from dir (relative to the root), once per
 // directory. The view is the resolver's, its candidates shared with other
 // directories' views: read-only.
-func (c *CodexResolver) View(dir string) (*View, error) {
+func (c *Resolver) View(dir string) (*agent.View, error) {
 	s, err := c.slot(dir)
 	if err != nil {
 		return nil, err
@@ -317,8 +184,8 @@ func (c *CodexResolver) View(dir string) (*View, error) {
 // its view is the parent's, candidates shared. Most directories of a
 // large repository hold none, and building each of their chains again
 // made 43% of the views' allocations on the benchmark's worktree (A8).
-func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
-	v := &View{Dir: dir, User: c.o.User, rootAbs: c.o.RootAbs}
+func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
+	v := &agent.View{Dir: dir, User: c.o.User, RootAbs: c.o.RootAbs, Render: render}
 	// A directory that adds nothing (no name of Codex's, no marker, no
 	// marker it cannot judge) has its parent's chain, when there is a
 	// chain from a marker: with none anywhere each directory is a chain
@@ -344,7 +211,7 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 			}
 			cp := *pv
 			cp.Dir = dir
-			cp.origin = pv.Origin()
+			cp.Shares = pv.Origin()
 			return &cp, nil
 		}
 	}
@@ -363,9 +230,9 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 		dirs = []string{dir}
 	case st.above != "":
 		v.Inexact = "Codex's chain starts at " + st.above + ", above the repository's root (a root marker there); rivumi-lint reads only the repository"
-		dirs = ancestors(dir, "")
+		dirs = agent.Ancestors(dir, "")
 	default:
-		dirs = ancestors(dir, st.dir)
+		dirs = agent.Ancestors(dir, st.dir)
 		v.Start = st.dir
 	}
 	v.Lost = st.lost
@@ -382,10 +249,10 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 		v.Lost = ""
 		for _, s := range slots {
 			for _, t := range s.tried {
-				if t.State == NotAFile {
+				if t.State == agent.NotAFile {
 					continue
 				}
-				t.State, t.Reason = Disabled, "project_doc_max_bytes is 0: Codex reads no project file"
+				t.State, t.Reason = agent.Disabled, "project_doc_max_bytes is 0: Codex reads no project file"
 				v.Candidates = append(v.Candidates, t)
 			}
 		}
@@ -399,11 +266,11 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 				continue
 			}
 			if v.Lost != "" {
-				t.State, t.Reason = Failed, "Codex met an error on the chain and loads no project file: "+v.Lost
+				t.State, t.Reason = agent.Failed, "Codex met an error on the chain and loads no project file: "+v.Lost
 				v.Candidates = append(v.Candidates, t)
 				continue
 			}
-			if t.State == Outside {
+			if t.State == agent.Outside {
 				if v.Inexact == "" {
 					v.Inexact = t.Path + " " + t.Reason
 				}
@@ -411,7 +278,8 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 				continue
 			}
 			if remaining == 0 {
-				t.State, t.Reason = Dropped, fmt.Sprintf("the files before it use up project_doc_max_bytes (%d); Codex stops there", c.o.MaxBytes)
+				t.State, t.Reason = agent.Dropped, fmt.Sprintf("the files before it use up project_doc_max_bytes (%d); Codex stops there", c.o.MaxBytes)
+				t.Budget = c.o.MaxBytes
 				v.Candidates = append(v.Candidates, t)
 				continue
 			}
@@ -420,7 +288,7 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 			}
 			if s.readErr != "" {
 				v.Lost = s.readErr
-				t.State, t.Reason = Failed, "Codex cannot read it and loads no project file: "+s.readErr
+				t.State, t.Reason = agent.Failed, "Codex cannot read it and loads no project file: "+s.readErr
 				v.Candidates = append(v.Candidates, t)
 				continue
 			}
@@ -429,9 +297,9 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 			if s.data == nil && s.size > 0 {
 				// Its bytes are not known here (s.inexact): counted, not shown.
 				t.Kept = min(s.size, remaining)
-				t.State, t.Reason = Loaded, "its bytes are not known here: "+s.inexact
+				t.State, t.Reason = agent.Loaded, "its bytes are not known here: "+s.inexact
 				if cut {
-					t.State = Truncated
+					t.State = agent.Truncated
 				}
 				remaining -= t.Kept
 				v.Candidates = append(v.Candidates, t)
@@ -442,7 +310,7 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 			}
 			loaded := s.textOf(kept)
 			if loaded.blank {
-				t.State, t.Reason = Empty, "its text is whitespace only: Codex adds nothing for it and counts none of its bytes"
+				t.State, t.Reason = agent.Empty, "its text is whitespace only: Codex adds nothing for it and counts none of its bytes"
 				if cut {
 					t.Reason = fmt.Sprintf("the %d bytes of it that fit the budget are whitespace only: Codex adds nothing for it", len(kept))
 				}
@@ -452,15 +320,16 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 				v.Candidates = append(v.Candidates, t)
 				continue
 			}
-			t.text = loaded.text
+			t.Text = loaded.text
 			t.Kept = int64(len(kept))
-			t.State, t.Reason = Loaded, "loaded whole"
+			t.State, t.Reason = agent.Loaded, "loaded whole"
 			if cut {
 				pos := content.PosAt(s.data, len(kept))
-				t.State, t.Line, t.Column = Truncated, pos.Line, pos.Column
+				t.State, t.Line, t.Column, t.Budget = agent.Truncated, pos.Line, pos.Column, c.o.MaxBytes
 				t.Reason = fmt.Sprintf("cut after %d of its %d bytes (line %d, column %d): project_doc_max_bytes (%d) is used up there", len(kept), s.size, pos.Line, pos.Column, c.o.MaxBytes)
 			}
 			if loaded.invalid {
+				t.Replaced = true
 				t.Reason += "; its invalid UTF-8 bytes are replaced with U+FFFD"
 			}
 			remaining -= int64(len(kept))
@@ -470,33 +339,19 @@ func (c *CodexResolver) resolveView(dir string, d *slot) (*View, error) {
 	if v.Lost != "" {
 		for i := range v.Candidates {
 			switch v.Candidates[i].State {
-			case Loaded, Truncated, Empty, Dropped:
-				v.Candidates[i].State = Failed
+			case agent.Loaded, agent.Truncated, agent.Empty, agent.Dropped:
+				v.Candidates[i].State = agent.Failed
 				v.Candidates[i].Reason = "Codex met an error on the chain and loads no project file: " + v.Lost
-				v.Candidates[i].text = nil
+				v.Candidates[i].Text = nil
 			}
 		}
 	}
 	return v, nil
 }
 
-// ancestors returns the directories from start (an ancestor of dir, ""
-// for the root) down to dir.
-func ancestors(dir, start string) []string {
-	var out []string
-	for d := dir; ; d = resolve.ParentDir(d) {
-		out = append(out, d)
-		if d == start || d == "" {
-			break
-		}
-	}
-	slices.Reverse(out)
-	return out
-}
-
 // startOf finds where dir's chain starts: the nearest directory at or
 // above it holding a root marker.
-func (c *CodexResolver) startOf(dir string) (startAt, error) {
+func (c *Resolver) startOf(dir string) (startAt, error) {
 	if st, ok := c.start[dir]; ok {
 		return st, nil
 	}
@@ -543,7 +398,7 @@ func (c *CodexResolver) startOf(dir string) (startAt, error) {
 }
 
 // slot reads what directory dir holds for Codex, once.
-func (c *CodexResolver) slot(dir string) (*slot, error) {
+func (c *Resolver) slot(dir string) (*slot, error) {
 	if s, ok := c.slots[dir]; ok {
 		return s, nil
 	}
@@ -562,45 +417,45 @@ func (c *CodexResolver) slot(dir string) (*slot, error) {
 		return nil, err
 	}
 	for _, name := range c.names {
-		ent, ok := entryOf(info, name)
+		ent, ok := info.Lookup(name)
 		if !ok {
 			continue
 		}
 		p := path.Join(dir, name)
-		t := Candidate{Path: p, Size: -1}
+		t := agent.Candidate{Path: p, Size: -1}
 		if s.chosen >= 0 {
-			t.State, t.Reason = Shadowed, "Codex takes "+s.tried[s.chosen].Path+" for this directory, the first name that is a file"
+			t.State, t.Reason = agent.Shadowed, "Codex takes "+s.tried[s.chosen].Path+" for this directory, the first name that is a file"
 			s.tried = append(s.tried, t)
 			continue
 		}
 		target := p
 		if ent.Kind == resolve.Symlink {
-			f, err := follow(c.e.Source(), c.o.RootAbs, p)
+			f, err := agent.Follow(c.e.Source(), c.o.RootAbs, p)
 			if err != nil {
 				return nil, fmt.Errorf("follow %s: %w", p, err)
 			}
-			switch f.walk {
-			case notFound:
-				t.State, t.Reason = NotAFile, "a dangling symbolic link: Codex skips it"
+			switch f.Walk {
+			case agent.WalkNotFound:
+				t.State, t.Reason = agent.NotAFile, "a dangling symbolic link: Codex skips it"
 				s.tried = append(s.tried, t)
 				continue
-			case looped:
+			case agent.WalkLooped:
 				s.lost = "following " + p + " loops through links (too many levels of symbolic links)"
-				t.State, t.Reason = Failed, s.lost
+				t.State, t.Reason = agent.Failed, s.lost
 				s.tried = append(s.tried, t)
 				return s, nil
-			case notDir:
-				s.lost = "the link " + p + " leads through " + f.target + ", which is not a directory"
-				t.State, t.Reason = Failed, s.lost
+			case agent.WalkNotDir:
+				s.lost = "the link " + p + " leads through " + f.Target + ", which is not a directory"
+				t.State, t.Reason = agent.Failed, s.lost
 				s.tried = append(s.tried, t)
 				return s, nil
-			case outside:
-				t.State, t.Reason = Outside, "is a symbolic link out of the repository (to "+f.target+"), which Codex follows; rivumi-lint reads nothing outside the root, so what Codex loads from here on is not known"
+			case agent.WalkOutside:
+				t.State, t.Reason = agent.Outside, "is a symbolic link out of the repository (to "+f.Target+"), which Codex follows; rivumi-lint reads nothing outside the root, so what Codex loads from here on is not known"
 				s.chosen = len(s.tried)
 				s.tried = append(s.tried, t)
 				continue
 			}
-			target, ent = f.path, f.ent
+			target, ent = f.Path, f.Ent
 			t.Link = target
 		}
 		if ent.Kind != resolve.Regular {
@@ -610,7 +465,7 @@ func (c *CodexResolver) slot(dir string) (*slot, error) {
 			} else {
 				what = "a " + what
 			}
-			t.State, t.Reason = NotAFile, "it is "+what+", not a file: Codex tries the next name"
+			t.State, t.Reason = agent.NotAFile, "it is "+what+", not a file: Codex tries the next name"
 			s.tried = append(s.tried, t)
 			continue
 		}
@@ -625,7 +480,7 @@ func (c *CodexResolver) slot(dir string) (*slot, error) {
 }
 
 // markers records whether dir holds one of the root markers.
-func (c *CodexResolver) markers(s *slot, dir string, info *resolve.DirInfo) error {
+func (c *Resolver) markers(s *slot, dir string, info *resolve.DirInfo) error {
 	for _, m := range c.o.markers() {
 		if m == "" {
 			continue
@@ -635,7 +490,7 @@ func (c *CodexResolver) markers(s *slot, dir string, info *resolve.DirInfo) erro
 			return nil
 		}
 		if !strings.Contains(m, "/") {
-			ent, ok := entryOf(info, m)
+			ent, ok := info.Lookup(m)
 			if !ok {
 				continue
 			}
@@ -644,46 +499,30 @@ func (c *CodexResolver) markers(s *slot, dir string, info *resolve.DirInfo) erro
 				return nil
 			}
 		}
-		f, err := follow(c.e.Source(), c.o.RootAbs, path.Join(dir, m))
+		f, err := agent.Follow(c.e.Source(), c.o.RootAbs, path.Join(dir, m))
 		if err != nil {
 			return fmt.Errorf("follow %s: %w", path.Join(dir, m), err)
 		}
 		// A marker Codex cannot stat (a loop, a file on the way, a
 		// dangling link) is no marker: it looks on upwards.
-		switch f.walk {
-		case found:
+		switch f.Walk {
+		case agent.WalkFound:
 			s.marked = true
 			return nil
-		case outside:
+		case agent.WalkOutside:
 			// Whether it leads to something is not known here.
 			if s.markerOutside == "" {
-				s.markerOutside = path.Join(dir, m) + " (a link to " + f.target + ")"
+				s.markerOutside = path.Join(dir, m) + " (a link to " + f.Target + ")"
 			}
 		}
 	}
 	return nil
 }
 
-// entryOf finds the entry called name in a directory's listing: one of
-// the engine's candidates or of its Also names.
-func entryOf(info *resolve.DirInfo, name string) (resolve.Entry, bool) {
-	for _, f := range info.Files {
-		if f.Name == name {
-			return f.Entry, true
-		}
-	}
-	for _, e := range info.Also {
-		if e.Name == name {
-			return e, true
-		}
-	}
-	return resolve.Entry{}, false
-}
-
 // read fills s with the first MaxBytes bytes of the file at p (a path
 // with no link on the way): what the engine read of it when that is
 // enough, else one read of the source.
-func (c *CodexResolver) read(s *slot, p string) error {
+func (c *Resolver) read(s *slot, p string) error {
 	limit := c.o.MaxBytes
 	if info, ok := c.e.Listed(resolve.ParentDir(p)); ok {
 		for _, f := range info.Files {
@@ -756,15 +595,15 @@ const maxWholeBlob = 256 << 20
 
 func utf8Valid(b []byte) bool { return bytes.Equal(content.Lossy(b), b) }
 
-// ReadCodexUser reads the user-level file Codex would read from home
+// ReadUser reads the user-level file Codex would read from home
 // ($CODEX_HOME, or ~/.codex): AGENTS.override.md, else AGENTS.md, the
 // first that is a file whose text is not whitespace only; nil for none.
 // Links are followed (the user's own files, as Codex reads them).
-func ReadCodexUser(home string) (*UserFile, error) {
+func ReadUser(home string) (*agent.UserFile, error) {
 	if home == "" {
 		return nil, nil
 	}
-	for _, name := range []string{codexOverride, codexNormal} {
+	for _, name := range []string{overrideName, normalName} {
 		p := filepath.Join(home, name)
 		st, err := os.Stat(p)
 		if err != nil || !st.Mode().IsRegular() {
@@ -782,7 +621,7 @@ func ReadCodexUser(home string) (*UserFile, error) {
 		if len(text) == 0 {
 			continue
 		}
-		return &UserFile{Path: p, Text: text}, nil
+		return &agent.UserFile{Path: p, Text: text}, nil
 	}
 	return nil, nil
 }
@@ -796,27 +635,27 @@ const maxUserBytes = 16 << 20
 // Loaded (Outside when it leads out of the root, Failed on an error),
 // the others as Codex passes them. ok is false when p is not one of
 // Codex's names, or its directory cannot be resolved.
-func (c *CodexResolver) FileState(p string) (Candidate, bool) {
+func (c *Resolver) FileState(p string) (agent.Candidate, bool) {
 	s, err := c.slot(resolve.ParentDir(p))
 	if err != nil || s.linked {
-		return Candidate{}, false
+		return agent.Candidate{}, false
 	}
 	for i, t := range s.tried {
 		if t.Path != p {
 			continue
 		}
 		if i == s.chosen && t.State == "" {
-			t.State, t.Reason = Loaded, "loaded"
+			t.State, t.Reason = agent.Loaded, "loaded"
 			switch {
 			case c.o.MaxBytes == 0:
-				t.State, t.Reason = Disabled, "project_doc_max_bytes is 0: Codex reads no project file"
+				t.State, t.Reason = agent.Disabled, "project_doc_max_bytes is 0: Codex reads no project file"
 			case s.readErr != "":
-				t.State, t.Reason = Failed, "Codex cannot read it and loads no project file: "+s.readErr
+				t.State, t.Reason = agent.Failed, "Codex cannot read it and loads no project file: "+s.readErr
 			case !utf8Valid(s.data):
-				t.Reason = "loaded with its invalid UTF-8 bytes replaced"
+				t.Replaced, t.Reason = true, "loaded with its invalid UTF-8 bytes replaced"
 			}
 		}
 		return t, true
 	}
-	return Candidate{}, false
+	return agent.Candidate{}, false
 }

@@ -1,4 +1,4 @@
-package agent
+package claude
 
 import (
 	"slices"
@@ -29,7 +29,7 @@ func TestClaudeFrontMatter(t *testing.T) {
 		{"---\n\nunclosed\n", "---\n\nunclosed\n", nil},
 		{"\ufeffno front matter", "\ufeffno front matter", nil},
 	} {
-		fm := claudeFrontMatter(tc.in)
+		fm := frontMatter(tc.in)
 		if fm.content != tc.content || !slices.Equal(fm.paths, tc.paths) {
 			t.Errorf("%q: content %q paths %q, want %q %q", tc.in, fm.content, fm.paths, tc.content, tc.paths)
 		}
@@ -58,7 +58,7 @@ func TestClaudeRulePaths(t *testing.T) {
 		`paths: "{a,b}{c,d}"`:   {"ac", "ad", "bc", "bd"},
 		`paths: "{a,{b,c}}"`:    {"a}", "b", "c}"}, // the first "}" closes the group
 	} {
-		if got := claudeRulePaths(body); !slices.Equal(got, want) {
+		if got := rulePaths(body); !slices.Equal(got, want) {
 			t.Errorf("%q: %q, want %q", body, got, want)
 		}
 	}
@@ -74,8 +74,8 @@ func TestNodeExtname(t *testing.T) {
 		}
 	}
 	for p, want := range map[string]bool{"a.md": true, "a.PNG": false, "Makefile": true, "a.": false, "x.R": true, "y.md,": false} {
-		if got := claudeTextFile(p); got != want {
-			t.Errorf("claudeTextFile(%q) = %v", p, got)
+		if got := textFile(p); got != want {
+			t.Errorf("textFile(%q) = %v", p, got)
 		}
 	}
 }
@@ -85,11 +85,11 @@ func TestClaudeResolveImport(t *testing.T) {
 		{"x.md", "/r/d/x.md"}, {"./x.md", "/r/d/x.md"}, {"../x.md", "/r/x.md"}, {"/abs/x.md", "/abs/x.md"},
 		{"~/x.md", "/home/u/x.md"}, {"a b.md ", "/r/d/a b.md"}, {" ", "/r/d"},
 	} {
-		if got := claudeResolveImport(tc.h, "/r/d", "/home/u"); got != tc.want {
-			t.Errorf("claudeResolveImport(%q) = %q, want %q", tc.h, got, tc.want)
+		if got := resolveImport(tc.h, "/r/d", "/home/u"); got != tc.want {
+			t.Errorf("resolveImport(%q) = %q, want %q", tc.h, got, tc.want)
 		}
 	}
-	if got := claudeResolveImport("~/x", "/r", ""); got != "" {
+	if got := resolveImport("~/x", "/r", ""); got != "" {
 		t.Errorf("~ with no home: %q", got)
 	}
 }
@@ -102,7 +102,7 @@ func FuzzClaudeFrontMatter(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		fm := claudeFrontMatter(s)
+		fm := frontMatter(s)
 		if fm.content != s && !strings.HasSuffix(s, fm.content) {
 			t.Fatalf("%q: content %q is not a suffix", s, fm.content)
 		}

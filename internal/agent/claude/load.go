@@ -1,4 +1,4 @@
-package agent
+package claude
 
 import (
 	"bytes"
@@ -8,19 +8,21 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/agent/claude/jsstring"
 	"github.com/rivumi/rivumi-lint/internal/content"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
-// claudeSim is one run of Claude Code's loading pass from one working
+// sim is one run of Claude Code's loading pass from one working
 // directory.
-type claudeSim struct {
-	c       *ClaudeResolver
+type sim struct {
+	c       *Resolver
 	cwd     string // absolute, physical
 	dir     string // root-relative
-	main    *claudeLoad
+	main    *loadPass
 	slots   map[string]int // where each chain directory's items end in main.items
-	agents  map[string][]claudeItem
+	agents  map[string][]item
 	inexact string
 	// within are the paths that got in because they lie in the working
 	// directory: a deeper one may keep them out.
@@ -29,83 +31,83 @@ type claudeSim struct {
 	chainDirs []string
 }
 
-// in is claudeWithin(p, cwd), remembering p when it holds.
-func (s *claudeSim) in(p string) bool {
-	if claudeWithin(p, s.cwd) {
+// in is withinOf(p, cwd), remembering p when it holds.
+func (s *sim) in(p string) bool {
+	if withinOf(p, s.cwd) {
 		s.within = append(s.within, p)
 		return true
 	}
 	return false
 }
 
-// claudeLoad is one loading pass (Zne and VHe with the set of paths they
+// loadPass is one loading pass (Zne and VHe with the set of paths they
 // share): the main one, or one of the AGENTS.md plugin's.
-type claudeLoad struct {
-	s         *claudeSim
+type loadPass struct {
+	s         *sim
 	processed *pathSet
-	items     []claudeItem
+	items     []item
 	external  bool // imports may leave the working directory
 	// unordered counts rules files that loaded from a listing whose order
 	// is not the system's, per rules tree.
 	unordered int
 }
 
-// claudeItem is one candidate in the order Claude Code meets it; entry is
+// item is one candidate in the order Claude Code meets it; entry is
 // set while it enters the message.
-type claudeItem struct {
-	c     Candidate
-	entry *claudeEntry
+type item struct {
+	c     agent.Candidate
+	entry *loadEntry
 }
 
-// claudeEntry is a file Claude Code loads (its instructionFiles entry).
-type claudeEntry struct {
+// loadEntry is a file Claude Code loads (its instructionFiles entry).
+type loadEntry struct {
 	path   string // absolute, as shown
-	kind   claudeKind
+	kind   fileKind
 	text   string // as loaded, untrimmed
 	globs  []string
 	parent string // the importing file's shown path ("" for none)
 }
 
-type claudeImporter struct {
+type importer struct {
 	shown        string // the importing file's absolute path as shown
 	raw          string // the import as written
 	line, column int
 }
 
-func (s *claudeSim) setInexact(why string) {
+func (s *sim) setInexact(why string) {
 	if s.inexact == "" {
 		s.inexact = why
 	}
 }
 
-func (s *claudeSim) newLoad(external bool) *claudeLoad {
-	l := &claudeLoad{s: s, processed: &pathSet{}, external: external}
+func (s *sim) newLoad(external bool) *loadPass {
+	l := &loadPass{s: s, processed: &pathSet{}, external: external}
 	return l
 }
 
 // seeded is a load of the AGENTS.md plugin: its set of seen paths starts
 // with the managed and the user's CLAUDE.md.
-func (s *claudeSim) seeded() *claudeLoad {
+func (s *sim) seeded() *loadPass {
 	l := s.newLoad(s.c.o.ExternalImports)
-	l.processed.add(claudeManagedMD)
+	l.processed.add(managedMD)
 	if s.c.home != "" {
 		l.processed.add(s.c.home + "/.claude/CLAUDE.md")
 	}
 	return l
 }
 
-const claudeManagedMD = "/etc/claude-code/CLAUDE.md"
+const managedMD = "/etc/claude-code/CLAUDE.md"
 
 // chain is the working directory and the directories above it inside the
 // root, top down (made once a pass; read only).
-func (s *claudeSim) chain() []string {
+func (s *sim) chain() []string {
 	if s.chainDirs == nil {
-		s.chainDirs = ancestors(s.dir, "")
+		s.chainDirs = agent.Ancestors(s.dir, "")
 	}
 	return s.chainDirs
 }
 
-func (s *claudeSim) run() error {
+func (s *sim) run() error {
 	c := s.c
 	mode := c.o.mode()
 	env := c.environment()
@@ -118,11 +120,11 @@ func (s *claudeSim) run() error {
 	}
 	chain := s.chain()
 	start := 0
-	if st, at := prefixPass(c, c.mains, func(m *claudeMain) []string { return m.within }, s.dir, chain); st != nil {
+	if st, at := prefixPass(c, c.mains, func(m *mainName) []string { return m.within }, s.dir, chain); st != nil {
 		// The passes agree on the chain above: start from a copy.
 		s.main = s.newLoad(c.o.ExternalImports)
 		s.main.processed = st.processed.over()
-		s.main.items = append([]claudeItem(nil), st.items...)
+		s.main.items = append([]item(nil), st.items...)
 		s.main.unordered = st.unordered
 		s.slots = maps.Clone(st.slots)
 		s.within = append([]string(nil), st.within...)
@@ -141,19 +143,19 @@ func (s *claudeSim) run() error {
 			s.slots[d] = len(s.main.items)
 			continue // "/" itself is not in the chain
 		}
-		for _, name := range []string{claudeMD, claudeDir + "/" + claudeMD} {
+		for _, name := range []string{nameMD, dotClaude + "/" + nameMD} {
 			if _, err := s.main.chainFile(d, name, kindProject); err != nil {
 				return err
 			}
 		}
-		if ok, err := s.c.has(d, claudeDir); err != nil {
+		if ok, err := s.c.has(d, dotClaude); err != nil {
 			return err
 		} else if ok {
-			if err := s.main.rulesTree(x+"/"+claudeDir+"/rules", kindProject); err != nil {
+			if err := s.main.rulesTree(x+"/"+dotClaude+"/rules", kindProject); err != nil {
 				return err
 			}
 		}
-		if _, err := s.main.chainFile(d, claudeLocalMD, kindLocal); err != nil {
+		if _, err := s.main.chainFile(d, nameLocalMD, kindLocal); err != nil {
 			return err
 		}
 		s.slots[d] = len(s.main.items)
@@ -161,13 +163,13 @@ func (s *claudeSim) run() error {
 	// Copies: the plugin may take items of this pass out of the message.
 	frozen := s.main.processed
 	s.main.processed = frozen.over()
-	c.mains[s.dir] = &claudeMain{processed: frozen, items: append([]claudeItem(nil), s.main.items...), unordered: s.main.unordered,
+	c.mains[s.dir] = &mainName{processed: frozen, items: append([]item(nil), s.main.items...), unordered: s.main.unordered,
 		slots: maps.Clone(s.slots), within: append([]string(nil), s.within...), inexact: s.inexact}
 	return s.plugin(mode)
 }
 
 // user adds the user's pass to the main pass.
-func (s *claudeSim) user(env *claudeEnv) error {
+func (s *sim) user(env *envOf) error {
 	c := s.c
 	if c.home == "" {
 		return nil
@@ -189,11 +191,11 @@ func (s *claudeSim) user(env *claudeEnv) error {
 	return nil
 }
 
-// claudeMain is a main pass as it stood after its working directory's own
+// mainName is a main pass as it stood after its working directory's own
 // files: a deeper directory's pass starts from a copy of it.
-type claudeMain struct {
+type mainName struct {
 	processed *pathSet
-	items     []claudeItem
+	items     []item
 	unordered int
 	slots     map[string]int
 	within    []string
@@ -205,7 +207,7 @@ type claudeMain struct {
 // it; at is 0 when none may be used: every path that got into it because
 // it lay in that directory's working directory must lie in dir's too
 // (then every answer of the pass is the same from dir).
-func prefixPass[T any](c *ClaudeResolver, passes map[string]*T, within func(*T) []string, dir string, chain []string) (st *T, at int) {
+func prefixPass[T any](c *Resolver, passes map[string]*T, within func(*T) []string, dir string, chain []string) (st *T, at int) {
 	if dir == "" {
 		return nil, 0
 	}
@@ -223,40 +225,40 @@ func prefixPass[T any](c *ClaudeResolver, passes map[string]*T, within func(*T) 
 	return nil, 0
 }
 
-// claudePlugin is the AGENTS.md plugin's pass as it stood after its
+// pluginMode is the AGENTS.md plugin's pass as it stood after its
 // working directory's files, before the files the main pass has were
 // taken out: a deeper directory's pass starts from a copy of it.
-type claudePlugin struct {
+type pluginMode struct {
 	processed *pathSet
-	items     []claudeItem
-	spans     []claudeSpan // each chain file's items, in items
-	within    []string     // what got in because it lay in the working directory
-	inexact   string       // the first reason the pass gave, "" for none
+	items     []item
+	spans     []span   // each chain file's items, in items
+	within    []string // what got in because it lay in the working directory
+	inexact   string   // the first reason the pass gave, "" for none
 }
 
-type claudeSpan struct {
+type span struct {
 	dir      string
 	from, to int
 }
 
-// claudeUser is the pass over the user's files (~/.claude/CLAUDE.md and
+// userFiles is the pass over the user's files (~/.claude/CLAUDE.md and
 // its imports, ~/.claude/rules), which does not depend on the working
 // directory (the user's imports may go anywhere): made once a run.
-type claudeUser struct {
-	items     []claudeItem
+type userFiles struct {
+	items     []item
 	processed []string
 	inexact   string
 	err       error
 }
 
 // userPass runs the user's pass once, in a pass of its own.
-func (c *ClaudeResolver) userPass() (*claudeUser, error) {
+func (c *Resolver) userPass() (*userFiles, error) {
 	if c.user != nil {
 		return c.user, c.user.err
 	}
-	s := &claudeSim{c: c, cwd: "/", dir: ""}
+	s := &sim{c: c, cwd: "/", dir: ""}
 	l := s.newLoad(true)
-	u := &claudeUser{}
+	u := &userFiles{}
 	if _, err := l.zne(c.home+"/.claude/CLAUDE.md", kindUser, 0, nil); err != nil {
 		u.err = err
 	} else if err := l.rulesTree(c.home+"/.claude/rules", kindUser); err != nil {
@@ -270,7 +272,7 @@ func (c *ClaudeResolver) userPass() (*claudeUser, error) {
 
 // has reports whether the chain directory d's listing holds name (for
 // ".claude/…", whether it holds .claude).
-func (c *ClaudeResolver) has(d, name string) (bool, error) {
+func (c *Resolver) has(d, name string) (bool, error) {
 	info, err := c.e.Dir(d)
 	if err != nil {
 		return false, fmt.Errorf("list %s: %w", resolve.DisplayDir(d), err)
@@ -278,14 +280,14 @@ func (c *ClaudeResolver) has(d, name string) (bool, error) {
 	if i := strings.IndexByte(name, '/'); i >= 0 {
 		name = name[:i]
 	}
-	_, ok := entryOf(info, name)
+	_, ok := info.Lookup(name)
 	return ok, nil
 }
 
 // chainFile loads the chain directory d's file name as kind. A name the
 // directory does not hold only joins the set of seen paths, as Claude
 // Code's missing files do.
-func (l *claudeLoad) chainFile(d, name string, kind claudeKind) (int, error) {
+func (l *loadPass) chainFile(d, name string, kind fileKind) (int, error) {
 	p := l.s.c.abs(d) + "/" + name
 	ok, err := l.s.c.has(d, name)
 	if err != nil || !ok {
@@ -295,32 +297,33 @@ func (l *claudeLoad) chainFile(d, name string, kind claudeKind) (int, error) {
 	return l.zne(p, kind, 0, nil)
 }
 
-// claudeAutoMemory reports whether home holds an auto-memory index.
-func claudeAutoMemory(home string) bool {
+// autoMemory reports whether home holds an auto-memory index.
+func autoMemory(home string) bool {
 	m, _ := filepath.Glob(filepath.Join(filepath.FromSlash(home), ".claude", "projects", "*", "memory", "MEMORY.md"))
 	return len(m) > 0
 }
 
 // zne is Zne: it loads the file at p (absolute) as kind, then its imports
 // depth first; it returns how many files entered the message.
-func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImporter) (int, error) {
+func (l *loadPass) zne(p string, kind fileKind, depth int, imp *importer) (int, error) {
 	c := l.s.c
 	p = path.Clean(p)
-	cand := Candidate{Size: -1}
+	cand := agent.Candidate{Size: -1}
 	shownRel, inside := c.shownRel(p)
 	cand.Path = shownRel
 	by := ""
 	if imp != nil {
 		cand.Line, cand.Column = imp.line, imp.column
-		by = "; imported by " + c.display(imp.shown)
+		cand.ImportedBy = c.display(imp.shown)
+		by = "; imported by " + cand.ImportedBy
 		if !inside {
 			cand.Path = imp.raw
-			cand.abs = p
+			cand.Shown = p
 		}
 	}
-	note := func(st State, why string) (int, error) {
+	note := func(st agent.State, why string) (int, error) {
 		cand.State, cand.Reason = st, why+by
-		l.items = append(l.items, claudeItem{c: cand})
+		l.items = append(l.items, item{c: cand})
 		return 0, nil
 	}
 	ext := l.external || kind == kindUser
@@ -328,10 +331,10 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 		if imp == nil {
 			return 0, nil // a chain file already loaded (by an import): Claude Code passes it silently
 		}
-		return note(Shadowed, "already loaded: Claude Code loads each path once")
+		return note(agent.Shadowed, "already loaded: Claude Code loads each path once")
 	}
 	if depth >= 5 {
-		return note(Dropped, "more than four levels of imports below the file that starts them: Claude Code drops it")
+		return note(agent.Dropped, "more than four levels of imports below the file that starts them: Claude Code drops it")
 	}
 	if c.excluded(p, kind) {
 		if imp == nil {
@@ -339,23 +342,23 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 				return 0, err
 			}
 		}
-		return note(Excluded, "claudeMdExcludes matches it")
+		return note(agent.Excluded, "claudeMdExcludes matches it")
 	}
 	real, err := c.realpath(p)
 	if err != nil {
 		return 0, err
 	}
 	if depth > 0 && !ext && (real.out != "" || !l.s.in(real.path)) {
-		return note(Outside, "it leads out of the working directory, from which Claude Code loads no import")
+		return note(agent.Outside, "it leads out of the working directory, from which Claude Code loads no import")
 	}
 	xe := ""
 	if real.linked && real.out == "" {
 		xe = real.path
 		if l.processed.has(xe) {
 			if imp == nil {
-				return note(Shadowed, "it links to "+c.display(xe)+", already loaded")
+				return note(agent.Shadowed, "it links to "+c.display(xe)+", already loaded")
 			}
-			return note(Shadowed, "it links to "+c.display(xe)+", already loaded: Claude Code loads each file once")
+			return note(agent.Shadowed, "it links to "+c.display(xe)+", already loaded: Claude Code loads each file once")
 		}
 	}
 	l.processed.add(p)
@@ -369,11 +372,11 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 	if rd.inexact != "" {
 		l.s.setInexact(c.display(p) + ": " + rd.inexact)
 		if rd.data == nil {
-			return note(Outside, rd.inexact)
+			return note(agent.Outside, rd.inexact)
 		}
 	}
 	if xe != "" {
-		if rel, ok := underRoot(c.o.RootAbs, xe); ok {
+		if rel, ok := agent.UnderRoot(c.o.RootAbs, xe); ok {
 			cand.Link = rel
 		}
 	}
@@ -383,24 +386,24 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 			if ok, err := c.exists(p); err != nil || !ok {
 				return 0, err // no such file: nothing to say
 			}
-			return note(NotAFile, "a dangling symbolic link (or one that loops): Claude Code skips it")
+			return note(agent.NotAFile, "a dangling symbolic link (or one that loops): Claude Code skips it")
 		}
-		return note(NotAFile, "no such file: Claude Code skips the import")
+		return note(agent.NotAFile, "no such file: Claude Code skips the import")
 	case rd.kind != resolve.Regular:
-		return note(NotAFile, "it is "+kindPhrase(rd.kind)+", not a file: Claude Code skips it")
+		return note(agent.NotAFile, "it is "+kindPhrase(rd.kind)+", not a file: Claude Code skips it")
 	case rd.err != "":
-		return note(Failed, "Claude Code cannot read it and skips it: "+rd.err)
-	case rd.data == nil && rd.size > claudeMaxBytes:
+		return note(agent.Failed, "Claude Code cannot read it and skips it: "+rd.err)
+	case rd.data == nil && rd.size > maxBytes:
 		cand.Size = rd.size
-		return note(Oversized, fmt.Sprintf("it is %d bytes, over the %d bytes Claude Code reads", rd.size, claudeMaxBytes))
+		return note(agent.Oversized, fmt.Sprintf("it is %d bytes, over the %d bytes Claude Code reads", rd.size, maxBytes))
 	}
 	cand.Size = rd.size
-	if !claudeTextFile(p) {
-		return note(Ignored, "its extension ("+nodeExtname(p)+") is not one of the text files Claude Code loads")
+	if !textFile(p) {
+		return note(agent.Ignored, "its extension ("+nodeExtname(p)+") is not one of the text files Claude Code loads")
 	}
 	t := c.text(rd.key, rd.data)
 	if t.lexErr != "" {
-		return note(Failed, "Claude Code's Markdown lexer gives up on it, and the file is skipped")
+		return note(agent.Failed, "Claude Code's Markdown lexer gives up on it, and the file is skipped")
 	}
 	if len(t.trimmed) == 0 {
 		why := "its text is whitespace only: Claude Code skips it"
@@ -413,26 +416,27 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 		if len(t.imports) > 0 {
 			why += ", and its imports with it"
 		}
-		return note(Empty, why)
+		return note(agent.Empty, why)
 	}
-	entry := &claudeEntry{path: p, kind: kind, text: t.text, globs: t.globs}
-	cand.State = Loaded
+	entry := &loadEntry{path: p, kind: kind, text: t.text, globs: t.globs}
+	cand.State = agent.Loaded
 	if imp != nil {
-		cand.State = Imported
+		cand.State = agent.Imported
 		entry.parent = imp.shown
 	}
-	cand.text = t.trimmed
+	cand.Text = t.trimmed
 	cand.Kept = int64(len(t.trimmed))
-	cand.label = claudeLabels[kind]
+	cand.CommentsRemoved, cand.FrontMatterRemoved, cand.Replaced = t.comments, t.front, t.lossy
+	cand.Label = labels[kind]
 	if !inside && imp == nil {
-		cand.abs = p
+		cand.Shown = p
 	}
 	if imp != nil {
-		cand.Reason = strings.Join(t.reasons("imported by "+c.display(imp.shown)), "; ")
+		cand.Reason = strings.Join(t.reasons("imported by "+cand.ImportedBy), "; ")
 	} else {
 		cand.Reason = t.loaded
 	}
-	l.items = append(l.items, claudeItem{c: cand, entry: entry})
+	l.items = append(l.items, item{c: cand, entry: entry})
 	n := 1
 	base := path.Dir(real.path)
 	if real.out != "" {
@@ -445,33 +449,33 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 	from := 0
 	at := lineCursor{data: rd.data}
 	for _, m := range t.imports {
-		target := claudeResolveImport(m.path, base, c.home)
+		target := resolveImport(m.Path, base, c.home)
 		if seen[target] {
 			continue
 		}
 		seen[target] = true
 		line, col := 0, 0
-		if off := claudeFind(rd.data, m.raw, &from); off >= 0 {
+		if off := find(rd.data, m.Raw, &from); off >= 0 {
 			line, col = at.pos(off)
 		}
-		sub := &claudeImporter{shown: p, raw: m.path, line: line, column: col}
+		sub := &importer{shown: p, raw: m.Path, line: line, column: col}
 		if target == "" {
 			if ext {
-				l.s.setInexact(c.display(p) + " imports " + m.path + ", in the user's home, which this run does not know")
+				l.s.setInexact(c.display(p) + " imports " + m.Path + ", in the user's home, which this run does not know")
 			}
-			l.items = append(l.items, claudeItem{c: Candidate{Path: m.path, State: Outside, Size: -1, Line: line, Column: col,
+			l.items = append(l.items, item{c: agent.Candidate{Path: m.Path, State: agent.Outside, Size: -1, Line: line, Column: col, ImportedBy: c.display(p),
 				Reason: "it is in the user's home, outside the working directory, from which Claude Code loads no import; imported by " + c.display(p)}})
 			continue
 		}
 		if !ext && !l.s.in(target) {
-			ic := Candidate{State: Outside, Size: -1, Line: line, Column: col,
+			ic := agent.Candidate{State: agent.Outside, Size: -1, Line: line, Column: col, ImportedBy: c.display(p),
 				Reason: "it is outside the working directory, from which Claude Code loads no import; imported by " + c.display(p)}
-			if r, ok := underRoot(c.o.RootAbs, target); ok {
+			if r, ok := agent.UnderRoot(c.o.RootAbs, target); ok {
 				ic.Path = r
 			} else {
-				ic.Path, ic.abs = m.path, target
+				ic.Path, ic.Shown = m.Path, target
 			}
-			l.items = append(l.items, claudeItem{c: ic})
+			l.items = append(l.items, item{c: ic})
 			continue
 		}
 		k, err := l.zne(target, kind, depth+1, sub)
@@ -484,15 +488,15 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 }
 
 // unload takes an item out of the message, as st, why.
-func (it *claudeItem) unload(st State, why string) {
+func (it *item) unload(st agent.State, why string) {
 	it.entry = nil
 	it.c.State, it.c.Reason = st, why
-	it.c.text, it.c.label, it.c.Kept = nil, "", 0
+	it.c.Text, it.c.Label, it.c.Kept = nil, "", 0
 }
 
-// claudeFind finds "@"+raw in data at or after *from, preceded by the
+// find finds "@"+raw in data at or after *from, preceded by the
 // start or whitespace, and moves *from past it; -1 when not found.
-func claudeFind(data []byte, raw string, from *int) int {
+func find(data []byte, raw string, from *int) int {
 	needle := []byte("@" + raw)
 	for i := *from; i <= len(data); {
 		j := bytes.Index(data[i:], needle)
@@ -550,7 +554,7 @@ func kindPhrase(k resolve.Kind) string {
 
 // display names an absolute path for a reason: root-relative inside the
 // root.
-func (c *ClaudeResolver) display(p string) string {
+func (c *Resolver) display(p string) string {
 	r, _ := c.shownRel(p)
 	if r == "" {
 		return "."
@@ -560,7 +564,7 @@ func (c *ClaudeResolver) display(p string) string {
 
 // rulesTree walks a .claude/rules directory as the main pass does (VHe,
 // unconditional rules only) and says when its order cannot be known.
-func (l *claudeLoad) rulesTree(dir string, kind claudeKind) error {
+func (l *loadPass) rulesTree(dir string, kind fileKind) error {
 	l.unordered = 0
 	if err := l.rules(dir, kind, map[string]bool{}, "", ""); err != nil {
 		return err
@@ -574,7 +578,7 @@ func (l *claudeLoad) rulesTree(dir string, kind claudeKind) error {
 // rules is VHe: the .md files of dir and of its subdirectories, in the
 // order the system lists them, links followed only where they stay in
 // the working directory.
-func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool, discovered, linkedFrom string) error {
+func (l *loadPass) rules(dir string, kind fileKind, visited map[string]bool, discovered, linkedFrom string) error {
 	c := l.s.c
 	if visited[dir] {
 		return nil
@@ -610,11 +614,11 @@ func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool,
 	if discovered != "" {
 		at = discovered
 	}
-	notUser := kind != kindUser && (userRules == "" || !claudeWithin(at, userRules))
+	notUser := kind != kindUser && (userRules == "" || !withinOf(at, userRules))
 	tt := !ext || linkedFrom == "" && notUser && canonical && real.linked
 	ot := tt && c.isLink(dir) && !l.s.in(real.path)
 	ut := tt && !ot && kind == kindProject && notUser && real.linked && !l.s.in(real.path) &&
-		claudeWithin(l.s.cwd, path.Dir(path.Dir(dir))) && c.isLink(path.Dir(dir))
+		withinOf(l.s.cwd, path.Dir(path.Dir(dir))) && c.isLink(path.Dir(dir))
 	if !ext && (ot || ut) {
 		return nil // a linked rules directory whose files lie outside the working directory
 	}
@@ -649,7 +653,7 @@ func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool,
 					l.s.setInexact(c.display(en) + " is a symbolic link out of the repository, which Claude Code follows; rivumi-lint reads nothing outside the root")
 				} else if strings.HasSuffix(ent.name, ".md") {
 					rel, _ := c.shownRel(en)
-					l.items = append(l.items, claudeItem{c: Candidate{Path: rel, State: Outside, Size: -1,
+					l.items = append(l.items, item{c: agent.Candidate{Path: rel, State: agent.Outside, Size: -1,
 						Reason: "a symbolic link out of the working directory: Claude Code skips it"}})
 				}
 				continue
@@ -683,7 +687,7 @@ func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool,
 		case isFile && strings.HasSuffix(ent.name, ".md"):
 			if io && !ext {
 				rel, _ := c.shownRel(en)
-				l.items = append(l.items, claudeItem{c: Candidate{Path: rel, State: Outside, Size: -1,
+				l.items = append(l.items, item{c: agent.Candidate{Path: rel, State: agent.Outside, Size: -1,
 					Reason: "it links out of the working directory: Claude Code skips it"}})
 				continue
 			}
@@ -700,7 +704,7 @@ func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool,
 					continue
 				}
 				globs := it.entry.globs
-				it.unload(Conditional, "its paths: ("+strings.Join(globs, ", ")+") make Claude Code load it only when a matching file is read"+importedSuffix(it.c.Reason))
+				it.unload(agent.Conditional, "its paths: ("+strings.Join(globs, ", ")+") make Claude Code load it only when a matching file is read"+importedSuffix(it.c.Reason))
 				n--
 			}
 			if n > 0 && !lst.ordered {
@@ -711,6 +715,8 @@ func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool,
 	return nil
 }
 
+// importedSuffix is the part of an import's reason from "imported by" on,
+// kept when the reason changes.
 func importedSuffix(reason string) string {
 	if i := strings.Index(reason, "imported by "); i >= 0 {
 		return "; " + reason[i:]
@@ -719,20 +725,20 @@ func importedSuffix(reason string) string {
 }
 
 // plugin is the built-in AGENTS.md plugin, by its mode.
-func (s *claudeSim) plugin(mode string) error {
+func (s *sim) plugin(mode string) error {
 	switch mode {
-	case ClaudeModeManaged:
+	case ModeManaged:
 		for i := range s.main.items {
 			it := &s.main.items[i]
 			if it.entry != nil {
-				it.unload(Disabled, "instruction_files is managed-only: Claude Code drops the project's and the user's instruction files")
+				it.unload(agent.Disabled, "instruction_files is managed-only: Claude Code drops the project's and the user's instruction files")
 			}
 		}
 		return s.ignoreAgents("instruction_files is managed-only: Claude Code reads no AGENTS.md")
-	case ClaudeModeClaude:
+	case ModeClaude:
 		return s.ignoreAgents("instruction_files is claude-md: Claude Code reads no AGENTS.md")
-	case ClaudeModeDefault:
-		by, err := s.claudeFile()
+	case ModeDefault:
+		by, err := s.fileOf()
 		if err != nil {
 			return err
 		}
@@ -743,26 +749,26 @@ func (s *claudeSim) plugin(mode string) error {
 	return s.loadAgents()
 }
 
-// claudeFile is the CLAUDE.md-family file that makes the default mode add
+// fileOf is the CLAUDE.md-family file that makes the default mode add
 // no AGENTS.md (root-relative), "" for none: a loaded CLAUDE.md,
 // .claude/CLAUDE.md or CLAUDE.local.md of the chain, or any such file of
 // a chain directory that loads with text on its own.
-func (s *claudeSim) claudeFile() (string, error) {
+func (s *sim) fileOf() (string, error) {
 	for _, it := range s.main.items {
 		e := it.entry
 		if e == nil || e.parent != "" || e.kind != kindProject && e.kind != kindLocal {
 			continue
 		}
-		if !strings.HasSuffix(e.path, "/"+claudeMD) && !strings.HasSuffix(e.path, "/"+claudeLocalMD) {
+		if !strings.HasSuffix(e.path, "/"+nameMD) && !strings.HasSuffix(e.path, "/"+nameLocalMD) {
 			continue
 		}
-		if d := claudeProjectDir(e.path); claudeWithin(s.cwd, d) {
+		if d := projectDir(e.path); withinOf(s.cwd, d) {
 			return s.c.display(e.path), nil
 		}
 	}
 	// Where no chain directory lists one of the names, the loads below
 	// would each find nothing.
-	if listed, err := s.c.claudeNamesAt(s.dir); err != nil || !listed {
+	if listed, err := s.c.namesAt(s.dir); err != nil || !listed {
 		return "", err
 	}
 	l := s.seeded()
@@ -771,7 +777,7 @@ func (s *claudeSim) claudeFile() (string, error) {
 		if x == "/" {
 			continue
 		}
-		for _, name := range claudeFamily {
+		for _, name := range familyNames {
 			n, err := l.chainFile(d, name, kindProject)
 			if err != nil {
 				return "", err
@@ -784,23 +790,23 @@ func (s *claudeSim) claudeFile() (string, error) {
 	return "", nil
 }
 
-// claudeFamily are the names whose loading turns the AGENTS.md plugin off.
-var claudeFamily = []string{claudeMD, claudeDir + "/" + claudeMD, claudeLocalMD}
+// familyNames are the names whose loading turns the AGENTS.md plugin off.
+var familyNames = []string{nameMD, dotClaude + "/" + nameMD, nameLocalMD}
 
-// claudeNamesAt reports whether dir or a directory above it lists one of
-// claudeFamily (for .claude/CLAUDE.md, .claude), once a directory.
-func (c *ClaudeResolver) claudeNamesAt(dir string) (bool, error) {
-	if listed, ok := c.claudeNames[dir]; ok {
+// namesAt reports whether dir or a directory above it lists one of
+// familyNames (for .claude/CLAUDE.md, .claude), once a directory.
+func (c *Resolver) namesAt(dir string) (bool, error) {
+	if listed, ok := c.names[dir]; ok {
 		return listed, nil
 	}
 	listed := false
 	if dir != "" {
 		var err error
-		if listed, err = c.claudeNamesAt(resolve.ParentDir(dir)); err != nil {
+		if listed, err = c.namesAt(resolve.ParentDir(dir)); err != nil {
 			return false, err
 		}
 	}
-	for _, name := range claudeFamily {
+	for _, name := range familyNames {
 		if listed {
 			break
 		}
@@ -810,16 +816,16 @@ func (c *ClaudeResolver) claudeNamesAt(dir string) (bool, error) {
 		}
 		listed = ok
 	}
-	c.claudeNames[dir] = listed
+	c.names[dir] = listed
 	return listed, nil
 }
 
 // agentsNames are the plugin's names in each directory.
-var agentsNames = []string{codexNormal, claudeDir + "/" + codexNormal}
+var agentsNames = []string{agentsMD, dotClaude + "/" + agentsMD}
 
 // ignoreAgents lists the chain's AGENTS.md files as not read, why.
-func (s *claudeSim) ignoreAgents(why string) error {
-	s.agents = map[string][]claudeItem{}
+func (s *sim) ignoreAgents(why string) error {
+	s.agents = map[string][]item{}
 	for _, d := range s.chain() {
 		x := s.c.abs(d)
 		for _, name := range agentsNames {
@@ -832,7 +838,7 @@ func (s *claudeSim) ignoreAgents(why string) error {
 			}
 			if ok {
 				rel, _ := s.c.shownRel(x + "/" + name)
-				s.agents[d] = append(s.agents[d], claudeItem{c: Candidate{Path: rel, State: Ignored, Size: -1, Reason: why}})
+				s.agents[d] = append(s.agents[d], item{c: agent.Candidate{Path: rel, State: agent.Ignored, Size: -1, Reason: why}})
 			}
 		}
 	}
@@ -842,21 +848,21 @@ func (s *claudeSim) ignoreAgents(why string) error {
 // loadAgents loads the chain's AGENTS.md files as the plugin does (one
 // pass of its own), drops those whose path or text the main pass already
 // has, and places each directory's after that directory's files.
-func (s *claudeSim) loadAgents() error {
+func (s *sim) loadAgents() error {
 	if s.c.environment().agentsAbove {
 		s.setInexact("a directory above the repository's root holds AGENTS.md, which Claude Code's AGENTS.md plugin loads (its chain runs up to the file system's root); rivumi-lint reads only the repository")
 	}
 	c := s.c
 	l := s.seeded()
-	s.agents = map[string][]claudeItem{}
+	s.agents = map[string][]item{}
 	chain := s.chain()
 	first := 0
-	var spans []claudeSpan
+	var spans []span
 	w0, was := len(s.within), s.inexact
-	if st, at := prefixPass(c, c.plugins, func(p *claudePlugin) []string { return p.within }, s.dir, chain); st != nil {
+	if st, at := prefixPass(c, c.plugins, func(p *pluginMode) []string { return p.within }, s.dir, chain); st != nil {
 		// The plugin's pass agrees on the chain above: start from a copy.
 		l.processed = st.processed.over()
-		l.items = append([]claudeItem(nil), st.items...)
+		l.items = append([]item(nil), st.items...)
 		spans = append(spans, st.spans...)
 		s.within = append(s.within, st.within...)
 		if st.inexact != "" {
@@ -882,22 +888,22 @@ func (s *claudeSim) loadAgents() error {
 				}
 			}
 			if len(items) > 0 {
-				spans = append(spans, claudeSpan{dir: d, from: start, to: len(l.items)})
+				spans = append(spans, span{dir: d, from: start, to: len(l.items)})
 			}
 		}
 	}
 	// Copies, before the items below are taken out of the message.
 	frozen := l.processed
 	l.processed = frozen.over()
-	st := &claudePlugin{processed: frozen, items: append([]claudeItem(nil), l.items...),
-		spans: append([]claudeSpan(nil), spans...), within: append([]string(nil), s.within[w0:]...)}
+	st := &pluginMode{processed: frozen, items: append([]item(nil), l.items...),
+		spans: append([]span(nil), spans...), within: append([]string(nil), s.within[w0:]...)}
 	if was == "" {
 		st.inexact = s.inexact
 	}
 	c.plugins[s.dir] = st
 	type group struct {
 		dir   string
-		items []claudeItem
+		items []item
 	}
 	var groups []group
 	for _, sp := range spans {
@@ -910,7 +916,7 @@ func (s *claudeSim) loadAgents() error {
 		if e := it.entry; e != nil {
 			paths[e.path] = true
 			if e.kind == kindProject || e.kind == kindLocal {
-				if t := jsTrimString(e.text); t != "" {
+				if t := jsstring.TrimString(e.text); t != "" {
 					if _, ok := texts[t]; !ok {
 						texts[t] = e.path
 					}
@@ -925,12 +931,12 @@ func (s *claudeSim) loadAgents() error {
 			if e == nil {
 				continue
 			}
-			t := jsTrimString(e.text)
+			t := jsstring.TrimString(e.text)
 			switch same, ok := texts[t]; {
 			case paths[e.path]:
-				it.unload(Shadowed, "Claude Code already loads it by this path"+importedSuffix(it.c.Reason))
+				it.unload(agent.Shadowed, "Claude Code already loads it by this path"+importedSuffix(it.c.Reason))
 			case t != "" && ok:
-				it.unload(Shadowed, "its text is the text of "+s.c.display(same)+", which Claude Code already loads"+importedSuffix(it.c.Reason))
+				it.unload(agent.Shadowed, "its text is the text of "+s.c.display(same)+", which Claude Code already loads"+importedSuffix(it.c.Reason))
 			default:
 				paths[e.path] = true
 			}
@@ -944,8 +950,8 @@ func (s *claudeSim) loadAgents() error {
 
 // candidates is the view's list: the main pass's items with each
 // directory's AGENTS.md items where the plugin puts them (SOo).
-func (s *claudeSim) candidates() []Candidate {
-	items := append([]claudeItem(nil), s.main.items...)
+func (s *sim) candidates() []agent.Candidate {
+	items := append([]item(nil), s.main.items...)
 	// Each chain directory's slot, shifted as blocks go in.
 	slot := map[string]int{}
 	for d, i := range s.slots {
@@ -964,7 +970,7 @@ func (s *claudeSim) candidates() []Candidate {
 		if loads {
 			at = s.placement(items, s.c.abs(d), slot[d])
 		}
-		items = append(items[:at], append(append([]claudeItem(nil), block...), items[at:]...)...)
+		items = append(items[:at], append(append([]item(nil), block...), items[at:]...)...)
 		for dd, i := range slot {
 			if i >= at && dd != d {
 				slot[dd] = i + len(block)
@@ -972,11 +978,11 @@ func (s *claudeSim) candidates() []Candidate {
 		}
 		slot[d] = at + len(block)
 	}
-	out := make([]Candidate, len(items))
+	out := make([]agent.Candidate, len(items))
 	for i, it := range items {
 		out[i] = it.c
 		if it.entry == nil {
-			out[i].text = nil
+			out[i].Text = nil
 		}
 	}
 	return out
@@ -987,14 +993,14 @@ func (s *claudeSim) candidates() []Candidate {
 // x; else after the last project or local file. Between the two loaded
 // files around that place, the directory's own slot is taken when it lies
 // there (the message is the same; the candidates stay in directory order).
-func (s *claudeSim) placement(items []claudeItem, x string, own int) int {
-	var byPath map[string]*claudeEntry // made for the first import met
-	root := func(e *claudeEntry) string {
+func (s *sim) placement(items []item, x string, own int) int {
+	var byPath map[string]*loadEntry // made for the first import met
+	root := func(e *loadEntry) string {
 		if e.parent == "" {
 			return e.path
 		}
 		if byPath == nil {
-			byPath = map[string]*claudeEntry{}
+			byPath = map[string]*loadEntry{}
 			for _, it := range items {
 				if it.entry != nil {
 					byPath[it.entry.path] = it.entry
@@ -1020,7 +1026,7 @@ func (s *claudeSim) placement(items []claudeItem, x string, own int) int {
 		if e == nil || e.kind != kindProject && e.kind != kindLocal {
 			continue
 		}
-		if d := claudeProjectDir(root(e)); strings.HasPrefix(d, strings.TrimSuffix(x, "/")+"/") {
+		if d := projectDir(root(e)); strings.HasPrefix(d, strings.TrimSuffix(x, "/")+"/") {
 			at = i
 			break
 		}

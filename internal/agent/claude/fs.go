@@ -1,4 +1,4 @@
-package agent
+package claude
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/content"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
@@ -21,18 +22,18 @@ import (
 // ReadCodexUser reads Codex's), and for any other path not at all: the
 // view then says it is not exact when the answer matters.
 
-// claudeWhere is where an absolute path lies.
-type claudeWhere int
+// whereFrom is where an absolute path lies.
+type whereFrom int
 
 const (
-	inRoot  claudeWhere = iota // below (or at) the root: rel is set
-	inHome                     // below the user's home (Home set)
-	unknown                    // anywhere else: never read
+	inRoot  whereFrom = iota // below (or at) the root: rel is set
+	inHome                   // below the user's home (Home set)
+	unknown                  // anywhere else: never read
 )
 
-// claudeReal is what realpath(3) makes of a path, as Claude Code's mo does:
+// realOf is what realpath(3) makes of a path, as Claude Code's mo does:
 // the path itself (linked false) when it cannot be resolved.
-type claudeReal struct {
+type realOf struct {
 	path   string // absolute, physical
 	linked bool   // path differs from the one asked about
 	// out is the link that leads somewhere rivumi-lint does not read, ""
@@ -40,12 +41,12 @@ type claudeReal struct {
 	out string
 }
 
-// claudeRead is one file as Claude Code's tv reads it (links followed).
-type claudeRead struct {
+// fileRead is one file as Claude Code's tv reads it (links followed).
+type fileRead struct {
 	key  string       // the file it read: root-relative physical path, or absolute
 	kind resolve.Kind // Regular, Missing, or what it is instead
 	size int64
-	data []byte // at most claudeMaxBytes; nil when not regular or over
+	data []byte // at most maxBytes; nil when not regular or over
 	err  string // a read error (Claude Code logs it and skips the file)
 	// inexact says why the bytes are not what Claude Code reads here: a
 	// checkout converts them (F5), or the file lies where rivumi-lint
@@ -53,12 +54,12 @@ type claudeRead struct {
 	inexact string
 }
 
-// claudeMaxBytes is the largest file Claude Code 2.1.328 loads (U5t):
+// maxBytes is the largest file Claude Code 2.1.328 loads (U5t):
 // anything longer is skipped whole.
-const claudeMaxBytes = 4194304
+const maxBytes = 4194304
 
-func (c *ClaudeResolver) where(abs string) (claudeWhere, string) {
-	if rel, ok := underRoot(c.o.RootAbs, abs); ok {
+func (c *Resolver) where(abs string) (whereFrom, string) {
+	if rel, ok := agent.UnderRoot(c.o.RootAbs, abs); ok {
 		return inRoot, rel
 	}
 	if c.o.Home != "" {
@@ -79,7 +80,7 @@ func linkOut(rel, target string) string {
 }
 
 // abs is the absolute path of the root-relative p.
-func (c *ClaudeResolver) abs(rel string) string {
+func (c *Resolver) abs(rel string) string {
 	if rel == "" {
 		return c.o.RootAbs
 	}
@@ -87,7 +88,7 @@ func (c *ClaudeResolver) abs(rel string) string {
 }
 
 // follow is follow() over the engine's source, once per path.
-func (c *ClaudeResolver) follow(rel string) (followed, error) {
+func (c *Resolver) follow(rel string) (agent.Followed, error) {
 	if f, ok := c.follows[rel]; ok {
 		return f, nil
 	}
@@ -98,15 +99,15 @@ func (c *ClaudeResolver) follow(rel string) (followed, error) {
 		c.follows[rel] = f
 		return f, nil
 	}
-	f, err := follow(c.lstatSrc, c.o.RootAbs, rel)
-	if err != nil && claudePathError(err) {
+	f, err := agent.Follow(c.lstatSrc, c.o.RootAbs, rel)
+	if err != nil && pathError(err) {
 		// Claude Code's realpath and read fail for this path alone, and
 		// it skips the file (#38.7): not the whole view's error.
 		why := err.Error()
 		if en := syscall.Errno(0); errors.As(err, &en) {
 			why = en.Error() // the system's words, not this machine's path
 		}
-		f, err = followed{walk: unreadable, target: why}, nil
+		f, err = agent.Followed{Walk: agent.WalkUnreadable, Target: why}, nil
 	}
 	if err != nil {
 		return f, fmt.Errorf("follow %s: %w", rel, err)
@@ -115,9 +116,9 @@ func (c *ClaudeResolver) follow(rel string) (followed, error) {
 	return f, nil
 }
 
-// claudePathError says err belongs to one path, not to the source: a
+// pathError says err belongs to one path, not to the source: a
 // name the system refuses as too long, or no permission on the way.
-func claudePathError(err error) bool {
+func pathError(err error) bool {
 	return !resolve.IsFatal(err) && (errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, fs.ErrPermission))
 }
 
@@ -126,80 +127,80 @@ func claudePathError(err error) bool {
 // down to that directory (fromListing asks) and the listing names rel as
 // a directory or a file: then there is no link to follow on the way or at
 // the end.
-func (m *lstatMemo) direct(rel string) (followed, bool) {
+func (m *lstatMemo) direct(rel string) (agent.Followed, bool) {
 	ent, ok := m.fromListing(rel)
 	if !ok || ent.Kind != resolve.Dir && ent.Kind != resolve.Regular {
-		return followed{}, false
+		return agent.Followed{}, false
 	}
 	ent.Name = path.Base(rel)
-	return followed{walk: found, path: rel, ent: ent}, true
+	return agent.Followed{Walk: agent.WalkFound, Path: rel, Ent: ent}, true
 }
 
 // realpath resolves abs as mo does: a path that cannot be resolved (it is
 // missing, dangles, loops, or goes through a file) is its own real path.
-func (c *ClaudeResolver) realpath(abs string) (claudeReal, error) {
+func (c *Resolver) realpath(abs string) (realOf, error) {
 	switch w, rel := c.where(abs); w {
 	case inRoot:
 		f, err := c.follow(rel)
 		if err != nil {
-			return claudeReal{}, err
+			return realOf{}, err
 		}
-		r := claudeReal{path: abs}
-		switch f.walk {
-		case found:
-			r.path = c.abs(f.path)
+		r := realOf{path: abs}
+		switch f.Walk {
+		case agent.WalkFound:
+			r.path = c.abs(f.Path)
 			r.linked = r.path != abs
-		case outside:
-			r.out = linkOut(rel, f.target)
+		case agent.WalkOutside:
+			r.out = linkOut(rel, f.Target)
 			r.linked = true
 		}
 		return r, nil
 	case inHome:
 		p, err := filepath.EvalSymlinks(filepath.FromSlash(abs))
 		if err != nil {
-			return claudeReal{path: abs}, nil
+			return realOf{path: abs}, nil
 		}
 		p = filepath.ToSlash(p)
-		return claudeReal{path: p, linked: p != abs}, nil
+		return realOf{path: p, linked: p != abs}, nil
 	}
-	return claudeReal{path: abs, out: abs}, nil
+	return realOf{path: abs, out: abs}, nil
 }
 
 // read reads the file at abs as Claude Code does: links followed, at most
-// claudeMaxBytes, lossily decoded later. Each file inside the root is
+// maxBytes, lossily decoded later. Each file inside the root is
 // read once, reusing what the engine read of it.
-func (c *ClaudeResolver) read(abs string) (claudeRead, error) {
+func (c *Resolver) read(abs string) (fileRead, error) {
 	switch w, rel := c.where(abs); w {
 	case inRoot:
 		f, err := c.follow(rel)
 		if err != nil {
-			return claudeRead{}, err
+			return fileRead{}, err
 		}
-		switch f.walk {
-		case notFound, looped, notDir:
-			return claudeRead{kind: resolve.Missing}, nil
-		case unreadable:
+		switch f.Walk {
+		case agent.WalkNotFound, agent.WalkLooped, agent.WalkNotDir:
+			return fileRead{kind: resolve.Missing}, nil
+		case agent.WalkUnreadable:
 			// what it is cannot be known; Claude Code's read fails as this lstat did
-			return claudeRead{kind: resolve.Regular, err: f.target}, nil
-		case outside:
-			return claudeRead{inexact: "it leads out of the repository through a symbolic link (" + linkOut(rel, f.target) + "), which Claude Code follows; rivumi-lint reads nothing outside the root"}, nil
+			return fileRead{kind: resolve.Regular, err: f.Target}, nil
+		case agent.WalkOutside:
+			return fileRead{inexact: "it leads out of the repository through a symbolic link (" + linkOut(rel, f.Target) + "), which Claude Code follows; rivumi-lint reads nothing outside the root"}, nil
 		}
-		if f.ent.Kind != resolve.Regular {
-			return claudeRead{kind: f.ent.Kind}, nil
+		if f.Ent.Kind != resolve.Regular {
+			return fileRead{kind: f.Ent.Kind}, nil
 		}
-		r, err := c.readPhysical(f.path)
-		r.key = f.path
+		r, err := c.readPhysical(f.Path)
+		r.key = f.Path
 		return r, err
 	case inHome:
 		r := readHomeFile(abs)
 		r.key = abs
 		return r, nil
 	}
-	return claudeRead{inexact: "it lies outside the repository and the user's home, where rivumi-lint reads nothing"}, nil
+	return fileRead{inexact: "it lies outside the repository and the user's home, where rivumi-lint reads nothing"}, nil
 }
 
 // readPhysical reads the regular file at p (no link on the way), once.
-func (c *ClaudeResolver) readPhysical(p string) (claudeRead, error) {
+func (c *Resolver) readPhysical(p string) (fileRead, error) {
 	if r, ok := c.reads[p]; ok {
 		return r, nil
 	}
@@ -211,15 +212,15 @@ func (c *ClaudeResolver) readPhysical(p string) (claudeRead, error) {
 	return r, nil
 }
 
-func (c *ClaudeResolver) readOnce(p string) (claudeRead, error) {
+func (c *Resolver) readOnce(p string) (fileRead, error) {
 	if info, ok := c.e.Listed(resolve.ParentDir(p)); ok {
 		for _, f := range info.Files {
 			if f.Path != p {
 				continue
 			}
 			if data, whole := f.Bytes(); data != nil && whole {
-				r := claudeRead{kind: resolve.Regular, size: int64(len(data)), data: data}
-				if r.size > claudeMaxBytes {
+				r := fileRead{kind: resolve.Regular, size: int64(len(data)), data: data}
+				if r.size > maxBytes {
 					r.data = nil
 				}
 				return r, nil
@@ -227,11 +228,11 @@ func (c *ClaudeResolver) readOnce(p string) (claudeRead, error) {
 		}
 	}
 	src := c.e.Source()
-	data, kind, size, err := src.Read(p, claudeMaxBytes)
+	data, kind, size, err := src.Read(p, maxBytes)
 	if resolve.IsFatal(err) {
-		return claudeRead{}, fmt.Errorf("read %s: %w", p, err)
+		return fileRead{}, fmt.Errorf("read %s: %w", p, err)
 	}
-	r := claudeRead{kind: kind, size: size}
+	r := fileRead{kind: kind, size: size}
 	var re *resolve.RejectError
 	switch {
 	case errors.As(err, &re):
@@ -255,28 +256,28 @@ func (c *ClaudeResolver) readOnce(p string) (claudeRead, error) {
 	if size < int64(len(data)) {
 		r.size = int64(len(data))
 	}
-	if r.size <= claudeMaxBytes {
+	if r.size <= maxBytes {
 		r.data = data
 	}
 	return r, nil
 }
 
 // readHomeFile reads a file below the user's home from the disk.
-func readHomeFile(abs string) claudeRead {
+func readHomeFile(abs string) fileRead {
 	p := filepath.FromSlash(abs)
 	st, err := os.Stat(p)
 	if err != nil {
-		return claudeRead{kind: resolve.Missing}
+		return fileRead{kind: resolve.Missing}
 	}
 	if !st.Mode().IsRegular() {
 		k := resolve.Special
 		if st.IsDir() {
 			k = resolve.Dir
 		}
-		return claudeRead{kind: k}
+		return fileRead{kind: k}
 	}
-	r := claudeRead{kind: resolve.Regular, size: st.Size()}
-	if st.Size() > claudeMaxBytes {
+	r := fileRead{kind: resolve.Regular, size: st.Size()}
+	if st.Size() > maxBytes {
 		return r
 	}
 	data, err := os.ReadFile(p)
@@ -288,9 +289,9 @@ func readHomeFile(abs string) claudeRead {
 	return r
 }
 
-// claudeDirent is one entry of a directory listing in the order the
+// dirent is one entry of a directory listing in the order the
 // system gives it.
-type claudeDirent struct {
+type dirent struct {
 	name string
 	kind resolve.Kind // the entry itself (a link is Symlink)
 }
@@ -298,7 +299,7 @@ type claudeDirent struct {
 // list lists the directory at the physical path abs in the system's order
 // (Claude Code walks .claude/rules so). ordered is false when the source
 // cannot give that order (a Git tree or index lists by name).
-func (c *ClaudeResolver) list(abs string) (ents []claudeDirent, ordered bool, err error) {
+func (c *Resolver) list(abs string) (ents []dirent, ordered bool, err error) {
 	switch w, rel := c.where(abs); w {
 	case inRoot:
 		es, err := c.e.Source().List(rel)
@@ -310,7 +311,7 @@ func (c *ClaudeResolver) list(abs string) (ents []claudeDirent, ordered bool, er
 			return nil, false, fmt.Errorf("list %s: %w", resolve.DisplayDir(rel), err)
 		}
 		for _, e := range es {
-			ents = append(ents, claudeDirent{name: e.Name, kind: e.Kind})
+			ents = append(ents, dirent{name: e.Name, kind: e.Kind})
 		}
 		return ents, c.e.Source().Name() == "worktree", nil
 	case inHome:
@@ -330,7 +331,7 @@ func (c *ClaudeResolver) list(abs string) (ents []claudeDirent, ordered bool, er
 			case t.IsRegular():
 				k = resolve.Regular
 			}
-			ents = append(ents, claudeDirent{name: d.Name(), kind: k})
+			ents = append(ents, dirent{name: d.Name(), kind: k})
 		}
 		return ents, true, nil
 	}
@@ -339,18 +340,18 @@ func (c *ClaudeResolver) list(abs string) (ents []claudeDirent, ordered bool, er
 
 // statKind is what abs is after following links (stat), Missing when it
 // cannot be stat'ed; out is set when that is not known here.
-func (c *ClaudeResolver) statKind(abs string) (resolve.Kind, string, error) {
+func (c *Resolver) statKind(abs string) (resolve.Kind, string, error) {
 	switch w, rel := c.where(abs); w {
 	case inRoot:
 		f, err := c.follow(rel)
 		if err != nil {
 			return 0, "", err
 		}
-		switch f.walk {
-		case found:
-			return f.ent.Kind, "", nil
-		case outside:
-			return 0, rel + " (" + linkOut(rel, f.target) + ")", nil
+		switch f.Walk {
+		case agent.WalkFound:
+			return f.Ent.Kind, "", nil
+		case agent.WalkOutside:
+			return 0, rel + " (" + linkOut(rel, f.Target) + ")", nil
 		}
 		return resolve.Missing, "", nil
 	case inHome:
@@ -370,7 +371,7 @@ func (c *ClaudeResolver) statKind(abs string) (resolve.Kind, string, error) {
 
 // isLink reports whether the entry at abs itself is a symbolic link
 // (lstat).
-func (c *ClaudeResolver) isLink(abs string) bool {
+func (c *Resolver) isLink(abs string) bool {
 	switch w, rel := c.where(abs); w {
 	case inRoot:
 		dir, name := resolve.ParentDir(rel), path.Base(rel)
@@ -381,7 +382,7 @@ func (c *ClaudeResolver) isLink(abs string) bool {
 		if err != nil || r.out != "" {
 			return false
 		}
-		prel, ok := underRoot(c.o.RootAbs, r.path)
+		prel, ok := agent.UnderRoot(c.o.RootAbs, r.path)
 		if !ok {
 			return false
 		}
@@ -394,9 +395,9 @@ func (c *ClaudeResolver) isLink(abs string) bool {
 	return false
 }
 
-// claudeDecode decodes a file's bytes as Claude Code does (Buffer's UTF-8:
+// decode decodes a file's bytes as Claude Code does (Buffer's UTF-8:
 // each maximal invalid sequence one U+FFFD).
-func claudeDecode(b []byte) string { return string(content.Lossy(b)) }
+func decode(b []byte) string { return string(content.Lossy(b)) }
 
 // lstatMemo is a source whose Lstat answers each path once: follow walks
 // every file's path from the root, and the chains of a run share their
@@ -441,7 +442,7 @@ func (m *lstatMemo) fromListing(p string) (resolve.Entry, bool) {
 	if k := info.ChildKind(name); k == resolve.Dir || k == resolve.Symlink {
 		return resolve.Entry{Name: name, Kind: k, Size: -1}, true
 	}
-	if ent, ok := entryOf(info, name); ok && (ent.Kind == resolve.Regular || ent.Kind == resolve.Symlink) {
+	if ent, ok := info.Lookup(name); ok && (ent.Kind == resolve.Regular || ent.Kind == resolve.Symlink) {
 		return ent, true
 	}
 	return resolve.Entry{}, false

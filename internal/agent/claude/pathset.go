@@ -1,4 +1,4 @@
-package agent
+package claude
 
 // pathSet is the set of paths a loading pass has met (Claude Code loads
 // each path once). A deeper directory's pass starts from the pass above

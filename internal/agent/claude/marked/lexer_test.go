@@ -1,4 +1,4 @@
-package agent
+package marked
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 // TestClaudeMarkdownVectors checks the port against what Claude Code
 // 2.1.328's own lexer made of each recorded input (testdata).
 func TestClaudeMarkdownVectors(t *testing.T) {
-	b, err := os.ReadFile("testdata/claude-markdown.json")
+	b, err := os.ReadFile("testdata/lexer-vectors.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestClaudeMarkdownVectors(t *testing.T) {
 		t.Fatalf("%d vectors", len(doc.Vectors))
 	}
 	for _, v := range doc.Vectors {
-		out, imports, err := claudeMarkdown(v.In)
+		out, imports, err := scanPaths(v.In)
 		if v.Fails {
 			if err == nil {
 				t.Errorf("%q: the lexer gives up on it, the port does not", v.In)
@@ -81,27 +81,9 @@ func TestClaudeMarkdownRules(t *testing.T) {
 		{"@My\\ File.md @@x @#y @/ @~/home.md\n", "@My\\ File.md @@x @#y @/ @~/home.md\n", []string{"My File.md", "~/home.md"}},
 		{"<!-- @hidden.md -->\n", "", nil},
 	} {
-		out, imports, err := claudeMarkdown(tc.in)
+		out, imports, err := scanPaths(tc.in)
 		if err != nil || out != tc.out || !slices.Equal(imports, tc.imports) {
 			t.Errorf("%q: got %q %q %v, want %q %q", tc.in, out, imports, err, tc.out, tc.imports)
-		}
-	}
-}
-
-func TestJSTrim(t *testing.T) {
-	// JavaScript's trim: ES white space and line terminators, U+FEFF
-	// among them; not U+0085 nor U+200B.
-	for in, want := range map[string]string{
-		"\u00a0\u3000\u2028\ufeff\v\f x \t\n\r": "x",
-		"\u0085x\u200b":                         "\u0085x\u200b",
-		"":                                      "",
-		" \u2029 ":                              "",
-	} {
-		if got := jsTrimString(in); got != want {
-			t.Errorf("jsTrimString(%q) = %q, want %q", in, got, want)
-		}
-		if got := fromJS(jsTrim(toJS(in))); got != want {
-			t.Errorf("jsTrim(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -117,7 +99,7 @@ func FuzzClaudeMarkdown(f *testing.F) {
 		if !utf8.ValidString(s) {
 			return // the pipeline decodes lossily first
 		}
-		out, imports, err := claudeMarkdown(s)
+		out, imports, err := scanPaths(s)
 		if err != nil {
 			return
 		}
@@ -128,13 +110,22 @@ func FuzzClaudeMarkdown(f *testing.F) {
 			t.Fatalf("%q: invalid UTF-8 out", s)
 		}
 		for _, p := range imports {
-			if !claudeImportShape(p) {
+			if !importShape(p) {
 				t.Fatalf("%q: import %q has no import's shape", s, p)
 			}
 		}
-		out2, imports2, _ := claudeMarkdown(s)
+		out2, imports2, _ := scanPaths(s)
 		if out2 != out || !slices.Equal(imports, imports2) {
 			t.Fatalf("%q: not deterministic", s)
 		}
 	})
+}
+
+// scanPaths is Scan with the imports' paths alone.
+func scanPaths(text string) (out string, imports []string, err error) {
+	out, imps, _, err := Scan(text)
+	for _, m := range imps {
+		imports = append(imports, m.Path)
+	}
+	return out, imports, err
 }

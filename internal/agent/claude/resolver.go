@@ -1,4 +1,4 @@
-package agent
+package claude
 
 // The claude profile: what Claude Code 2.1.328 puts into its first request
 // as instructions from a directory, settled by experiment against the
@@ -21,25 +21,28 @@ import (
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/agent/claude/jsstring"
+	"github.com/rivumi/rivumi-lint/internal/agent/claude/marked"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
 // The AGENTS.md plugin's modes (its instructionFiles option).
 const (
-	ClaudeModeDefault = "claude-md-or-agents-md" // AGENTS.md where no CLAUDE.md-family file loads
-	ClaudeModeClaude  = "claude-md"              // no AGENTS.md
-	ClaudeModeBoth    = "claude-md-and-agents-md"
-	ClaudeModeManaged = "managed-only" // the project's and the user's files dropped
+	ModeDefault = "claude-md-or-agents-md" // AGENTS.md where no CLAUDE.md-family file loads
+	ModeClaude  = "claude-md"              // no AGENTS.md
+	ModeBoth    = "claude-md-and-agents-md"
+	ModeManaged = "managed-only" // the project's and the user's files dropped
 )
 
-// ClaudeModes are the modes in the plugin's order.
-var ClaudeModes = []string{ClaudeModeClaude, ClaudeModeDefault, ClaudeModeBoth, ClaudeModeManaged}
+// Modes are the modes in the plugin's order.
+var Modes = []string{ModeClaude, ModeDefault, ModeBoth, ModeManaged}
 
-// ClaudeOptions are the claude profile's settings: the config's claude:
+// Options are the claude profile's settings: the config's claude:
 // section, and where the run finds what Claude Code would find.
-type ClaudeOptions struct {
+type Options struct {
 	// Mode is the AGENTS.md plugin's instructionFiles (a user setting);
-	// "" or an unknown value is its default, ClaudeModeDefault.
+	// "" or an unknown value is its default, ModeDefault.
 	Mode string
 	// RootAbs is the root's absolute, physical path: Claude Code names
 	// files by the physical working directory.
@@ -66,127 +69,124 @@ type ClaudeOptions struct {
 	Managed func() bool
 }
 
-func (o *ClaudeOptions) mode() string {
-	if slices.Contains(ClaudeModes, o.Mode) {
+func (o *Options) mode() string {
+	if slices.Contains(Modes, o.Mode) {
 		return o.Mode
 	}
-	return ClaudeModeDefault
+	return ModeDefault
+}
+
+// Names implements agent.Resolver: the files tried in each directory.
+func (c *Resolver) Names() []string {
+	return []string{nameMD, dotClaude + "/" + nameMD, nameLocalMD, agentsMD}
 }
 
 // Also are the names the engine's listings must keep for this profile.
-func (o *ClaudeOptions) Also() []string {
-	return []string{claudeMD, claudeLocalMD, claudeDir, codexNormal}
+func (o *Options) Also() []string {
+	return []string{nameMD, nameLocalMD, dotClaude, agentsMD}
 }
 
 const (
-	claudeMD      = "CLAUDE.md"
-	claudeLocalMD = "CLAUDE.local.md"
-	claudeDir     = ".claude"
+	nameMD      = "CLAUDE.md"
+	nameLocalMD = "CLAUDE.local.md"
+	agentsMD    = "AGENTS.md"
+	dotClaude   = ".claude"
 )
 
-// The states only Claude Code gives a file.
-const (
-	Imported    State = "imported"    // in the text, as an @-import of another file
-	Oversized   State = "oversized"   // over 4 MiB: skipped whole
-	Conditional State = "conditional" // a rules file whose paths: make it load only when a matching file is read
-	Excluded    State = "excluded"    // claudeMdExcludes matches it
-)
-
-// claudeKind is whose a loaded file is: it decides the label.
-type claudeKind string
+// fileKind is whose a loaded file is: it decides the label.
+type fileKind string
 
 const (
-	kindManaged claudeKind = "Managed"
-	kindUser    claudeKind = "User"
-	kindProject claudeKind = "Project"
-	kindLocal   claudeKind = "Local"
+	kindManaged fileKind = "Managed"
+	kindUser    fileKind = "User"
+	kindProject fileKind = "Project"
+	kindLocal   fileKind = "Local"
 )
 
-var claudeLabels = map[claudeKind]string{
+var labels = map[fileKind]string{
 	kindManaged: " (organization-managed policy instructions)",
 	kindUser:    " (user's private global instructions for all projects)",
 	kindProject: " (project instructions, checked into the codebase)",
 	kindLocal:   " (user's private project instructions, not checked in)",
 }
 
-// claudePreamble starts the instruction block.
-const claudePreamble = "<system-reminder>\nCodebase and user instructions are shown below. Be sure to adhere to these instructions. " +
+// preamble starts the instruction block.
+const preamble = "<system-reminder>\nCodebase and user instructions are shown below. Be sure to adhere to these instructions. " +
 	"IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.\n\n"
 
-// ClaudeResolver resolves what Claude Code loads from each directory over
+// Resolver resolves what Claude Code loads from each directory over
 // an engine's listings and reads.
-type ClaudeResolver struct {
-	e       engine // base, or base under a lock (share)
-	base    *resolve.Engine
-	o       ClaudeOptions
+type Resolver struct {
+	e       agent.Engine
+	o       Options
 	home    string
-	views   map[string]*View
-	follows map[string]followed
+	views   map[string]*agent.View
+	follows map[string]agent.Followed
 	lstats  map[string]bool
-	reads   map[string]claudeRead
-	texts   map[string]*claudeText
-	lists   map[string]claudeListing
+	reads   map[string]fileRead
+	texts   map[string]*loadedText
+	lists   map[string]dirListing
 	// within are, per view made by a pass, the paths that got in because
 	// they lay in its working directory.
-	within map[*View][]string
+	within map[*agent.View][]string
 	// mains and plugins are the main and the AGENTS.md plugin's passes
 	// made, by working directory.
-	mains   map[string]*claudeMain
-	plugins map[string]*claudePlugin
+	mains   map[string]*mainName
+	plugins map[string]*pluginMode
 	// user is the user's pass, the same for every directory.
-	user *claudeUser
-	// claudeNames is, per chain directory, whether it or a directory
+	user *userFiles
+	// names is, per chain directory, whether it or a directory
 	// above it lists CLAUDE.md, .claude or CLAUDE.local.md.
-	claudeNames map[string]bool
+	names map[string]bool
 	// lstatSrc is the engine's source with its Lstat memoised, for follow.
 	lstatSrc *lstatMemo
 	// env is what every pass asks of the machine outside the repository
 	// (names above the root, managed files, auto memory), asked once a
 	// run: each costs system calls, and a run makes a pass per directory
 	// that holds a Claude file.
-	env *claudeEnv
+	env *envOf
 }
 
-// claudeEnv is the resolver's answers about the machine, the same for
+// envOf is the resolver's answers about the machine, the same for
 // every directory of a run.
-type claudeEnv struct {
+type envOf struct {
 	above           string // the first of CLAUDE.md, CLAUDE.local.md, .claude above the root, "" for none
 	agentsAbove     bool   // an AGENTS.md above the root
 	managed, memory bool
 }
 
 // environment asks the options' functions once.
-func (c *ClaudeResolver) environment() *claudeEnv {
+func (c *Resolver) environment() *envOf {
 	if c.env != nil {
 		return c.env
 	}
-	e := &claudeEnv{}
-	if c.o.mode() != ClaudeModeManaged && c.o.Above != nil {
-		for _, n := range []string{claudeMD, claudeLocalMD, claudeDir} {
+	e := &envOf{}
+	if c.o.mode() != ModeManaged && c.o.Above != nil {
+		for _, n := range []string{nameMD, nameLocalMD, dotClaude} {
 			if c.o.Above(n) {
 				e.above = n
 				break
 			}
 		}
 	}
-	e.agentsAbove = c.o.Above != nil && c.o.Above(codexNormal)
+	e.agentsAbove = c.o.Above != nil && c.o.Above(agentsMD)
 	e.managed = c.o.Managed != nil && c.o.Managed()
-	e.memory = c.home != "" && claudeAutoMemory(c.home)
+	e.memory = c.home != "" && autoMemory(c.home)
 	c.env = e
 	return e
 }
 
-type claudeListing struct {
-	ents    []claudeDirent
+type dirListing struct {
+	ents    []dirent
 	ordered bool
 }
 
-// claudeText is what Claude Code's file pipeline makes of one file's
+// loadedText is what Claude Code's file pipeline makes of one file's
 // bytes, whatever path it is loaded by.
-type claudeText struct {
+type loadedText struct {
 	text     string // decoded, front matter gone, comment pass done
 	globs    []string
-	imports  []mdImport
+	imports  []marked.Import
 	front    bool // a front matter block was removed
 	comments bool // the comment pass removed a block comment
 	newlines bool // the comment pass made CR and CRLF line ends "\n"
@@ -200,27 +200,27 @@ type claudeText struct {
 	loaded string
 }
 
-// NewClaude returns a resolver over e, whose listings must keep o.Also().
-func NewClaude(e *resolve.Engine, o ClaudeOptions) *ClaudeResolver {
+// New returns a resolver over e, whose listings must keep o.Also().
+func New(e agent.Engine, o Options) *Resolver {
 	o.RootAbs = strings.TrimSuffix(o.RootAbs, "/")
 	if o.RootAbs == "" {
 		o.RootAbs = "/"
 	}
 	home := strings.TrimSuffix(o.Home, "/")
-	return &ClaudeResolver{e: e, base: e, o: o, home: home, views: map[string]*View{}, follows: map[string]followed{},
-		lstats: map[string]bool{}, reads: map[string]claudeRead{}, texts: map[string]*claudeText{}, lists: map[string]claudeListing{},
-		within: map[*View][]string{}, mains: map[string]*claudeMain{}, plugins: map[string]*claudePlugin{}, claudeNames: map[string]bool{}}
+	return &Resolver{e: e, o: o, home: home, views: map[string]*agent.View{}, follows: map[string]agent.Followed{},
+		lstats: map[string]bool{}, reads: map[string]fileRead{}, texts: map[string]*loadedText{}, lists: map[string]dirListing{},
+		within: map[*agent.View][]string{}, mains: map[string]*mainName{}, plugins: map[string]*pluginMode{}, names: map[string]bool{}}
 }
 
 // Profile implements Resolver.
-func (c *ClaudeResolver) Profile() *Profile { return Lookup(Claude) }
+func (c *Resolver) Profile() *agent.Profile { return agent.Lookup(agent.Claude) }
 
 // Options returns the resolver's options.
-func (c *ClaudeResolver) Options() *ClaudeOptions { return &c.o }
+func (c *Resolver) Options() *Options { return &c.o }
 
 // View resolves what Claude Code started in dir loads, once per
 // directory. The view is the resolver's: read-only.
-func (c *ClaudeResolver) View(dir string) (*View, error) {
+func (c *Resolver) View(dir string) (*agent.View, error) {
 	if v, ok := c.views[dir]; ok {
 		return v, nil
 	}
@@ -235,70 +235,70 @@ func (c *ClaudeResolver) View(dir string) (*View, error) {
 // FileState is what Claude Code started in the file's own directory does
 // with the file at p (for a file below .claude, the directory holding
 // that .claude); false when it is none of its files there.
-func (c *ClaudeResolver) FileState(p string) (Candidate, bool) {
-	dir := claudeProjectDir("/" + p)
+func (c *Resolver) FileState(p string) (agent.Candidate, bool) {
+	dir := projectDir("/" + p)
 	dir = strings.TrimPrefix(dir, "/")
 	v, err := c.View(dir)
 	if err != nil {
-		return Candidate{}, false
+		return agent.Candidate{}, false
 	}
 	for _, cand := range v.Candidates {
 		if cand.Path == p {
 			return cand, true
 		}
 	}
-	return Candidate{}, false
+	return agent.Candidate{}, false
 }
 
 // renderClaude is the instruction block: the preamble, then each file
 // that loads as "Contents of PATH LABEL:", a blank line and its trimmed
 // text, joined by blank lines. No file: no block.
-func renderClaude(v *View) []byte {
+func renderClaude(v *agent.View) []byte {
 	var parts []string
 	for i := range v.Candidates {
 		cand := &v.Candidates[i]
-		if cand.text == nil || cand.State != Loaded && cand.State != Imported {
+		if cand.Text == nil || cand.State != agent.Loaded && cand.State != agent.Imported {
 			continue
 		}
-		shown := cand.abs
+		shown := cand.Shown
 		if shown == "" {
-			shown = v.rootAbs
+			shown = v.RootAbs
 			if cand.Path != "" {
-				shown = strings.TrimSuffix(v.rootAbs, "/") + "/" + cand.Path
+				shown = strings.TrimSuffix(v.RootAbs, "/") + "/" + cand.Path
 			}
 		}
-		parts = append(parts, "Contents of "+shown+cand.label+":\n\n"+string(cand.text))
+		parts = append(parts, "Contents of "+shown+cand.Label+":\n\n"+string(cand.Text))
 	}
 	if len(parts) == 0 {
 		return nil
 	}
-	return []byte(claudePreamble + strings.Join(parts, "\n\n") + "\n</system-reminder>")
+	return []byte(preamble + strings.Join(parts, "\n\n") + "\n</system-reminder>")
 }
 
 // text processes the bytes of the physical file key once.
-func (c *ClaudeResolver) text(key string, data []byte) *claudeText {
+func (c *Resolver) text(key string, data []byte) *loadedText {
 	if t, ok := c.texts[key]; ok {
 		return t
 	}
-	s := claudeDecode(data)
-	t := &claudeText{lossy: s != string(data)}
-	fm := claudeFrontMatter(s)
+	s := decode(data)
+	t := &loadedText{lossy: s != string(data)}
+	fm := frontMatter(s)
 	t.front = fm.removed
 	t.globs = fm.paths
-	out, imps, stripped, err := claudeMarkdownImports(fm.content)
+	out, imps, stripped, err := marked.Scan(fm.content)
 	if err != nil {
 		t.lexErr = err.Error()
 	}
 	t.text, t.imports, t.comments = out, imps, stripped
 	t.newlines = err == nil && !stripped && out != fm.content
-	t.trimmed = []byte(jsTrimString(t.text))
+	t.trimmed = []byte(jsstring.TrimString(t.text))
 	t.loaded = strings.Join(t.reasons("loaded"), "; ")
 	c.texts[key] = t
 	return t
 }
 
 // reasons are what the file pipeline did to the text, after first.
-func (t *claudeText) reasons(first string) []string {
+func (t *loadedText) reasons(first string) []string {
 	why := []string{first}
 	if t.front {
 		why = append(why, "front matter removed")
@@ -316,7 +316,7 @@ func (t *claudeText) reasons(first string) []string {
 }
 
 // excluded reports whether claudeMdExcludes matches the absolute p.
-func (c *ClaudeResolver) excluded(p string, k claudeKind) bool {
+func (c *Resolver) excluded(p string, k fileKind) bool {
 	if k == kindManaged {
 		return false
 	}
@@ -329,22 +329,22 @@ func (c *ClaudeResolver) excluded(p string, k claudeKind) bool {
 }
 
 // listing lists the physical directory abs once.
-func (c *ClaudeResolver) listing(abs string) (claudeListing, error) {
+func (c *Resolver) listing(abs string) (dirListing, error) {
 	if l, ok := c.lists[abs]; ok {
 		return l, nil
 	}
 	ents, ordered, err := c.list(abs)
 	if err != nil {
-		return claudeListing{}, err
+		return dirListing{}, err
 	}
-	l := claudeListing{ents: ents, ordered: ordered}
+	l := dirListing{ents: ents, ordered: ordered}
 	c.lists[abs] = l
 	return l, nil
 }
 
 // exists reports whether abs has an entry of its own (lstat): what makes a
 // candidate of a name Claude Code tries in every directory.
-func (c *ClaudeResolver) exists(abs string) (bool, error) {
+func (c *Resolver) exists(abs string) (bool, error) {
 	dir, name := path.Dir(abs), path.Base(abs)
 	r, err := c.realpath(dir)
 	if err != nil {
@@ -376,26 +376,26 @@ func (c *ClaudeResolver) exists(abs string) (bool, error) {
 
 // shownRel is how a candidate names the absolute path p: relative to the
 // root inside it, "~/…" below the home, else p itself.
-func (c *ClaudeResolver) shownRel(p string) (rel string, inside bool) {
-	if r, ok := underRoot(c.o.RootAbs, p); ok {
+func (c *Resolver) shownRel(p string) (rel string, inside bool) {
+	if r, ok := agent.UnderRoot(c.o.RootAbs, p); ok {
 		return r, true
 	}
-	if c.home != "" && claudeWithin(p, c.home) {
+	if c.home != "" && withinOf(p, c.home) {
 		return "~" + strings.TrimPrefix(p, c.home), false
 	}
 	return p, false
 }
 
-// claudeNoStart is the view's Lost where Claude Code does not start.
-const claudeNoStart = "it does not start here: the directory's path is not UTF-8, and Claude Code 2.1.328 exits with \"Can't access working directory\""
+// noStart is the view's Lost where Claude Code does not start.
+const noStart = "it does not start here: the directory's path is not UTF-8, and Claude Code 2.1.328 exits with \"Can't access working directory\""
 
 // resolveView runs the loading pass from dir. A directory that holds
 // none of Claude Code's names has its parent's view, candidates shared,
 // unless something of the parent's pass got in because it lay in the
 // parent's working directory and does not lie in dir (an import, a linked
 // rule): the working directory is the only thing that changes.
-func (c *ClaudeResolver) resolveView(dir string) (*View, error) {
-	v := &View{Dir: dir, rootAbs: c.o.RootAbs, render: renderClaude}
+func (c *Resolver) resolveView(dir string) (*agent.View, error) {
+	v := &agent.View{Dir: dir, RootAbs: c.o.RootAbs, Render: renderClaude}
 	info, err := c.e.Dir(dir)
 	if err != nil {
 		return nil, err
@@ -408,10 +408,10 @@ func (c *ClaudeResolver) resolveView(dir string) (*View, error) {
 		// Claude Code 2.1.328 exits at once there ("Can't access working
 		// directory"), before it reads a file (#33.5); no parent's view is
 		// shared, and no path with the raw bytes reaches a message.
-		v.Lost = claudeNoStart
+		v.Lost = noStart
 		return v, nil
 	}
-	if dir != "" && !claudeHolds(info) {
+	if dir != "" && !holdsName(info) {
 		pv, err := c.View(resolve.ParentDir(dir))
 		if err != nil {
 			return nil, err
@@ -420,12 +420,12 @@ func (c *ClaudeResolver) resolveView(dir string) (*View, error) {
 			if inAll(c.within[origin], c.abs(dir)) {
 				cp := *pv
 				cp.Dir = dir
-				cp.origin = origin
+				cp.Shares = origin
 				return &cp, nil
 			}
 		}
 	}
-	s := &claudeSim{c: c, cwd: c.abs(dir), dir: dir}
+	s := &sim{c: c, cwd: c.abs(dir), dir: dir}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
@@ -435,11 +435,11 @@ func (c *ClaudeResolver) resolveView(dir string) (*View, error) {
 	return v, nil
 }
 
-// claudeHolds reports whether a directory's listing has one of the names
+// holdsName reports whether a directory's listing has one of the names
 // Claude Code looks for in a chain directory.
-func claudeHolds(info *resolve.DirInfo) bool {
-	for _, n := range []string{claudeMD, claudeLocalMD, claudeDir, codexNormal} {
-		if _, ok := entryOf(info, n); ok {
+func holdsName(info *resolve.DirInfo) bool {
+	for _, n := range []string{nameMD, nameLocalMD, dotClaude, agentsMD} {
+		if _, ok := info.Lookup(n); ok {
 			return true
 		}
 	}
@@ -449,7 +449,7 @@ func claudeHolds(info *resolve.DirInfo) bool {
 // inAll reports whether every path of ps lies in dir.
 func inAll(ps []string, dir string) bool {
 	for _, p := range ps {
-		if !claudeWithin(p, dir) {
+		if !withinOf(p, dir) {
 			return false
 		}
 	}

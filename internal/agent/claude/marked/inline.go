@@ -1,8 +1,12 @@
-package agent
+package marked
 
-import "unicode"
+import (
+	"unicode"
 
-// The inline half of Claude Code's Markdown lexer (see claude_markdown.go):
+	"github.com/rivumi/rivumi-lint/internal/agent/claude/jsstring"
+)
+
+// The inline half of Claude Code's Markdown lexer (see lexer.go):
 // which parts of a paragraph, heading or list item are text tokens, the
 // only ones the import scan reads. Emphasis keeps the original's pruning
 // notes, which decide what it tries.
@@ -21,17 +25,19 @@ type mdNotes struct {
 
 type mdCloserNote struct{ last, marks int }
 
-func newMdNotes() *mdNotes { return &mdNotes{afterMarks: jsInf, closers: map[int]*mdCloserNote{}} }
+func newMdNotes() *mdNotes {
+	return &mdNotes{afterMarks: jsstring.Inf, closers: map[int]*mdCloserNote{}}
+}
 
 // isAhead is vl.isAhead for /[^]*c/y: whether a c is at or after r.
-func (n *mdNotes) isAhead(e js, c uint16, r int) bool {
+func (n *mdNotes) isAhead(e jsstring.String, c uint16, r int) bool {
 	if n.ahead == nil {
 		n.ahead = map[uint16]int{}
 	}
 	h, ok := n.ahead[c]
 	if !ok {
-		h = jsInf
-		if g := lastIndexOfUnit(e, c, len(e)-1); g >= 0 {
+		h = jsstring.Inf
+		if g := jsstring.LastIndexOfUnit(e, c, len(e)-1); g >= 0 {
 			h = len(e) - g
 		}
 		n.ahead[c] = h
@@ -40,14 +46,14 @@ func (n *mdNotes) isAhead(e js, c uint16, r int) bool {
 }
 
 // past is vl.past for a search of s from r: the end of the match, -1.
-func (n *mdNotes) past(e js, key, s string, r int) int {
+func (n *mdNotes) past(e jsstring.String, key, s string, r int) int {
 	if n.absent == nil {
 		n.absent = map[string]int{}
 	}
 	if a, ok := n.absent[key]; ok && len(e)-r <= a {
 		return -1
 	}
-	if i := indexOf(e, s, r); i >= 0 {
+	if i := jsstring.IndexOf(e, s, r); i >= 0 {
 		return i + len(s)
 	}
 	n.absent[key] = len(e) - r
@@ -55,7 +61,7 @@ func (n *mdNotes) past(e js, key, s string, r int) int {
 }
 
 // inlineTokens is Wze.inlineTokens.
-func (lx *mdLexer) inlineTokens(e js, tokens []*mdToken) []*mdToken {
+func (lx *mdLexer) inlineTokens(e jsstring.String, tokens []*mdToken) []*mdToken {
 	toks := tokens
 	f := lx.frame(e, &toks, false)
 	var tok *mdToken
@@ -137,11 +143,11 @@ func mdInlineMethods(c int) []string {
 	return []string{"inlineText"}
 }
 
-func (lx *mdLexer) inlineTokenizer(m string, e js) *mdToken {
+func (lx *mdLexer) inlineTokenizer(m string, e jsstring.String) *mdToken {
 	switch m {
 	case "escape":
-		if at(e, 0) == '\\' {
-			if c := at(e, 1); c >= '!' && c <= '~' && !isASCIILetter(c) && !isASCIIDigit(c) {
+		if jsstring.At(e, 0) == '\\' {
+			if c := jsstring.At(e, 1); c >= '!' && c <= '~' && !jsstring.IsASCIILetter(c) && !jsstring.IsASCIIDigit(c) {
 				return &mdToken{typ: "escape", raw: e[:2], text: e[1:2]}
 			}
 		}
@@ -173,20 +179,20 @@ func (lx *mdLexer) inlineTokenizer(m string, e js) *mdToken {
 // mdTrailingSpace is the length of e's trailing whitespace (hS's
 // endSpace, which the original keeps from the call's first rest: the same
 // for every later rest, a suffix of it).
-func mdTrailingSpace(e js) int {
+func mdTrailingSpace(e jsstring.String) int {
 	j := len(e)
-	for j > 0 && jsSpace(int(e[j-1])) {
+	for j > 0 && jsstring.IsSpace(int(e[j-1])) {
 		j--
 	}
 	return len(e) - j
 }
 
 // mdBreak is mS (kI: /(?:\\|  +)\n/y, then something after it).
-func mdBreak(e js) int {
+func mdBreak(e jsstring.String) int {
 	r := -1
-	if at(e, 0) == '\\' && at(e, 1) == '\n' {
+	if jsstring.At(e, 0) == '\\' && jsstring.At(e, 1) == '\n' {
 		r = 2
-	} else if n := skipUnit(e, 0, ' '); n >= 2 && at(e, n) == '\n' {
+	} else if n := skipUnit(e, 0, ' '); n >= 2 && jsstring.At(e, n) == '\n' {
 		r = n + 1
 	}
 	if r != -1 && len(e)-r > mdTrailingSpace(e) {
@@ -196,7 +202,7 @@ func mdBreak(e js) int {
 }
 
 // mdTextEnd is SS (gfm off): where a text token ends.
-func mdTextEnd(e js) int {
+func mdTextEnd(e jsstring.String) int {
 	h := 1
 	if e[0] == '`' {
 		h = skipUnit(e, 0, '`')
@@ -207,7 +213,7 @@ func mdTextEnd(e js) int {
 		case '!', '*', '<', '[', '\\', '_', '`':
 			return i
 		case ' ':
-			if at(e, i+1) == ' ' && at(e, i+2) == '\n' {
+			if jsstring.At(e, i+1) == ' ' && jsstring.At(e, i+2) == '\n' {
 				y := i + 2
 				if len(e)-y <= mdTrailingSpace(e) {
 					return len(e)
@@ -225,41 +231,41 @@ func mdTextEnd(e js) int {
 
 // mdTag is pS: an inline HTML tag, comment, declaration or processing
 // instruction; its length or -1.
-func mdTag(e js, notes *mdNotes) int {
-	if at(e, 0) != '<' {
+func mdTag(e jsstring.String, notes *mdNotes) int {
+	if jsstring.At(e, 0) != '<' {
 		return -1
 	}
-	switch at(e, 1) {
+	switch jsstring.At(e, 1) {
 	case '?':
 		return notes.past(e, "?>", "?>", 2)
 	case '!':
-		if startsWith(e, "--", 2) {
+		if jsstring.StartsWith(e, "--", 2) {
 			return notes.past(e, "-->", "-->", 2)
 		}
-		if startsWith(e, "[CDATA[", 2) {
+		if jsstring.StartsWith(e, "[CDATA[", 2) {
 			return notes.past(e, "]]>", "]]>", 9)
 		}
 		// mI: /[A-Z]+\s/iy
 		i := 2
-		for isASCIILetter(at(e, i)) {
+		for jsstring.IsASCIILetter(jsstring.At(e, i)) {
 			i++
 		}
-		if i == 2 || i >= len(e) || !jsSpace(int(e[i])) {
+		if i == 2 || i >= len(e) || !jsstring.IsSpace(int(e[i])) {
 			return -1
 		}
 		return notes.past(e, ">", ">", i+1)
 	case '/':
 		// hI: /[A-Z][-:\w]*\s*>/iy
 		i := 2
-		if !isASCIILetter(at(e, i)) {
+		if !jsstring.IsASCIILetter(jsstring.At(e, i)) {
 			return -1
 		}
 		i++
-		for c := at(e, i); c == '-' || c == ':' || isWordUnit(c); c = at(e, i) {
+		for c := jsstring.At(e, i); c == '-' || c == ':' || jsstring.IsWordUnit(c); c = jsstring.At(e, i) {
 			i++
 		}
 		i = skipJSSpace(e, i)
-		if at(e, i) != '>' {
+		if jsstring.At(e, i) != '>' {
 			return -1
 		}
 		return i + 1
@@ -272,7 +278,7 @@ func mdTag(e js, notes *mdNotes) int {
 }
 
 // mdAttrsEnd is P_: attributes (wP), then \s*\/?>; the tag's end or -1.
-func mdAttrsEnd(e js, o int) int {
+func mdAttrsEnd(e jsstring.String, o int) int {
 	for {
 		n := mdAttr(e, o)
 		if n <= o {
@@ -281,37 +287,37 @@ func mdAttrsEnd(e js, o int) int {
 		o = n
 	}
 	o = skipJSSpace(e, o)
-	if at(e, o) == '/' {
+	if jsstring.At(e, o) == '/' {
 		o++
 	}
-	if at(e, o) != '>' {
+	if jsstring.At(e, o) != '>' {
 		return -1
 	}
 	return o + 1
 }
 
 // mdAttr is wP: /\s+[:A-Z_][-.:\w]*(?:\s*=\s*(?:[^\s"'<=>`]+|'[^']*'|"[^"]*"))?/iy.
-func mdAttr(e js, o int) int {
+func mdAttr(e jsstring.String, o int) int {
 	i := skipJSSpace(e, o)
 	if i == o {
 		return -1
 	}
-	c := at(e, i)
-	if !(c == ':' || c == '_' || isASCIILetter(c)) {
+	c := jsstring.At(e, i)
+	if !(c == ':' || c == '_' || jsstring.IsASCIILetter(c)) {
 		return -1
 	}
 	i++
-	for c := at(e, i); c == '-' || c == '.' || c == ':' || isWordUnit(c); c = at(e, i) {
+	for c := jsstring.At(e, i); c == '-' || c == '.' || c == ':' || jsstring.IsWordUnit(c); c = jsstring.At(e, i) {
 		i++
 	}
 	j := skipJSSpace(e, i)
-	if at(e, j) != '=' {
+	if jsstring.At(e, j) != '=' {
 		return i
 	}
 	j = skipJSSpace(e, j+1)
-	switch c := at(e, j); {
+	switch c := jsstring.At(e, j); {
 	case c == '\'' || c == '"':
-		if k := indexOfUnit(e, uint16(c), j+1); k >= 0 {
+		if k := jsstring.IndexOfUnit(e, uint16(c), j+1); k >= 0 {
 			return k + 1
 		}
 		return i
@@ -326,24 +332,24 @@ func mdAttr(e js, o int) int {
 }
 
 // mdAutolink is the autolink tokenizer: <scheme:…> or <address@host>.
-func mdAutolink(e js) *mdToken {
+func mdAutolink(e jsstring.String) *mdToken {
 	// FI: /<[A-Z][-+.\dA-Z]{1,31}:[!-;=?-\uffff]*>/iy
-	if at(e, 0) == '<' && isASCIILetter(at(e, 1)) {
+	if jsstring.At(e, 0) == '<' && jsstring.IsASCIILetter(jsstring.At(e, 1)) {
 		i := 2
-		for c := at(e, i); c == '-' || c == '+' || c == '.' || isASCIIDigit(c) || isASCIILetter(c); c = at(e, i) {
+		for c := jsstring.At(e, i); c == '-' || c == '+' || c == '.' || jsstring.IsASCIIDigit(c) || jsstring.IsASCIILetter(c); c = jsstring.At(e, i) {
 			i++
 		}
 		// ":" is not in the run's class: the run itself must be 1 to 31 long
-		if n := i - 2; n >= 1 && at(e, i) == ':' && n <= 31 {
+		if n := i - 2; n >= 1 && jsstring.At(e, i) == ':' && n <= 31 {
 			j := i + 1
-			for c := at(e, j); c >= '!' && c != '<' && c != '>'; c = at(e, j) {
+			for c := jsstring.At(e, j); c >= '!' && c != '<' && c != '>'; c = jsstring.At(e, j) {
 				j++
 			}
-			if at(e, j) == '>' {
+			if jsstring.At(e, j) == '>' {
 				s := e[:j+1]
 				space := false
 				for _, u := range s {
-					if jsSpace(int(u)) {
+					if jsstring.IsSpace(int(u)) {
 						space = true
 						break
 					}
@@ -355,14 +361,14 @@ func mdAutolink(e js) *mdToken {
 		}
 	}
 	// BI: /<[-!#-'*+./=?\w`{-~]+@/y
-	if at(e, 0) != '<' {
+	if jsstring.At(e, 0) != '<' {
 		return nil
 	}
 	i := 1
 	for i < len(e) && mdAddressUnit(int(e[i])) {
 		i++
 	}
-	if i == 1 || at(e, i) != '@' {
+	if i == 1 || jsstring.At(e, i) != '@' {
 		return nil
 	}
 	r := i + 1
@@ -388,7 +394,7 @@ func mdAddressUnit(c int) bool {
 	switch {
 	case c == '-' || c == '!' || c >= '#' && c <= '\'' || c == '*' || c == '+' || c == '.' || c == '/' || c == '=' || c == '?':
 		return true
-	case isWordUnit(c) || c == '`' || c >= '{' && c <= '~':
+	case jsstring.IsWordUnit(c) || c == '`' || c >= '{' && c <= '~':
 		return true
 	}
 	return false
@@ -397,30 +403,30 @@ func mdAddressUnit(c int) bool {
 // mdDomainLabel is UI (end '.') and $I (end '>'): a label of letters,
 // digits and "-", not starting with "-" nor 64 long, ending in a letter or
 // digit, then end; the position after end, -1 for none.
-func mdDomainLabel(e js, o int, end uint16) int {
-	if at(e, o) == '-' {
+func mdDomainLabel(e jsstring.String, o int, end uint16) int {
+	if jsstring.At(e, o) == '-' {
 		return -1
 	}
 	j := o
-	for c := at(e, j); c == '-' || isASCIIDigit(c) || isASCIILetter(c); c = at(e, j) {
+	for c := jsstring.At(e, j); c == '-' || jsstring.IsASCIIDigit(c) || jsstring.IsASCIILetter(c); c = jsstring.At(e, j) {
 		j++
 	}
 	if j-o >= 64 {
 		return -1
 	}
-	if j == o || at(e, j-1) == '-' || at(e, j) != int(end) {
+	if j == o || jsstring.At(e, j-1) == '-' || jsstring.At(e, j) != int(end) {
 		return -1
 	}
 	return j + 1
 }
 
-func mdLinkText(raw, text js) *mdToken {
+func mdLinkText(raw, text jsstring.String) *mdToken {
 	return &mdToken{typ: "link", raw: raw, text: text, tokens: []*mdToken{{typ: "text", raw: text, text: text}}}
 }
 
 // mdCodespan is the codespan tokenizer (Zu, fS): a closing run as long as
 // the opening one.
-func mdCodespan(e js, notes *mdNotes) int {
+func mdCodespan(e jsstring.String, notes *mdNotes) int {
 	o := skipUnit(e, 0, '`')
 	if o == 0 {
 		return -1
@@ -432,12 +438,12 @@ func mdCodespan(e js, notes *mdNotes) int {
 	if a, ok := notes.absent[key]; ok && len(e)-o <= a {
 		return -1
 	}
-	for g := indexOfUnit(e, '`', o); g != -1; {
+	for g := jsstring.IndexOfUnit(e, '`', o); g != -1; {
 		y := skipUnit(e, g, '`')
 		if y-g == o {
 			return y
 		}
-		g = indexOfUnit(e, '`', y)
+		g = jsstring.IndexOfUnit(e, '`', y)
 	}
 	notes.absent[key] = len(e) - o
 	return -1
@@ -456,16 +462,16 @@ func itoa(n int) string {
 }
 
 // link is the link tokenizer: [text](destination "title").
-func (lx *mdLexer) link(e js) *mdToken {
+func (lx *mdLexer) link(e jsstring.String) *mdToken {
 	o := 0
-	if at(e, 0) == '!' {
+	if jsstring.At(e, 0) == '!' {
 		o = 1
 	}
-	if at(e, o) != '[' {
+	if jsstring.At(e, o) != '[' {
 		return nil
 	}
 	r := mdBracketEnd(e, o+1)
-	if r == -1 || at(e, r+1) != '(' {
+	if r == -1 || jsstring.At(e, r+1) != '(' {
 		return nil
 	}
 	end := mdDestination(e, r+1, lx.notes)
@@ -476,8 +482,8 @@ func (lx *mdLexer) link(e js) *mdToken {
 }
 
 // linkToken is OS: an image has no tokens; a link's text is lexed.
-func (lx *mdLexer) linkToken(raw, text js) *mdToken {
-	var k js
+func (lx *mdLexer) linkToken(raw, text jsstring.String) *mdToken {
+	var k jsstring.String
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\\' && i+1 < len(text) && (text[i+1] == '[' || text[i+1] == ']') {
 			k = append(k, text[i+1])
@@ -496,7 +502,7 @@ func (lx *mdLexer) linkToken(raw, text js) *mdToken {
 }
 
 // mdBracketEnd is Xu: the "]" that ends link text starting at o.
-func mdBracketEnd(e js, o int) int {
+func mdBracketEnd(e jsstring.String, o int) int {
 	inner := false
 	next := func(from int) int {
 		for i := max(from, 0); i < len(e); i++ {
@@ -511,12 +517,12 @@ func mdBracketEnd(e js, o int) int {
 		switch e[h] {
 		case '\\':
 			h++
-			if h == len(e) || jsLineEnd(int(e[h])) {
+			if h == len(e) || jsstring.IsLineEnd(int(e[h])) {
 				return -1
 			}
 		case '`':
 			if !inner {
-				h = indexOfUnit(e, '`', h+1)
+				h = jsstring.IndexOfUnit(e, '`', h+1)
 				if h == -1 {
 					return -1
 				}
@@ -542,14 +548,14 @@ func mdDestUnit(c int) bool {
 
 // mdDestination is eS: the end of "(destination title)" at o, -1 for
 // none.
-func mdDestination(e js, o int, notes *mdNotes) int {
+func mdDestination(e jsstring.String, o int, notes *mdNotes) int {
 	// JP: /\([!-'*-;=-[\]-~]+\)/y
-	if at(e, o) == '(' {
+	if jsstring.At(e, o) == '(' {
 		j := o + 1
 		for j < len(e) && mdDestUnit(int(e[j])) {
 			j++
 		}
-		if j > o+1 && at(e, j) == ')' {
+		if j > o+1 && jsstring.At(e, j) == ')' {
 			return j + 1
 		}
 	}
@@ -557,13 +563,13 @@ func mdDestination(e js, o int, notes *mdNotes) int {
 		return -1
 	}
 	g := skipJSSpace(e, o+1)
-	angle := at(e, g) == '<'
+	angle := jsstring.At(e, g) == '<'
 	if angle && !notes.isAhead(e, '>', g) {
 		return -1
 	}
 	// qP: /[^!-\uffff]|\s/g
 	k := g
-	for k < len(e) && !(e[k] < '!' || jsSpace(int(e[k]))) {
+	for k < len(e) && !(e[k] < '!' || jsstring.IsSpace(int(e[k]))) {
 		k++
 	}
 	var res *mdDest
@@ -578,12 +584,12 @@ func mdDestination(e js, o int, notes *mdNotes) int {
 			// QP: /[^\n<>\\]+|\\./y repeated, then ">"
 			z = g + 1
 			for {
-				c := at(e, z)
+				c := jsstring.At(e, z)
 				if c == -1 {
 					break
 				}
 				if c == '\\' {
-					if z+1 < len(e) && !jsLineEnd(int(e[z+1])) {
+					if z+1 < len(e) && !jsstring.IsLineEnd(int(e[z+1])) {
 						z += 2
 						continue
 					}
@@ -594,13 +600,13 @@ func mdDestination(e js, o int, notes *mdNotes) int {
 				}
 				z++
 			}
-			if z > g+1 && at(e, z) == '>' {
+			if z > g+1 && jsstring.At(e, z) == '>' {
 				z++
 			} else {
 				z = -1
 			}
 		case 2:
-			z = lastIndexOfUnit(e, ')', k-1)
+			z = jsstring.LastIndexOfUnit(e, ')', k-1)
 			if z < g {
 				w, z = o+1, o+1
 			}
@@ -613,12 +619,12 @@ func mdDestination(e js, o int, notes *mdNotes) int {
 	p := res.dest
 	if !angle {
 		if n := mdUnbalanced(p); n != -1 {
-			return len(jsTrimEnd(e[:min(o+n+2, len(e))]))
+			return len(jsstring.TrimEnd(e[:min(o+n+2, len(e))]))
 		}
 		return res.end
 	}
 	d := len(p) - 1
-	for at(p, d-1) == '\\' {
+	for jsstring.At(p, d-1) == '\\' {
 		d--
 	}
 	if len(p) == 0 || p[len(p)-1] != '>' || (len(p)-1-d)%2 == 1 {
@@ -629,16 +635,16 @@ func mdDestination(e js, o int, notes *mdNotes) int {
 
 type mdDest struct {
 	end  int
-	dest js
+	dest jsstring.String
 }
 
 // mdDestTitle is ZP.
-func mdDestTitle(e js, o, r int) *mdDest {
+func mdDestTitle(e jsstring.String, o, r int) *mdDest {
 	if r == -1 {
 		return nil
 	}
 	h := skipJSSpace(e, r)
-	g := at(e, h)
+	g := jsstring.At(e, h)
 	if g == ')' {
 		return &mdDest{end: h + 1, dest: e[o:r]}
 	}
@@ -657,16 +663,16 @@ func mdDestTitle(e js, o, r int) *mdDest {
 }
 
 // mdCloseParen is Z_: whitespace then ")".
-func mdCloseParen(e js, o int) int {
+func mdCloseParen(e jsstring.String, o int) int {
 	r := skipJSSpace(e, o)
-	if at(e, r) == ')' {
+	if jsstring.At(e, r) == ')' {
 		return r + 1
 	}
 	return -1
 }
 
 // mdUnbalanced is eI: the first ")" outside parentheses, -1 for none.
-func mdUnbalanced(e js) int {
+func mdUnbalanced(e jsstring.String) int {
 	o := 0
 	next := func(from int) int {
 		for i := from; i < len(e); i++ {
@@ -701,14 +707,14 @@ func mdUnbalanced(e js) int {
 // mdRef is Al: a reference link's text and label.
 type mdRef struct {
 	end         int
-	text, label js
+	text, label jsstring.String
 	short       bool
 }
 
-func mdRefAt(e js, o int) *mdRef {
+func mdRefAt(e jsstring.String, o int) *mdRef {
 	if r := mdBracketEnd(e, o+1); r != -1 {
 		k := r + 1
-		if at(e, k) == '[' {
+		if jsstring.At(e, k) == '[' {
 			if rr := mdLabelEnd(e, k+1); rr != -1 {
 				p := e[o+1 : r]
 				d := e[k+1 : rr]
@@ -725,7 +731,7 @@ func mdRefAt(e js, o int) *mdRef {
 	}
 	g := e[o+1 : h]
 	end := h + 1
-	if startsWith(e, "[]", h+1) {
+	if jsstring.StartsWith(e, "[]", h+1) {
 		end = h + 3
 	}
 	return &mdRef{end: end, text: g, label: g, short: true}
@@ -733,12 +739,12 @@ func mdRefAt(e js, o int) *mdRef {
 
 // reflink is the reflink tokenizer: a link through a definition, else
 // its first character as text.
-func (lx *mdLexer) reflink(e js) *mdToken {
+func (lx *mdLexer) reflink(e jsstring.String) *mdToken {
 	r := 0
-	if at(e, 0) == '!' {
+	if jsstring.At(e, 0) == '!' {
 		r = 1
 	}
-	if at(e, r) != '[' {
+	if jsstring.At(e, r) != '[' {
 		return nil
 	}
 	h := mdRefAt(e, r)
@@ -752,8 +758,8 @@ func (lx *mdLexer) reflink(e js) *mdToken {
 }
 
 // emStrong is lD: emphasis or strong emphasis at a run of * or _.
-func (lx *mdLexer) emStrong(o, mask, before js) *mdToken {
-	y := at(o, 0)
+func (lx *mdLexer) emStrong(o, mask, before jsstring.String) *mdToken {
+	y := jsstring.At(o, 0)
 	if y != '*' && y != '_' {
 		return nil
 	}
@@ -775,7 +781,7 @@ func (lx *mdLexer) emStrong(o, mask, before js) *mdToken {
 	n := min(r+d.start+d.size, len(o))
 	raw := o[:n]
 	w := 2 - (min(r, d.size) & 1)
-	var text js
+	var text jsstring.String
 	if len(raw) > 2*w {
 		text = raw[w : len(raw)-w]
 	}
@@ -797,20 +803,20 @@ func mdElClass(c int) int {
 
 // mdCanOpen is V_: whether the run can open emphasis, given the
 // character before it.
-func mdCanOpen(e js, o int, before js) bool {
-	g := cpAt(before, 0)
+func mdCanOpen(e jsstring.String, o int, before jsstring.String) bool {
+	g := jsstring.CodePointAt(before, 0)
 	if g == -1 {
 		return true
 	}
-	if mdElClass(cpAt(e, o)) == 2 {
+	if mdElClass(jsstring.CodePointAt(e, o)) == 2 {
 		return e[0] == '*' || !mdLetterOrNumber(before)
 	}
 	return g != '*' && g != '_' && mdElClass(g) != 2
 }
 
 // mdLetterOrNumber is zP: /^[\p{L}\p{N}]/u.
-func mdLetterOrNumber(s js) bool {
-	c := cpAt(s, 0)
+func mdLetterOrNumber(s jsstring.String) bool {
+	c := jsstring.CodePointAt(s, 0)
 	if c < 0 || c >= 0xd800 && c <= 0xdfff {
 		return false
 	}
@@ -820,10 +826,10 @@ func mdLetterOrNumber(s js) bool {
 type mdClose struct{ start, size int }
 
 // mdCloser is Y_: the run in the mask that closes the one ending at o.
-func mdCloser(e js, o, r, h int, k *mdNotes) *mdClose {
+func mdCloser(e jsstring.String, o, r, h int, k *mdNotes) *mdClose {
 	star := r == '*'
 	p := k.closers[r]
-	if p != nil && len(e)-o < p.last && at(e, o+1) != r {
+	if p != nil && len(e)-o < p.last && jsstring.At(e, o+1) != r {
 		return nil
 	}
 	d := uint16(r)
@@ -831,28 +837,28 @@ func mdCloser(e js, o, r, h int, k *mdNotes) *mdClose {
 	z := mdFlanking(e, o, r)
 	hh := z - 1
 	kk := 1
-	for zz := indexOfUnit(e, d, z); zz != -1; {
+	for zz := jsstring.IndexOfUnit(e, d, z); zz != -1; {
 		q := skipUnit(e, zz+1, d)
 		if zz == o {
-			zz = indexOfUnit(e, d, q)
+			zz = jsstring.IndexOfUnit(e, d, q)
 			continue
 		}
 		if p != nil && zz > o+1 && len(e)-zz < p.last {
 			return nil
 		}
-		ee := at(e, zz-1)
+		ee := jsstring.At(e, zz-1)
 		if ee >= 0xdc00 && ee <= 0xdfff && zz-2 >= o {
-			if we := cpAt(e, zz-2); we > 0xffff {
+			if we := jsstring.CodePointAt(e, zz-2); we > 0xffff {
 				ee = we
 			}
 		}
-		ie := cpAt(e, q)
+		ie := jsstring.CodePointAt(e, q)
 		me, be := mdElClass(ee), mdElClass(ie)
 		both := me == be && (me == 1 || star && me == 2)
 		switch {
 		case me < be && !both:
 			n += q - zz
-			marks := jsInf
+			marks := jsstring.Inf
 			if p != nil {
 				marks = p.marks
 			}
@@ -871,7 +877,7 @@ func mdCloser(e js, o, r, h int, k *mdNotes) *mdClose {
 				}
 			}
 		}
-		zz = indexOfUnit(e, d, q)
+		zz = jsstring.IndexOfUnit(e, d, q)
 	}
 	k.closers[r] = &mdCloserNote{last: len(e) - hh, marks: kk}
 	return nil
@@ -879,31 +885,31 @@ func mdCloser(e js, o, r, h int, k *mdNotes) *mdClose {
 
 // mdFlanking is KP: past "__…*…__" (for *) or "**…_…**" (for _) right
 // after the run, whose inner mark cannot close it.
-func mdFlanking(e js, o, r int) int {
+func mdFlanking(e jsstring.String, o, r int) int {
 	i := o
 	other := func(c int) bool { return c != '*' && c != '_' && c != -1 }
-	for other(at(e, i)) {
+	for other(jsstring.At(e, i)) {
 		i++
 	}
 	var a, b uint16 = '_', '*'
 	if r != '*' {
 		a, b = '*', '_'
 	}
-	if at(e, i) != int(a) || at(e, i+1) != int(a) {
+	if jsstring.At(e, i) != int(a) || jsstring.At(e, i+1) != int(a) {
 		return o
 	}
 	i += 2
-	for other(at(e, i)) {
+	for other(jsstring.At(e, i)) {
 		i++
 	}
-	if at(e, i) != int(b) {
+	if jsstring.At(e, i) != int(b) {
 		return o
 	}
 	i++
-	for other(at(e, i)) {
+	for other(jsstring.At(e, i)) {
 		i++
 	}
-	if at(e, i) != int(a) || at(e, i+1) != int(a) {
+	if jsstring.At(e, i) != int(a) || jsstring.At(e, i+1) != int(a) {
 		return o
 	}
 	return max(o, i)
@@ -911,15 +917,15 @@ func mdFlanking(e js, o, r int) int {
 
 // mdMask is rS: the text with reference links, inline links, tags, code
 // spans and escapes masked, where emphasis looks for closing runs.
-func mdMask(e js, links map[string]bool) js {
+func mdMask(e jsstring.String, links map[string]bool) jsstring.String {
 	if len(links) > 0 {
 		e = mdMaskRefs(e, links)
 	}
 	return mdMaskEscapes(mdMaskSpans(e))
 }
 
-func mdPlaceholder(n int) js {
-	out := make(js, max(n, 2))
+func mdPlaceholder(n int) jsstring.String {
+	out := make(jsstring.String, max(n, 2))
 	out[0] = '['
 	for i := 1; i < len(out)-1; i++ {
 		out[i] = 'a'
@@ -929,17 +935,17 @@ func mdPlaceholder(n int) js {
 }
 
 // mdMaskRefs is tI.
-func mdMaskRefs(e js, links map[string]bool) js {
-	var r js
+func mdMaskRefs(e jsstring.String, links map[string]bool) jsstring.String {
+	var r jsstring.String
 	h := 0
-	g := indexOfUnit(e, '[', 0)
+	g := jsstring.IndexOfUnit(e, '[', 0)
 	for g != -1 {
 		y := mdRefAt(e, g)
 		k := -1
 		if y != nil {
 			k = y.end
-			if y.short && at(e, k) == '(' {
-				if at(e, k-2) == '[' && k-g == len(y.label)+4 {
+			if y.short && jsstring.At(e, k) == '(' {
+				if jsstring.At(e, k-2) == '[' && k-g == len(y.label)+4 {
 					k -= 2
 				} else {
 					k = -1
@@ -947,10 +953,10 @@ func mdMaskRefs(e js, links map[string]bool) js {
 			}
 		}
 		if k == -1 {
-			g = indexOfUnit(e, '[', g+1)
+			g = jsstring.IndexOfUnit(e, '[', g+1)
 			continue
 		}
-		label := e[lastIndexOfUnit(e, '[', k-1)+1 : max(k-1, lastIndexOfUnit(e, '[', k-1)+1)]
+		label := e[jsstring.LastIndexOfUnit(e, '[', k-1)+1 : max(k-1, jsstring.LastIndexOfUnit(e, '[', k-1)+1)]
 		if links[jsKey(label)] {
 			rr := g
 			if g > h && e[g-1] == '!' {
@@ -960,17 +966,17 @@ func mdMaskRefs(e js, links map[string]bool) js {
 			r = append(r, mdPlaceholder(k-rr)...)
 			h = k
 		}
-		g = indexOfUnit(e, '[', k)
+		g = jsstring.IndexOfUnit(e, '[', k)
 	}
 	if h == 0 {
 		return e
 	}
-	return cat(r, e[h:])
+	return jsstring.Cat(r, e[h:])
 }
 
 // mdMaskSpans is nS (bi: /\[[^[\]]*]\(|<[^<>]*>|`[^`]*`/g).
-func mdMaskSpans(e js) js {
-	var o js
+func mdMaskSpans(e jsstring.String) jsstring.String {
+	var o jsstring.String
 	r := 0
 	for last := 0; last <= len(e); {
 		g, end := -1, -1
@@ -981,7 +987,7 @@ func mdMaskSpans(e js) js {
 				for j < len(e) && e[j] != '[' && e[j] != ']' {
 					j++
 				}
-				if at(e, j) == ']' && at(e, j+1) == '(' {
+				if jsstring.At(e, j) == ']' && jsstring.At(e, j+1) == '(' {
 					g, end = i, j+2
 				}
 			case '<':
@@ -989,11 +995,11 @@ func mdMaskSpans(e js) js {
 				for j < len(e) && e[j] != '<' && e[j] != '>' {
 					j++
 				}
-				if at(e, j) == '>' {
+				if jsstring.At(e, j) == '>' {
 					g, end = i, j+1
 				}
 			case '`':
-				if j := indexOfUnit(e, '`', i+1); j >= 0 {
+				if j := jsstring.IndexOfUnit(e, '`', i+1); j >= 0 {
 					g, end = i, j+1
 				}
 			}
@@ -1012,17 +1018,17 @@ func mdMaskSpans(e js) js {
 		}
 		last = max(y, g+1)
 	}
-	return cat(o, e[min(r, len(e)):])
+	return jsstring.Cat(o, e[min(r, len(e)):])
 }
 
 // mdParenEnd is nI: the ")" closing a link's "(", nesting once.
-func mdParenEnd(e js, o int) int {
+func mdParenEnd(e jsstring.String, o int) int {
 	r := 1
 	for h := o; h < len(e); h++ {
 		switch e[h] {
 		case '\\':
 			h++
-			if h == len(e) || jsLineEnd(int(e[h])) {
+			if h == len(e) || jsstring.IsLineEnd(int(e[h])) {
 				return -1
 			}
 		case '(':
@@ -1042,16 +1048,16 @@ func mdParenEnd(e js, o int) int {
 
 // mdMaskEscapes is oS: a backslash and the punctuation it escapes become
 // "++".
-func mdMaskEscapes(e js) js {
-	var o js
+func mdMaskEscapes(e jsstring.String) jsstring.String {
+	var o jsstring.String
 	r := 0
-	h := indexOfUnit(e, '\\', 0)
+	h := jsstring.IndexOfUnit(e, '\\', 0)
 	for h != -1 {
-		g := cpAt(e, h+1)
+		g := jsstring.CodePointAt(e, h+1)
 		astral := g > 0xffff
 		if g != -1 && mdClass(g) == 1 {
 			o = append(o, e[r:h]...)
-			o = append(o, lit("++")...)
+			o = append(o, jsstring.Lit("++")...)
 			r = h + 2
 			if astral {
 				r = h + 3
@@ -1064,7 +1070,7 @@ func mdMaskEscapes(e js) js {
 				from++
 			}
 		}
-		h = indexOfUnit(e, '\\', from)
+		h = jsstring.IndexOfUnit(e, '\\', from)
 	}
-	return cat(o, e[min(r, len(e)):])
+	return jsstring.Cat(o, e[min(r, len(e)):])
 }

@@ -1,14 +1,15 @@
-package agent
+package claude
 
 import (
+	"github.com/rivumi/rivumi-lint/internal/agent/claude/jsstring"
 	"path"
 	"strings"
 )
 
-// claudeTextExts are the extensions of files Claude Code 2.1.328 loads
+// textExts are the extensions of files Claude Code 2.1.328 loads
 // ($Zr): any other (lower-cased) extension is skipped as not text; a name
 // without one loads.
-var claudeTextExts = map[string]bool{}
+var textExts = map[string]bool{}
 
 func init() {
 	for _, e := range strings.Fields(`.md .txt .text .json .yaml .yml .toml .xml .csv .html .htm .css .scss .sass .less
@@ -17,15 +18,15 @@ func init() {
 		.graphql .gql .proto .vue .svelte .astro .ejs .hbs .pug .jade .php .pl .pm .lua .r .dart .ex .exs .erl .hrl
 		.clj .cljs .cljc .edn .hs .lhs .elm .ml .mli .f .f90 .f95 .for .cmake .make .makefile .gradle .sbt .rst .adoc
 		.asciidoc .org .tex .latex .lock .log .diff .patch`) {
-		claudeTextExts[e] = true
+		textExts[e] = true
 	}
 }
 
-// claudeTextFile reports whether Claude Code loads a file by this path's
+// textFile reports whether Claude Code loads a file by this path's
 // extension (Node's path.extname, lower-cased).
-func claudeTextFile(p string) bool {
+func textFile(p string) bool {
 	ext := strings.ToLower(nodeExtname(p))
-	return ext == "" || claudeTextExts[ext]
+	return ext == "" || textExts[ext]
 }
 
 // nodeExtname is Node's posix path.extname: from the last "." of the last
@@ -64,12 +65,12 @@ func nodeExtname(p string) string {
 	return p[startDot:end]
 }
 
-// claudeResolveImport is where an @-import written as h points from the
+// resolveImport is where an @-import written as h points from the
 // directory base (the importing file's real directory): "~" is home, an
 // absolute path is itself, anything else is below base; "" when "~" is
 // asked for and home is not known.
-func claudeResolveImport(h, base, home string) string {
-	r := jsTrimString(h)
+func resolveImport(h, base, home string) string {
+	r := jsstring.TrimString(h)
 	switch {
 	case r == "":
 		return path.Clean(base)
@@ -84,15 +85,15 @@ func claudeResolveImport(h, base, home string) string {
 	return path.Clean(base + "/" + r)
 }
 
-// claudeWithin reports whether p is dir or below it.
-func claudeWithin(p, dir string) bool {
+// withinOf reports whether p is dir or below it.
+func withinOf(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }
 
-// claudeProjectDir is kpn: the directory a file belongs to for the
+// projectDir is kpn: the directory a file belongs to for the
 // AGENTS.md placement, the part before its last "/.claude/" (else its
 // directory).
-func claudeProjectDir(p string) string {
+func projectDir(p string) string {
 	i := strings.LastIndex(p, "/.claude/")
 	if i == -1 {
 		i = strings.LastIndexByte(p, '/')

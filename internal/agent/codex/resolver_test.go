@@ -1,4 +1,4 @@
-package agent
+package codex
 
 import (
 	"os"
@@ -6,44 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/agent/agenttest"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
-// tree writes files (path → content; a content starting "-> " is a link
-// to the rest) under a new directory holding .git, and returns it.
-func tree(t testing.TB, files map[string]string) string {
-	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if strings.HasSuffix(p, "/") {
-			if err := os.MkdirAll(full, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if t, ok := strings.CutPrefix(c, "-> "); ok {
-			err = os.Symlink(t, full)
-		} else {
-			err = os.WriteFile(full, []byte(c), 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
-
-func codexView(t *testing.T, root, dir string, o CodexOptions) *View {
+// codexView resolves dir of the tree at root with o.
+func codexView(t *testing.T, root, dir string, o Options) *agent.View {
 	t.Helper()
 	wt, err := resolve.OpenWorktree(root, nil)
 	if err != nil {
@@ -53,11 +22,11 @@ func codexView(t *testing.T, root, dir string, o CodexOptions) *View {
 	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
 	o.RootAbs = root
 	if o.MaxBytes == 0 {
-		o.MaxBytes = DefaultCodexMaxBytes
+		o.MaxBytes = DefaultMaxBytes
 	}
 	e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 		Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
-	v, err := NewCodex(e, o).View(dir)
+	v, err := New(e, o).View(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +44,7 @@ func wrap(root, dir, text string) string {
 // same trees (codex debug prompt-input), by hand, before the generated
 // differential test (internal/integration) existed.
 func TestCodexChain(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := agenttest.Tree(t, map[string]string{
 		"AGENTS.md":              "root rules\n",
 		"a/AGENTS.md":            "a rules\n",
 		"a/b/AGENTS.override.md": "  \n",
@@ -91,28 +60,28 @@ func TestCodexChain(t *testing.T) {
 	})
 	for _, tc := range []struct {
 		dir  string
-		o    CodexOptions
+		o    Options
 		want string
 	}{
-		{"a/b", CodexOptions{}, wrap(root, "a/b", "root rules\n\n\na rules\n")},
-		{"a/b/c", CodexOptions{}, wrap(root, "a/b/c", "root rules\n\n\na rules\n")},
-		{"l", CodexOptions{}, wrap(root, "l", "root rules\n\n\na rules\n")},
-		{"loop", CodexOptions{}, ""},
-		{"d", CodexOptions{Fallbacks: []string{"CLAUDE.md"}}, wrap(root, "d", "root rules\n\n\nclaude\n")},
-		{"a", CodexOptions{MaxBytes: 5}, wrap(root, "a", "root ")},
-		{"a", CodexOptions{RootMarkers: []string{}}, wrap(root, "a", "a rules\n")},
-		{"a", CodexOptions{User: &UserFile{Text: []byte("user rules\n")}}, wrap(root, "a", "user rules\n\n\n--- project-doc ---\n\nroot rules\n\n\na rules\n")},
+		{"a/b", Options{}, wrap(root, "a/b", "root rules\n\n\na rules\n")},
+		{"a/b/c", Options{}, wrap(root, "a/b/c", "root rules\n\n\na rules\n")},
+		{"l", Options{}, wrap(root, "l", "root rules\n\n\na rules\n")},
+		{"loop", Options{}, ""},
+		{"d", Options{Fallbacks: []string{"CLAUDE.md"}}, wrap(root, "d", "root rules\n\n\nclaude\n")},
+		{"a", Options{MaxBytes: 5}, wrap(root, "a", "root ")},
+		{"a", Options{RootMarkers: []string{}}, wrap(root, "a", "a rules\n")},
+		{"a", Options{User: &agent.UserFile{Text: []byte("user rules\n")}}, wrap(root, "a", "user rules\n\n\n--- project-doc ---\n\nroot rules\n\n\na rules\n")},
 	} {
 		v := codexView(t, root, tc.dir, tc.o)
 		if got := string(v.Message()); got != tc.want {
 			t.Errorf("%s %+v: got\n%q\nwant\n%q", tc.dir, tc.o, got, tc.want)
 		}
 	}
-	v := codexView(t, root, "out", CodexOptions{})
+	v := codexView(t, root, "out", Options{})
 	if v.Exact() {
 		t.Errorf("a link out of the root: view claims to be exact: %+v", v)
 	}
-	v = codexView(t, root, "a/b", CodexOptions{})
+	v = codexView(t, root, "a/b", Options{})
 	var states []string
 	for _, c := range v.Candidates {
 		states = append(states, c.Path+"="+string(c.State))
@@ -123,15 +92,15 @@ func TestCodexChain(t *testing.T) {
 }
 
 func TestCodexTruncationInsideCharacter(t *testing.T) {
-	root := tree(t, map[string]string{"AGENTS.md": "abc\xe2\x82\xacdef", "a/AGENTS.md": "second\n"})
-	v := codexView(t, root, "a", CodexOptions{MaxBytes: 5})
+	root := agenttest.Tree(t, map[string]string{"AGENTS.md": "abc\xe2\x82\xacdef", "a/AGENTS.md": "second\n"})
+	v := codexView(t, root, "a", Options{MaxBytes: 5})
 	if got, want := string(v.Message()), wrap(root, "a", "abc\uFFFD"); got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if c := v.Candidates[0]; c.State != Truncated || c.Kept != 5 || c.Size != 9 {
+	if c := v.Candidates[0]; c.State != agent.Truncated || c.Kept != 5 || c.Size != 9 {
 		t.Errorf("first: %+v", c)
 	}
-	if c := v.Candidates[1]; c.State != Dropped {
+	if c := v.Candidates[1]; c.State != agent.Dropped {
 		t.Errorf("second: %+v", c)
 	}
 }
@@ -142,7 +111,7 @@ func TestCodexTruncationInsideCharacter(t *testing.T) {
 // large repository resolves a view per directory). A marker below starts
 // a chain of its own.
 func TestCodexViewSharesTheParentsChain(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := agenttest.Tree(t, map[string]string{
 		"AGENTS.md":   "root rules\n",
 		"a/AGENTS.md": "a rules\n",
 		"a/b/c/x.go":  "package x\n",
@@ -155,10 +124,10 @@ func TestCodexViewSharesTheParentsChain(t *testing.T) {
 	}
 	closeWT := wt.Close
 	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
-	o := CodexOptions{MaxBytes: DefaultCodexMaxBytes, RootAbs: root, RootMarkers: []string{".git", ".hg"}}
+	o := Options{MaxBytes: DefaultMaxBytes, RootAbs: root, RootMarkers: []string{".git", ".hg"}}
 	e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
-	r := NewCodex(e, o)
-	view := func(dir string) *View {
+	r := New(e, o)
+	view := func(dir string) *agent.View {
 		v, err := r.View(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -185,16 +154,16 @@ func TestCodexViewSharesTheParentsChain(t *testing.T) {
 // parent's (differential seeds 15, 56); a marker that leads out of the
 // root makes the view not exact, shared or not (seed 7).
 func TestCodexNoMarkerIsNoSharing(t *testing.T) {
-	root := tree(t, map[string]string{"a/AGENTS.md": "a rules\n", "a/b/": "", "c/d/": ""})
+	root := agenttest.Tree(t, map[string]string{"a/AGENTS.md": "a rules\n", "a/b/": "", "c/d/": ""})
 	wt, err := resolve.OpenWorktree(root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	closeWT := wt.Close
 	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
-	o := CodexOptions{MaxBytes: DefaultCodexMaxBytes, RootMarkers: []string{".codexroot"}, RootAbs: root}
+	o := Options{MaxBytes: DefaultMaxBytes, RootMarkers: []string{".codexroot"}, RootAbs: root}
 	e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
-	r := NewCodex(e, o)
+	r := New(e, o)
 	if v, err := r.View("a"); err != nil || v.Message() == nil {
 		t.Fatalf("a: %v %v", v, err)
 	}
@@ -208,7 +177,7 @@ func TestCodexNoMarkerIsNoSharing(t *testing.T) {
 	closeWT2 := wt.Close
 	t.Cleanup(func() { closeWT2() })
 	e = resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
-	r = NewCodex(e, o)
+	r = New(e, o)
 	r.View("c")
 	if v, err := r.View("c/d"); err != nil || v.Exact() {
 		t.Errorf("c/d's marker leads out of the root: the view claims to be exact (%v)", err)

@@ -1,4 +1,4 @@
-package agent
+package claude
 
 import (
 	"runtime"
@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/agent/agenttest"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
-func claudeView(t testing.TB, root, dir string, o ClaudeOptions) *View {
+func viewOf(t testing.TB, root, dir string, o Options) *agent.View {
 	t.Helper()
 	wt, err := resolve.OpenWorktree(root, nil)
 	if err != nil {
@@ -20,7 +22,7 @@ func claudeView(t testing.TB, root, dir string, o ClaudeOptions) *View {
 	o.RootAbs = root
 	e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 		Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
-	v, err := NewClaude(e, o).View(dir)
+	v, err := New(e, o).View(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,19 +34,19 @@ const (
 	tLocal   = " (user's private project instructions, not checked in)"
 )
 
-// claudeBlock is the block Claude Code sends for files: path, label, text.
-func claudeBlock(files ...string) string {
+// blockOf is the block Claude Code sends for files: path, label, text.
+func blockOf(files ...string) string {
 	var parts []string
 	for i := 0; i+2 < len(files); i += 3 {
 		parts = append(parts, "Contents of "+files[i]+files[i+1]+":\n\n"+files[i+2])
 	}
-	return claudePreamble + strings.Join(parts, "\n\n") + "\n</system-reminder>"
+	return preamble + strings.Join(parts, "\n\n") + "\n</system-reminder>"
 }
 
 // The trees and texts of the harness's own check (TestClaudeHarness),
 // whose expected texts were written from runs of the binary.
 func TestClaudeHarnessTrees(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := agenttest.Tree(t, map[string]string{
 		"CLAUDE.md":               "---\ndescription: dropped\n---\n\nrepo CLAUDE.md\n\n<!-- a block comment -->\n\nimports @docs/style.md (outside the working directory)\n\n\n",
 		"docs/style.md":           "style\n",
 		".claude/CLAUDE.md":       "repo .claude/CLAUDE.md\n",
@@ -60,8 +62,8 @@ func TestClaudeHarnessTrees(t *testing.T) {
 		"sub/below/CLAUDE.md":     "below the working directory\n",
 		"sub/.claude/rules/x.md":  "  \n\t\n",
 	})
-	v := claudeView(t, root, "sub", ClaudeOptions{})
-	want := claudeBlock(
+	v := viewOf(t, root, "sub", Options{})
+	want := blockOf(
 		root+"/CLAUDE.md", tProject, "repo CLAUDE.md\n\nimports @docs/style.md (outside the working directory)",
 		root+"/.claude/CLAUDE.md", tProject, "repo .claude/CLAUDE.md",
 		root+"/.claude/rules/a.md", tProject, "rule for every path",
@@ -77,7 +79,7 @@ func TestClaudeHarnessTrees(t *testing.T) {
 		t.Logf("%s %s %s", c.Path, c.State, c.Reason)
 	}
 
-	agents := tree(t, map[string]string{
+	agents := agenttest.Tree(t, map[string]string{
 		"AGENTS.md":            "repo AGENTS.md\n",
 		"CLAUDE.local.md":      strings.Repeat("x", 4<<20+1),
 		"a/CLAUDE.md":          " \n\t\n",
@@ -88,8 +90,8 @@ func TestClaudeHarnessTrees(t *testing.T) {
 		"a/.claude/AGENTS.md":  "a .claude/AGENTS.md\n",
 		"a/b/AGENTS.md":        "below the working directory\n",
 	})
-	v = claudeView(t, agents, "a", ClaudeOptions{})
-	want = claudeBlock(
+	v = viewOf(t, agents, "a", Options{})
+	want = blockOf(
 		agents+"/AGENTS.md", tProject, "repo AGENTS.md",
 		agents+"/a/.claude/rules/r.md", tProject, "a rule",
 		agents+"/a/AGENTS.md", tProject, "a AGENTS.md @notes.md",
@@ -99,32 +101,32 @@ func TestClaudeHarnessTrees(t *testing.T) {
 	if got := string(v.Message()); got != want {
 		t.Errorf("agents/default:\n%q\nwant\n%q", got, want)
 	}
-	v = claudeView(t, agents, "a", ClaudeOptions{Mode: ClaudeModeClaude})
-	if got, want := string(v.Message()), claudeBlock(agents+"/a/.claude/rules/r.md", tProject, "a rule"); got != want {
+	v = viewOf(t, agents, "a", Options{Mode: ModeClaude})
+	if got, want := string(v.Message()), blockOf(agents+"/a/.claude/rules/r.md", tProject, "a rule"); got != want {
 		t.Errorf("agents/claude-md:\n%q\nwant\n%q", got, want)
 	}
 
-	link := tree(t, map[string]string{
+	link := agenttest.Tree(t, map[string]string{
 		"CLAUDE.md":         "-> AGENTS.md",
 		"AGENTS.md":         "shared AGENTS.md\n",
 		"a/AGENTS.md":       "a AGENTS.md\n",
 		"a/CLAUDE.local.md": "a local\n",
 	})
-	v = claudeView(t, link, "a", ClaudeOptions{})
-	if got, want := string(v.Message()), claudeBlock(link+"/CLAUDE.md", tProject, "shared AGENTS.md", link+"/a/CLAUDE.local.md", tLocal, "a local"); got != want {
+	v = viewOf(t, link, "a", Options{})
+	if got, want := string(v.Message()), blockOf(link+"/CLAUDE.md", tProject, "shared AGENTS.md", link+"/a/CLAUDE.local.md", tLocal, "a local"); got != want {
 		t.Errorf("link/default:\n%q\nwant\n%q", got, want)
 	}
-	v = claudeView(t, link, "a", ClaudeOptions{Mode: ClaudeModeBoth})
-	if got, want := string(v.Message()), claudeBlock(link+"/CLAUDE.md", tProject, "shared AGENTS.md", link+"/a/CLAUDE.local.md", tLocal, "a local", link+"/a/AGENTS.md", tProject, "a AGENTS.md"); got != want {
+	v = viewOf(t, link, "a", Options{Mode: ModeBoth})
+	if got, want := string(v.Message()), blockOf(link+"/CLAUDE.md", tProject, "shared AGENTS.md", link+"/a/CLAUDE.local.md", tLocal, "a local", link+"/a/AGENTS.md", tProject, "a AGENTS.md"); got != want {
 		t.Errorf("link/both:\n%q\nwant\n%q", got, want)
 	}
-	v = claudeView(t, link, "a", ClaudeOptions{Mode: ClaudeModeManaged})
+	v = viewOf(t, link, "a", Options{Mode: ModeManaged})
 	if got := v.Message(); got != nil {
 		t.Errorf("link/managed-only: %q", got)
 	}
 }
 
-func candidateOf(v *View, p string) *Candidate {
+func candidateOf(v *agent.View, p string) *agent.Candidate {
 	for i := range v.Candidates {
 		if v.Candidates[i].Path == p {
 			return &v.Candidates[i]
@@ -136,7 +138,7 @@ func candidateOf(v *View, p string) *Candidate {
 // What the view says of each file, in the states and reasons the findings
 // read (docs/agent-profiles.md).
 func TestClaudeStates(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := agenttest.Tree(t, map[string]string{
 		"CLAUDE.md":               "root\n\n@docs/a.md and @docs/missing.md\n@../outside.md\n@docs/d1.md\n",
 		"docs/a.md":               "a\n",
 		"docs/d1.md":              "@d2.md\n",
@@ -145,7 +147,7 @@ func TestClaudeStates(t *testing.T) {
 		"docs/d4.md":              "@d5.md\n",
 		"docs/d5.md":              "@d6.md\n",
 		"docs/d6.md":              "six\n",
-		"CLAUDE.local.md":         strings.Repeat("x", claudeMaxBytes+1),
+		"CLAUDE.local.md":         strings.Repeat("x", maxBytes+1),
 		".claude/rules/when.md":   "---\npaths: src/**\n---\nwhen\n",
 		".claude/rules/always.md": "---\ndescription: x\n---\n<!-- c -->\nalways\n",
 		".claude/rules/blank.md":  " \n",
@@ -153,23 +155,23 @@ func TestClaudeStates(t *testing.T) {
 		"sub/CLAUDE.md":           "sub\n",
 		"sub/CLAUDE.local.md":     "excluded\n",
 	})
-	v := claudeView(t, root, "", ClaudeOptions{Excludes: []string{"**/sub/CLAUDE.local.md"}})
+	v := viewOf(t, root, "", Options{Excludes: []string{"**/sub/CLAUDE.local.md"}})
 	for _, tc := range []struct {
 		path   string
-		state  State
+		state  agent.State
 		reason string
 	}{
-		{"CLAUDE.md", Loaded, "loaded"},
-		{"docs/a.md", Imported, "imported by CLAUDE.md"},
-		{"docs/missing.md", NotAFile, "no such file"},
-		{"../outside.md", Outside, "outside the working directory"},
-		{"docs/d4.md", Imported, "imported by docs/d3.md"},
-		{"docs/d5.md", Dropped, "more than four levels"},
-		{"CLAUDE.local.md", Oversized, "over the 4194304"},
-		{".claude/rules/when.md", Conditional, "paths: (src)"},
-		{".claude/rules/always.md", Loaded, "front matter removed; HTML comments removed"},
-		{".claude/rules/blank.md", Empty, "whitespace only"},
-		{"AGENTS.md", Ignored, "turned off by CLAUDE.md"},
+		{"CLAUDE.md", agent.Loaded, "loaded"},
+		{"docs/a.md", agent.Imported, "imported by CLAUDE.md"},
+		{"docs/missing.md", agent.NotAFile, "no such file"},
+		{"../outside.md", agent.Outside, "outside the working directory"},
+		{"docs/d4.md", agent.Imported, "imported by docs/d3.md"},
+		{"docs/d5.md", agent.Dropped, "more than four levels"},
+		{"CLAUDE.local.md", agent.Oversized, "over the 4194304"},
+		{".claude/rules/when.md", agent.Conditional, "paths: (src)"},
+		{".claude/rules/always.md", agent.Loaded, "front matter removed; HTML comments removed"},
+		{".claude/rules/blank.md", agent.Empty, "whitespace only"},
+		{"AGENTS.md", agent.Ignored, "turned off by CLAUDE.md"},
 	} {
 		c := candidateOf(v, tc.path)
 		if c == nil {
@@ -183,20 +185,20 @@ func TestClaudeStates(t *testing.T) {
 	if c := candidateOf(v, "docs/missing.md"); c == nil || c.Line != 3 || c.Column != 16 {
 		t.Errorf("the missing import's position: %+v, want line 3, column 16", c)
 	}
-	if c := candidateOf(v, "docs/a.md"); c == nil || c.Kept != 1 || c.Size != 2 || c.Label() != tProject {
+	if c := candidateOf(v, "docs/a.md"); c == nil || c.Kept != 1 || c.Size != 2 || c.Label != tProject {
 		t.Errorf("docs/a.md: %+v", c)
 	}
-	if got := claudeView(t, root, "sub", ClaudeOptions{Excludes: []string{"**/sub/CLAUDE.local.md"}}); candidateOf(got, "sub/CLAUDE.local.md").State != Excluded {
+	if got := viewOf(t, root, "sub", Options{Excludes: []string{"**/sub/CLAUDE.local.md"}}); candidateOf(got, "sub/CLAUDE.local.md").State != agent.Excluded {
 		t.Errorf("sub/CLAUDE.local.md: %+v", candidateOf(got, "sub/CLAUDE.local.md"))
 	}
 	// In claude-md-and-agents-md, an AGENTS.md whose text a loaded file
 	// already carries is not added again.
-	dup := tree(t, map[string]string{"CLAUDE.md": "same text\n", "AGENTS.md": "same text\n\n", "a/AGENTS.md": "a\n"})
-	v = claudeView(t, dup, "a", ClaudeOptions{Mode: ClaudeModeBoth})
-	if c := candidateOf(v, "AGENTS.md"); c == nil || c.State != Shadowed || !strings.Contains(c.Reason, "text of CLAUDE.md") {
+	dup := agenttest.Tree(t, map[string]string{"CLAUDE.md": "same text\n", "AGENTS.md": "same text\n\n", "a/AGENTS.md": "a\n"})
+	v = viewOf(t, dup, "a", Options{Mode: ModeBoth})
+	if c := candidateOf(v, "AGENTS.md"); c == nil || c.State != agent.Shadowed || !strings.Contains(c.Reason, "text of CLAUDE.md") {
 		t.Errorf("AGENTS.md beside a CLAUDE.md of the same text: %+v", c)
 	}
-	if got, want := string(v.Message()), claudeBlock(dup+"/CLAUDE.md", tProject, "same text", dup+"/a/AGENTS.md", tProject, "a"); got != want {
+	if got, want := string(v.Message()), blockOf(dup+"/CLAUDE.md", tProject, "same text", dup+"/a/AGENTS.md", tProject, "a"); got != want {
 		t.Errorf("both:\n%q\nwant\n%q", got, want)
 	}
 }
@@ -204,31 +206,31 @@ func TestClaudeStates(t *testing.T) {
 // Anything Claude Code would read outside the repository makes the view
 // not exact: files above the root, the managed policy, a link out.
 func TestClaudeInexact(t *testing.T) {
-	root := tree(t, map[string]string{"CLAUDE.md": "root\n", "a/CLAUDE.local.md": "-> /nonexistent-elsewhere/x.md", "b/x.md": "x\n"})
+	root := agenttest.Tree(t, map[string]string{"CLAUDE.md": "root\n", "a/CLAUDE.local.md": "-> /nonexistent-elsewhere/x.md", "b/x.md": "x\n"})
 	for _, tc := range []struct {
 		name string
 		dir  string
-		o    ClaudeOptions
+		o    Options
 		want string
 	}{
-		{"above", "b", ClaudeOptions{Above: func(n string) bool { return n == claudeLocalMD }}, "above the repository's root holds CLAUDE.local.md"},
-		{"managed", "b", ClaudeOptions{Managed: func() bool { return true }}, "/etc/claude-code"},
-		{"link out", "a", ClaudeOptions{}, "out of the repository"},
+		{"above", "b", Options{Above: func(n string) bool { return n == nameLocalMD }}, "above the repository's root holds CLAUDE.local.md"},
+		{"managed", "b", Options{Managed: func() bool { return true }}, "/etc/claude-code"},
+		{"link out", "a", Options{}, "out of the repository"},
 	} {
-		v := claudeView(t, root, tc.dir, tc.o)
+		v := viewOf(t, root, tc.dir, tc.o)
 		if v.Exact() || !strings.Contains(v.Inexact, tc.want) {
 			t.Errorf("%s: inexact %q, want …%s…", tc.name, v.Inexact, tc.want)
 		}
 	}
 	// An AGENTS.md above the root cannot matter when no AGENTS.md is read:
 	// in claude-md mode, or where a CLAUDE.md turns them off.
-	agentsAbove := func(n string) bool { return n == codexNormal }
-	for _, mode := range []string{ClaudeModeClaude, ClaudeModeDefault} {
-		if v := claudeView(t, root, "b", ClaudeOptions{Mode: mode, Above: agentsAbove}); !v.Exact() {
+	agentsAbove := func(n string) bool { return n == agentsMD }
+	for _, mode := range []string{ModeClaude, ModeDefault} {
+		if v := viewOf(t, root, "b", Options{Mode: mode, Above: agentsAbove}); !v.Exact() {
 			t.Errorf("%s mode, AGENTS.md above the root, CLAUDE.md in it: %q", mode, v.Inexact)
 		}
 	}
-	if v := claudeView(t, root, "b", ClaudeOptions{Mode: ClaudeModeBoth, Above: agentsAbove}); v.Exact() {
+	if v := viewOf(t, root, "b", Options{Mode: ModeBoth, Above: agentsAbove}); v.Exact() {
 		t.Errorf("claude-md-and-agents-md mode, AGENTS.md above the root: exact")
 	}
 }
@@ -236,7 +238,7 @@ func TestClaudeInexact(t *testing.T) {
 // A directory holding none of Claude Code's names shares its parent's
 // view unless an import got in for lying in the parent's directory.
 func TestClaudeViewSharing(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := agenttest.Tree(t, map[string]string{
 		"CLAUDE.md":   "root @docs/x.md\n",
 		"docs/x.md":   "x\n",
 		"a/CLAUDE.md": "a\n",
@@ -249,10 +251,10 @@ func TestClaudeViewSharing(t *testing.T) {
 	}
 	closeWT := wt.Close
 	t.Cleanup(func() { closeWT() }) // an open handle keeps Windows from removing the directory
-	o := ClaudeOptions{RootAbs: root}
+	o := Options{RootAbs: root}
 	e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
-	r := NewClaude(e, o)
-	view := func(d string) *View {
+	r := New(e, o)
+	view := func(d string) *agent.View {
 		v, err := r.View(d)
 		if err != nil {
 			t.Fatal(err)
@@ -266,13 +268,13 @@ func TestClaudeViewSharing(t *testing.T) {
 	// From docs the root's import of docs/x.md loads; from docs/sub it
 	// does not (it is not in docs/sub): no sharing there.
 	docs, sub := view("docs"), view("docs/sub")
-	if sub.Origin() == docs.Origin() || candidateOf(sub, "docs/x.md").State != Outside || candidateOf(docs, "docs/x.md").State != Imported {
+	if sub.Origin() == docs.Origin() || candidateOf(sub, "docs/x.md").State != agent.Outside || candidateOf(docs, "docs/x.md").State != agent.Imported {
 		t.Errorf("docs/sub shares docs's view, whose import lies outside it: %+v", sub.Candidates)
 	}
 	if c, ok := r.FileState(".claude/rules/none.md"); ok {
 		t.Errorf("a file that does not exist has a state: %+v", c)
 	}
-	if c, ok := r.FileState("a/CLAUDE.md"); !ok || c.State != Loaded {
+	if c, ok := r.FileState("a/CLAUDE.md"); !ok || c.State != agent.Loaded {
 		t.Errorf("FileState(a/CLAUDE.md) = %+v, %v", c, ok)
 	}
 }
@@ -347,9 +349,9 @@ func TestClaudeRulesOrderOfASnapshot(t *testing.T) {
 		{map[string]string{".claude/rules/sub/a.md": "a\n", ".claude/rules/z.md": "z\n"}, false},
 	} {
 		src := &sortedSource{files: tc.files}
-		o := ClaudeOptions{RootAbs: "/r"}
+		o := Options{RootAbs: "/r"}
 		e := resolve.New(src, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
-		v, err := NewClaude(e, o).View("")
+		v, err := New(e, o).View("")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -367,19 +369,19 @@ func TestClaudeDirNotUTF8(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("a Windows file name is UTF-16: one whose bytes are not UTF-8 cannot be made")
 	}
-	root := tree(t, map[string]string{
+	root := agenttest.Tree(t, map[string]string{
 		"CLAUDE.md":        "root\n",
 		"a\xffb/CLAUDE.md": "inner\n@missing.md\n",
 		"a\xffb/c/x.txt":   "below\n",
 		"ok/x.txt":         "beside\n",
 	})
 	for _, dir := range []string{"a\xffb", "a\xffb/c"} {
-		v := claudeView(t, root, dir, ClaudeOptions{})
-		if v.Lost != claudeNoStart || len(v.Candidates) != 0 || v.Message() != nil || !v.Exact() {
+		v := viewOf(t, root, dir, Options{})
+		if v.Lost != noStart || len(v.Candidates) != 0 || v.Message() != nil || !v.Exact() {
 			t.Errorf("%q: lost %q, %d candidates, message %q, exact %v", dir, v.Lost, len(v.Candidates), v.Message(), v.Exact())
 		}
 	}
-	if v := claudeView(t, root, "ok", ClaudeOptions{}); v.Lost != "" || !strings.Contains(string(v.Message()), "root") {
+	if v := viewOf(t, root, "ok", Options{}); v.Lost != "" || !strings.Contains(string(v.Message()), "root") {
 		t.Errorf("ok: lost %q, message %q", v.Lost, v.Message())
 	}
 }
