@@ -109,7 +109,7 @@ var Keys = []Key{
 		Doc: "The memory project key (P4); empty: unset.",
 		ref: func(c *Config) any { return &c.Project }},
 	{Path: "agents", Kind: KindAgents, def: []string{"rivumi"},
-		Doc: "Agent profiles to resolve and check (A1): rivumi, codex; `rivumi-lint agents` lists them.",
+		Doc: "Agent profiles to resolve and check (A1), by name; `rivumi-lint agents` lists them.",
 		ref: func(c *Config) any { return &c.Agents }},
 	{Path: "codex", Kind: KindSection,
 		Doc: "The codex profile's settings (A2): set them as Codex's config.toml sets them."},
