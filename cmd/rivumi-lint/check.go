@@ -23,7 +23,8 @@ checks the whole worktree, or inside GitHub Actions the event's change.
 --staged checks the index against HEAD; --base REV [--head REV] a change.
 `
 
-func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// temps records the temporary files of its outputs (env.Temps; nil: none).
+func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, temps *outfile.Temps) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var (
 		formats  = &formatsFlag{}
@@ -131,7 +132,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 	if *writeBL != "" {
 		// Through outfile as --format's FILEs (F8): only the file named.
-		f, err := outfile.Create(*writeBL)
+		f, err := temps.Create(*writeBL)
 		if err != nil {
 			return fail(stderr, fmt.Errorf("--write-baseline: %w", err))
 		}
@@ -146,7 +147,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *quiet && o.file == "" && (o.name == "text" || o.name == "line") && reported(res) == 0 && len(res.Drift) == 0 {
 			continue
 		}
-		out, err := openOutput(o.file, stdout)
+		out, err := openOutput(o.file, stdout, temps)
 		if err != nil {
 			return fail(stderr, err)
 		}

@@ -185,7 +185,7 @@ func cmdHookStaged(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 				from, to = peeled(top, from), peeled(top, to)
 			}
 		}
-		return cmdCheck(append([]string{"--base", from, "--head", to}, args...), stdin, stdout, stderr)
+		return cmdCheck(append([]string{"--base", from, "--head", to}, args...), stdin, stdout, stderr, nil)
 	}
 	if remote := os.Getenv("PRE_COMMIT_REMOTE_NAME"); remote != "" {
 		// The pre-push stage without a range: pre-commit runs the hooks
@@ -194,7 +194,7 @@ func cmdHookStaged(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		// checked.
 		printNotes(stderr, []project.Note{{Warning: true, Text: fmt.Sprintf("pre-commit pre-push to %s without PRE_COMMIT_FROM_REF/PRE_COMMIT_TO_REF (pre-commit gives no range when the pushed commits reach a root commit, as an orphan branch's do): checking the index against HEAD, not the pushed commits; the native pre-push hook (rivumi-lint hook install --pre-push) checks every directory of such a push", remote)}})
 	}
-	return cmdCheck(append([]string{"--staged"}, args...), stdin, stdout, stderr)
+	return cmdCheck(append([]string{"--staged"}, args...), stdin, stdout, stderr, nil)
 }
 
 // peeled is rev's commit when rev names an annotated tag (or any object

@@ -77,10 +77,11 @@ func scriptEnv() env {
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"rivumi-lint": func() { os.Exit(run(os.Args[1:], scriptEnv())) },
-		"want-exit":   wantExitMain,
-		"nodac":       nodacMain,
-		"rss-probe":   rssProbeMain, // hostile_test.go
+		"rivumi-lint":          func() { os.Exit(run(os.Args[1:], scriptEnv())) },
+		"want-exit":            wantExitMain,
+		"nodac":                nodacMain,
+		"rss-probe":            rssProbeMain, // hostile_test.go
+		"rivumi-lint-midwrite": midWriteMain, // signals_test.go
 	})
 }
 
