@@ -23,7 +23,7 @@ func (e *NotDirError) Error() string {
 	case e.What == "a submodule":
 		// An uninitialised submodule's directory is on disk, empty or
 		// not, but its files are another repository's (R1).
-		fix = "its files belong to another repository: run rivumi-lint inside it (`git submodule update --init " + shell.Quote(e.Path) + "` checks it out first)"
+		fix = "its files belong to another repository: run rivumi-lint inside it (`git submodule update --init " + shell.Quote(e.Path) + "` at the top of the worktree checks it out first)"
 	case strings.HasPrefix(e.Where, "the index"):
 		fix = "stage the directory first, or pass a --root that is a directory in the index"
 	}
