@@ -211,6 +211,9 @@ func (r *Run) worktreeScope() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.wt == nil {
+		p.way = p.wayDirs(r.scope.Dirs, r.scope.Paths, slices.Concat(cfg.Filenames.Override, cfg.Filenames.Normal))
+	}
 	// A check of PATHs reads the index on one core while the PATHs'
 	// directories are listed on the other (worktreeBeside); with one core,
 	// or a worktree opened before, in that order (worktree, its serial
