@@ -64,11 +64,10 @@ func chainMarkdown(r *resolve.Resolution, ld *lint.Directory) string {
 		fmt.Fprintf(&b, "%d. %s (%s): %s\n", i+1, code(l.Path), l.Scope, layerState(l))
 	}
 	if ld != nil {
-		fmt.Fprintf(&b, "\nRendered: %d of %d bytes of the budget", ld.RenderedBytes, ld.BudgetBytes)
-		if ld.Used != "" {
-			fmt.Fprintf(&b, " (%s of limits.max_dynamic_bytes used)", ld.Used)
-		}
-		b.WriteString(".\n")
+		// check's own budget line (lint.Limits.BudgetLine): the share is
+		// of rendered + reserved, so printing it beside rendered of
+		// max - reserved gave arithmetic that did not add up (#33.14).
+		fmt.Fprintf(&b, "\nBudget (limits.max_dynamic_bytes): %s.\n", ld.Budget)
 		if ld.Fingerprint != "" {
 			fmt.Fprintf(&b, "\nFingerprint: %s\n", code(ld.Fingerprint))
 		}
