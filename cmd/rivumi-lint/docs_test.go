@@ -347,3 +347,30 @@ func TestDocTranscriptsParse(t *testing.T) {
 		t.Error("matchLines")
 	}
 }
+
+// TestDocModuleCount keeps docs/pre-commit.md's count of the modules the
+// command links (D4, #33.14: it said 12 when the command linked 21) equal
+// to what go list says, the main module left out.
+func TestDocModuleCount(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	mods := map[string]bool{}
+	for _, m := range strings.Fields(string(out)) {
+		if m != "github.com/rivumi/rivumi-lint" {
+			mods[m] = true
+		}
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "pre-commit.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Join(strings.Fields(string(data)), " ") // the sentence may wrap
+	if want := fmt.Sprintf("The command links %d modules besides its own", len(mods)); !strings.Contains(doc, want) {
+		t.Errorf("docs/pre-commit.md lacks %q: the command links %d modules besides its own (go list -deps)", want, len(mods))
+	}
+	if want := fmt.Sprintf("| now | %d |", len(mods)); !strings.Contains(doc, want) {
+		t.Errorf("docs/pre-commit.md's table lacks the row %q", want)
+	}
+}
