@@ -15,9 +15,9 @@ import (
 )
 
 // hover shows, for an open instruction file, the chain of its directory:
-// each layer with its state as the engine decided it (R5) and the bytes
-// the rendered sections take of the budget (P3), the values check's JSON
-// output shows for that directory.
+// each layer with its state as the engine decided it (R5), the budget in
+// RL006's words (P3) and the fingerprint, the values check's JSON output
+// shows for that directory.
 func (s *Server) hover(params json.RawMessage) (any, error) {
 	var p textDocumentPositionParams
 	if err := decode(params, &p); err != nil {
@@ -67,7 +67,9 @@ func chainMarkdown(r *resolve.Resolution, ld *lint.Directory) string {
 		// check's own budget line (lint.Limits.BudgetLine): the share is
 		// of rendered + reserved, so printing it beside rendered of
 		// max - reserved gave arithmetic that did not add up (#33.14).
-		fmt.Fprintf(&b, "\nBudget (limits.max_dynamic_bytes): %s.\n", ld.Budget)
+		if ld.Budget != "" {
+			fmt.Fprintf(&b, "\nBudget (limits.max_dynamic_bytes): %s.\n", ld.Budget)
+		}
 		if ld.Fingerprint != "" {
 			fmt.Fprintf(&b, "\nFingerprint: %s\n", code(ld.Fingerprint))
 		}
