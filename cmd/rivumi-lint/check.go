@@ -41,7 +41,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, temps *o
 		stdinAs  = fs.String("stdin-filename", "", "check standard input as the text of `PATH` (an editor's unsaved buffer); PATHs then are none or -")
 		baseFile = fs.String("baseline", "", "fail only on findings not in the baseline `FILE` (--write-baseline writes it); json and sarif mark the others")
 		writeBL  = fs.String("write-baseline", "", "record this run's findings in the baseline `FILE` (with --baseline: only those still in it)")
-		quiet    = fs.Bool("quiet", false, "write no text report when there is nothing to report: no findings, no drift (the pre-commit hook's: a passing commit is quiet)")
+		quiet    = fs.Bool("quiet", false, "write no text report when there is nothing to report: no findings, no drift (the pre-commit hook's: a passing commit with nothing to report is quiet)")
 		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
 	agents := agentFlag(fs)

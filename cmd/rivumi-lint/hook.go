@@ -54,7 +54,7 @@ func cmdHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(args) == 0 || (args[0] != "install" && args[0] != "uninstall") {
 		if len(args) > 0 && isHelp(args[0]) {
-			fmt.Fprintf(stdout, "%s\n%s", hookUsage, otherExitCodes)
+			fmt.Fprintf(stdout, "%s\n%s", hookUsage, hookExitCodes)
 			return exitOK
 		}
 		// One line that says what is missing; the usage is --help's.
