@@ -299,7 +299,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, "", *color), Width: textWidth(stdout, "")}); err != nil {
 			return fail(stderr, fmt.Errorf("write report: %w", err))
 		}
-		if c := exitFor(res, lint.Error); c > code {
+		if c := exitFor(res, lint.Error, false); c > code {
 			code = c
 		}
 	}
