@@ -1139,10 +1139,10 @@ func (b *bench) print(w io.Writer) {
 		}
 	}
 	// The order of a run, whichever case printed a phase first.
-	rank := map[string]int{"start": 1, "open": 2, "index": 3, "diff": 4, "scope": 5, "resolve": 6, "render": 7, "drift": 8, "report": 9, "other": 10, "total": 11}
+	rank := map[string]float64{"start": 1, "open": 2, "index": 3, "diff": 4, "scope": 5, "resolve": 6, "render": 7, "drift": 8, "base": 8.5, "report": 9, "other": 10, "total": 11}
 	order := func(p string) float64 {
 		if r, ok := rank[p]; ok {
-			return float64(r)
+			return r
 		}
 		return 7.5 // the preview's own phases: after rendering the chain
 	}
@@ -1164,7 +1164,7 @@ func (b *bench) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| %s | %s |\n", name, strings.Join(cols, " | "))
 	}
-	fmt.Fprintln(w, "\nPhases: start = process start and flags; open = repository, revisions, index, config; index = a check of PATHs' index scan, with the first listings beside it (then not in open); scope/diff = changed paths and affected directories (R7); resolve = chains and reads; render = rules and rendering; drift = base chains (R9); report = output; other = exit.")
+	fmt.Fprintln(w, "\nPhases: start = process start and flags; open = repository, revisions, index, config; index = a check of PATHs' index scan, with the first listings beside it (then not in open); scope/diff = changed paths and affected directories (R7); resolve = chains and reads; render = rules and rendering; drift = base chains (R9); base = the rules over the base chains of the findings' directories (B6); report = output; other = exit.")
 	if b.o.scale > 1 {
 		fmt.Fprintf(w, "\nCost against repository size (same change, %d× the files):\n\n", b.o.scale)
 		fmt.Fprintln(w, "| case | dirs 1× | rivumi-lint 1× | dirs | rivumi-lint | git 1× | git |")

@@ -21,9 +21,12 @@ import (
 const checkHelp = `PATHs are files or directories (a file is checked from its directory); none
 checks the whole worktree, or inside GitHub Actions the event's change.
 --staged checks the index against HEAD; --base REV [--head REV] a change.
+In a change, a finding its base already has is marked ("already in HEAD"):
+it fails the run unless --fail-on-new.
 `
 
-func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// temps records the temporary files of its outputs (env.Temps; nil: none).
+func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, temps *outfile.Temps) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var (
 		formats  = &formatsFlag{}
@@ -40,7 +43,8 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stdinAs  = fs.String("stdin-filename", "", "check standard input as the text of `PATH` (an editor's unsaved buffer); PATHs then are none or -")
 		baseFile = fs.String("baseline", "", "fail only on findings not in the baseline `FILE` (--write-baseline writes it); json and sarif mark the others")
 		writeBL  = fs.String("write-baseline", "", "record this run's findings in the baseline `FILE` (with --baseline: only those still in it)")
-		quiet    = fs.Bool("quiet", false, "write no text report when there is nothing to report: no findings, no drift (the pre-commit hook's: a passing commit is quiet)")
+		failNew  = fs.Bool("fail-on-new", false, "with --staged or --base: fail only on findings the change brings, not on those its base (HEAD, the base revision) already has")
+		quiet    = fs.Bool("quiet", false, "write no text report when there is nothing to report: no findings, no drift (the pre-commit hook's: a passing commit with nothing to report is quiet)")
 		allDirs  = fs.Bool("all-directories", false, fmt.Sprintf("list every affected directory in json and sarif (default: the first %d; directories_total counts them all)", report.MaxListedDirectories))
 	)
 	agents := agentFlag(fs)
@@ -84,6 +88,10 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	diff, err := revisionRange(paths, *staged, *base, *head, os.Getenv)
 	if err != nil {
 		return fail(stderr, err)
+	}
+	if *failNew && !diff.Enabled() && diff.Source == "" {
+		return fail(stderr, &usageError{"--fail-on-new compares with the base of a change: add --staged or --base REV " +
+			"(the whole worktree has no base: record its findings with --write-baseline FILE and check with --baseline FILE)"})
 	}
 	// A baseline is the whole worktree's findings (B4): written from a
 	// narrower scope it would drop the entries of every other directory.
@@ -131,7 +139,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 	if *writeBL != "" {
 		// Through outfile as --format's FILEs (F8): only the file named.
-		f, err := outfile.Create(*writeBL)
+		f, err := temps.Create(*writeBL)
 		if err != nil {
 			return fail(stderr, fmt.Errorf("--write-baseline: %w", err))
 		}
@@ -146,7 +154,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *quiet && o.file == "" && (o.name == "text" || o.name == "line") && reported(res) == 0 && len(res.Drift) == 0 {
 			continue
 		}
-		out, err := openOutput(o.file, stdout)
+		out, err := openOutput(o.file, stdout, temps)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -167,15 +175,27 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if res.Baseline != nil && !slices.Contains(formats.names(), "text") && !slices.Contains(formats.names(), "line") {
 		printNotes(stderr, note("%s", report.BaselineLine(res.Baseline)))
 	}
-	code = exitFor(res, threshold)
+	code = exitFor(res, threshold, *failNew)
+	// Only findings the base already has stop the run (B6): say how to
+	// accept them once.
+	oldOnly := code == exitFindings && onlyOld(res, threshold)
 	switch {
 	case code != exitFindings:
 	case *staged:
-		printNotes(stderr, stagedAdvice(res, threshold, projectRoot, opts))
+		printNotes(stderr, stagedAdvice(res, threshold, projectRoot, opts, oldOnly))
 	case os.Getenv("PRE_COMMIT") == "1":
 		// The pre-commit framework's hook (it sets PRE_COMMIT=1), which
 		// checks the files of the commit as its stash left them.
-		printNotes(stderr, note("%s", commitBlocked(false)))
+		old := ""
+		if oldOnly {
+			old = res.BaseLabel
+		}
+		printNotes(stderr, note("%s", commitBlocked(false, old)))
+	}
+	if oldOnly {
+		printNotes(stderr, oldAdvice(res.BaseLabel, *baseFile))
+		// The command alone on its line, never wrapped: pasted as it is.
+		fmt.Fprintf(stderr, "    %s\n", safeLine(baselineCommand(*baseFile, *root, *cfgPath, *agents, *user, *memFile)))
 	}
 	return code
 }
@@ -298,13 +318,38 @@ func reported(r *lint.Result) int {
 	return n
 }
 
-func exitFor(r *lint.Result, threshold lint.Severity) int {
+// exitFor is exit 1 when a finding reaches threshold that no baseline
+// holds (B3) and, with newOnly (--fail-on-new), that the change's base
+// does not have (B6).
+func exitFor(r *lint.Result, threshold lint.Severity, newOnly bool) int {
 	for _, f := range r.Findings {
-		if f.Severity >= threshold && !f.Known() {
+		if blocks(&f, threshold) && !(newOnly && f.Old()) {
 			return exitFindings
 		}
 	}
 	return exitOK
+}
+
+// blocks reports whether f fails the run without --fail-on-new: it
+// reaches threshold and no baseline holds it.
+func blocks(f *lint.Finding, threshold lint.Severity) bool {
+	return f.Severity >= threshold && !f.Known()
+}
+
+// onlyOld reports whether every finding that fails the run is one the
+// change's base already has (B6).
+func onlyOld(r *lint.Result, threshold lint.Severity) bool {
+	n := 0
+	for _, f := range r.Findings {
+		if !blocks(&f, threshold) {
+			continue
+		}
+		if !f.Old() {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // checkSARIFCategory refuses a --sarif-category that no report would

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/rivumi/rivumi-lint/internal/fix"
+	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/project"
 )
 
@@ -24,7 +25,8 @@ const fixExitCodes = `Exit codes:
   2  usage, config, Git, internal or write error (the file is left as it was)
 `
 
-func cmdFix(args []string, stdout, stderr io.Writer) int {
+// temps records the temporary files of the fixes (env.Temps; nil: none).
+func cmdFix(args []string, stdout, stderr io.Writer, temps *outfile.Temps) int {
 	fs := flag.NewFlagSet("fix", flag.ContinueOnError)
 	var (
 		dryRun  = fs.Bool("dry-run", false, "print a unified diff of the fixes and change nothing")
@@ -42,7 +44,7 @@ func cmdFix(args []string, stdout, stderr io.Writer) int {
 	}
 	// The repairs are of Rivumi's findings; another profile's findings
 	// (RL015–RL017) carry none, so --agent changes only what fix reports.
-	out, err := fix.Run(fix.Options{Project: project.Options{Root: *root, Config: *cfgPath, Targets: paths, Stay: true, Command: "fix", Agents: profiles, Env: agentEnv()}, Paths: paths, DryRun: *dryRun}, stdout, stderr)
+	out, err := fix.Run(fix.Options{Project: project.Options{Root: *root, Config: *cfgPath, Targets: paths, Stay: true, Command: "fix", Agents: profiles, Env: agentEnv()}, Paths: paths, DryRun: *dryRun, Temps: temps}, stdout, stderr)
 	printNotes(stderr, out.Notes)
 	switch {
 	case err != nil:

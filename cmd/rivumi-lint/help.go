@@ -41,6 +41,15 @@ const checkExitCodes = `Exit codes:
   2  usage, config, Git or internal error
 `
 
+// hookExitCodes are hook's: install and uninstall find nothing to fail
+// on, but staged is check and pre-push blocks a push on an error (#33.14:
+// hook --help said 0 or 2 only).
+const hookExitCodes = `Exit codes:
+  0  success (staged, pre-push: no finding at or above the failure level)
+  1  staged: findings at or above --fail-on; pre-push: an error finding in a pushed range
+  2  usage, config, Git or internal error
+`
+
 // otherExitCodes are every other command's: they find nothing to fail on.
 const otherExitCodes = `Exit codes:
   0  success
@@ -85,6 +94,8 @@ func commandHelp(w io.Writer, name string, fs *flag.FlagSet, extra string) {
 		fmt.Fprintf(w, "\n%s", lspExitCodes)
 	case "fix":
 		fmt.Fprintf(w, "\n%s", fixExitCodes)
+	case "hook pre-push":
+		fmt.Fprintf(w, "\n%s", hookExitCodes)
 	default:
 		fmt.Fprintf(w, "\n%s", otherExitCodes)
 	}

@@ -54,7 +54,7 @@ func cmdHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(args) == 0 || (args[0] != "install" && args[0] != "uninstall") {
 		if len(args) > 0 && isHelp(args[0]) {
-			fmt.Fprintf(stdout, "%s\n%s", hookUsage, otherExitCodes)
+			fmt.Fprintf(stdout, "%s\n%s", hookUsage, hookExitCodes)
 			return exitOK
 		}
 		// One line that says what is missing; the usage is --help's.
@@ -185,7 +185,7 @@ func cmdHookStaged(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 				from, to = peeled(top, from), peeled(top, to)
 			}
 		}
-		return cmdCheck(append([]string{"--base", from, "--head", to}, args...), stdin, stdout, stderr)
+		return cmdCheck(append([]string{"--base", from, "--head", to}, args...), stdin, stdout, stderr, nil)
 	}
 	if remote := os.Getenv("PRE_COMMIT_REMOTE_NAME"); remote != "" {
 		// The pre-push stage without a range: pre-commit runs the hooks
@@ -194,7 +194,7 @@ func cmdHookStaged(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		// checked.
 		printNotes(stderr, []project.Note{{Warning: true, Text: fmt.Sprintf("pre-commit pre-push to %s without PRE_COMMIT_FROM_REF/PRE_COMMIT_TO_REF (pre-commit gives no range when the pushed commits reach a root commit, as an orphan branch's do): checking the index against HEAD, not the pushed commits; the native pre-push hook (rivumi-lint hook install --pre-push) checks every directory of such a push", remote)}})
 	}
-	return cmdCheck(append([]string{"--staged"}, args...), stdin, stdout, stderr)
+	return cmdCheck(append([]string{"--staged"}, args...), stdin, stdout, stderr, nil)
 }
 
 // peeled is rev's commit when rev names an annotated tag (or any object
@@ -299,7 +299,7 @@ func cmdHookPrePush(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		if err := write(stdout, res, report.Options{ToolVersion: version(), Color: colorOutput(stdout, "", *color), Width: textWidth(stdout, "")}); err != nil {
 			return fail(stderr, fmt.Errorf("write report: %w", err))
 		}
-		if c := exitFor(res, lint.Error); c > code {
+		if c := exitFor(res, lint.Error, false); c > code {
 			code = c
 		}
 	}

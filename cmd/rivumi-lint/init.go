@@ -50,7 +50,8 @@ func releaseTag(v string) string {
 // without --force and never through a link, then prints the pre-commit
 // and Action snippets for this version.
 // version is the version the snippets pin (env.Version).
-func cmdInit(args []string, version func() string, stdout, stderr io.Writer) int {
+// temps records the temporary file of the config (env.Temps; nil: none).
+func cmdInit(args []string, version func() string, stdout, stderr io.Writer, temps *outfile.Temps) int {
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
 	force := fs.Bool("force", false, "replace an existing "+configName+" (never a symbolic link)")
 	root := fs.String("root", "", "project root `DIR` (default: the Git worktree around the working directory)")
@@ -75,7 +76,7 @@ func cmdInit(args []string, version func() string, stdout, stderr io.Writer) int
 	if ref == "" {
 		ref = "main"
 	}
-	if err := writeConfig(target, config.Template(config.SchemaURL(ref)), *force); err != nil {
+	if err := writeConfig(target, config.Template(config.SchemaURL(ref)), *force, temps); err != nil {
 		return fail(stderr, err)
 	}
 	fmt.Fprintf(stdout, "Wrote %s: every key at its default, each with a comment (docs/config.md).\n", target)
@@ -103,11 +104,11 @@ func errExists(target string) error {
 // Without force it never replaces anything, even an entry that appears
 // while it writes: the finished file is hard-linked to the name, which
 // fails when the name exists.
-func writeConfig(target string, data []byte, force bool) error {
+func writeConfig(target string, data []byte, force bool, temps *outfile.Temps) error {
 	if _, err := os.Lstat(target); err == nil && !force {
 		return errExists(target)
 	}
-	f, err := outfile.Create(target)
+	f, err := temps.Create(target)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", configName, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/report"
 	"github.com/rivumi/rivumi-lint/internal/trace"
 )
@@ -47,11 +48,17 @@ type env struct {
 	// WatchContext is the context of `preview --watch`, whose end ends the
 	// watch with exit 0 (P6); nil: signalContext.
 	WatchContext func() (context.Context, context.CancelFunc)
+	// Temps records the temporary files beside the targets of check, fix
+	// and init; while one of them runs, SIGINT or SIGTERM removes those
+	// files before the process ends (removeOnSignal, #38.4). nil: no
+	// handler, as for in-process tests, whose own signals must not end
+	// the test binary.
+	Temps *outfile.Temps
 }
 
 // processEnv is the process's standard streams, version and signals.
 func processEnv() env {
-	return env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	return env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Temps: &outfile.Temps{}}
 }
 
 // signalContext is done on SIGINT or SIGTERM.
@@ -83,11 +90,13 @@ func run(args []string, e env) (code int) {
 	}
 	switch args[0] {
 	case "check":
-		return cmdCheck(args[1:], stdin, stdout, stderr)
+		defer removeOnSignal(e.Temps)()
+		return cmdCheck(args[1:], stdin, stdout, stderr, e.Temps)
 	case "fix":
-		return cmdFix(args[1:], stdout, stderr)
+		defer removeOnSignal(e.Temps)()
+		return cmdFix(args[1:], stdout, stderr, e.Temps)
 	case "preview":
-		return cmdPreview(args[1:], e.WatchContext, stdout, stderr)
+		return cmdPreview(args[1:], e.WatchContext, stdout, stderr, e.Temps)
 	case "hook":
 		return cmdHook(args[1:], stdin, stdout, stderr)
 	case "rules":
@@ -101,7 +110,8 @@ func run(args []string, e env) (code int) {
 	case "mcp":
 		return cmdMCP(args[1:], stdin, stdout, stderr)
 	case "init":
-		return cmdInit(args[1:], e.Version, stdout, stderr)
+		defer removeOnSignal(e.Temps)()
+		return cmdInit(args[1:], e.Version, stdout, stderr, e.Temps)
 	case "schema":
 		return cmdSchema(args[1:], stdout, stderr)
 	case "version", "--version":

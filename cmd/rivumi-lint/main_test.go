@@ -77,10 +77,11 @@ func scriptEnv() env {
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"rivumi-lint": func() { os.Exit(run(os.Args[1:], scriptEnv())) },
-		"want-exit":   wantExitMain,
-		"nodac":       nodacMain,
-		"rss-probe":   rssProbeMain, // hostile_test.go
+		"rivumi-lint":          func() { os.Exit(run(os.Args[1:], scriptEnv())) },
+		"want-exit":            wantExitMain,
+		"nodac":                nodacMain,
+		"rss-probe":            rssProbeMain, // hostile_test.go
+		"rivumi-lint-midwrite": midWriteMain, // signals_test.go
 	})
 }
 
@@ -289,6 +290,8 @@ type reportFinding struct {
 	Directories []string `json:"directories"`
 	User        bool     `json:"user"`
 	Baseline    string   `json:"baseline"`
+	// New is "new" of the diff and staged scopes (B6); nil when absent.
+	New *bool `json:"new"`
 }
 
 type reportDir struct {
@@ -448,7 +451,10 @@ func countMatches(ts *testscript.TestScript, doc *jsonReport, kind string, filte
 		for _, f := range doc.Findings {
 			fields := map[string]string{"rule": f.Rule, "name": f.Name, "severity": f.Severity, "path": f.Path,
 				"line": strconv.Itoa(f.Line), "column": strconv.Itoa(f.Column), "message": f.Message,
-				"user": strconv.FormatBool(f.User), "baseline": f.Baseline}
+				"user": strconv.FormatBool(f.User), "baseline": f.Baseline, "new": "absent"}
+			if f.New != nil {
+				fields["new"] = strconv.FormatBool(*f.New)
+			}
 			fmt.Fprintf(&all, "  %s %s %s:%d:%d dirs=%v baseline=%q %q\n", f.Rule, f.Severity, f.Path, f.Line, f.Column, f.Directories, f.Baseline, f.Message)
 			dirs := f.Directories
 			if dirs == nil {

@@ -11,9 +11,10 @@ import (
 
 // mcpHelp is mcp's --help beyond the flags (M1, docs/mcp.md).
 const mcpHelp = `Speaks the Model Context Protocol on standard input and output: tools a coding
-agent calls to learn which instructions apply to a path, for itself
-(instructions), to check the instruction files (check), and to explain a rule
-(explain_rule). It only reads. Agents start it; see docs/mcp.md.
+agent calls to learn which instructions apply to a path, for Rivumi, Codex or
+Claude Code (instructions), to check the instruction files (check), to explain
+a rule (explain_rule), and to list the agent profiles (agents). It only reads.
+Agents start it; see docs/mcp.md.
 `
 
 func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -105,11 +105,12 @@ type output struct {
 
 // openOutput opens --output FILE, or returns stdout when name is "".
 // Callers defer abort, then commit when everything is written.
-func openOutput(name string, stdout io.Writer) (*output, error) {
+// temps records the temporary file (nil: not recorded).
+func openOutput(name string, stdout io.Writer, temps *outfile.Temps) (*output, error) {
 	if name == "" {
 		return &output{Writer: stdout}, nil
 	}
-	f, err := outfile.Create(name)
+	f, err := temps.Create(name)
 	if err != nil {
 		return nil, fmt.Errorf("--output: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/preview"
 	"github.com/rivumi/rivumi-lint/internal/preview/view"
 	"github.com/rivumi/rivumi-lint/internal/report"
@@ -18,7 +19,9 @@ import (
 
 // watchContext is the context of --watch (env.WatchContext): its end ends
 // the watch with exit 0 (P6).
-func cmdPreview(args []string, watchContext func() (context.Context, context.CancelFunc), stdout, stderr io.Writer) int {
+// temps records the temporary file of --output without --watch (env.Temps;
+// nil: none); --watch ends on a signal by committing the last render (P6).
+func cmdPreview(args []string, watchContext func() (context.Context, context.CancelFunc), stdout, stderr io.Writer, temps *outfile.Temps) int {
 	fs := flag.NewFlagSet("preview", flag.ContinueOnError)
 	interval := intervalFlag(500 * time.Millisecond)
 	var (
@@ -82,7 +85,7 @@ func cmdPreview(args []string, watchContext func() (context.Context, context.Can
 	wo := report.Options{Color: colorOutput(stdout, *output, *color)}
 
 	if *watch {
-		out, err := openOutput(*output, stdout)
+		out, err := openOutput(*output, stdout, nil)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -108,7 +111,8 @@ func cmdPreview(args []string, watchContext func() (context.Context, context.Can
 	if err != nil {
 		return fail(stderr, err)
 	}
-	out, err := openOutput(*output, stdout)
+	defer removeOnSignal(temps)()
+	out, err := openOutput(*output, stdout, temps)
 	if err != nil {
 		return fail(stderr, err)
 	}

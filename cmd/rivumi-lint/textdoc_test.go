@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-var updateDocs = flag.Bool("update", false, "rewrite docs/text-output.md's demo block and testdata/baseline/demo.txt instead of comparing with them")
+var updateDocs = flag.Bool("update", false, "rewrite the docs' console blocks (TestDocCommands), docs/text-output.md's demo block and testdata/baseline/demo.txt instead of comparing with them")
 
 // §7 text: the demo's text output at 100 columns is the block docs/text-output.md
 // shows (issue #26): it is compared byte for byte, and no line is wider
@@ -31,7 +31,7 @@ func TestDemoTextAt100Columns(t *testing.T) {
 		}
 	}
 	const doc = "../../docs/text-output.md"
-	const begin, end = "<!-- demo at 100 columns: go test ./cmd/rivumi-lint -run TestDemoTextAt100Columns -update -->\n```\n", "```\n<!-- end demo -->"
+	const begin, end = "<!-- demo at 100 columns: go test ./cmd/rivumi-lint -run TestDemoTextAt100Columns -update -->\n```console\n", "```\n<!-- end demo -->"
 	data, err := os.ReadFile(doc)
 	if err != nil {
 		t.Fatal(err)

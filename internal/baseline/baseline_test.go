@@ -117,6 +117,38 @@ func TestApplyCountsB3(t *testing.T) {
 	}
 }
 
+// B6: a change's base marks findings old by the same counted identity,
+// in Finding.Base only: nothing a baseline file decides changes.
+func TestMarkBaseB6(t *testing.T) {
+	base := Accepting([]lint.Finding{
+		finding("RL021", "AGENTS.md", "the link to `x` does not resolve", 2),
+	})
+	res := &lint.Result{Findings: []lint.Finding{
+		finding("RL021", "AGENTS.md", "the link to `x` does not resolve", 5), // moved: old
+		finding("RL021", "AGENTS.md", "the link to `x` does not resolve", 9), // a second one: new
+		finding("RL004", "AGENTS.md", "bad", 1),
+	}}
+	base.MarkBase(res, "HEAD")
+	got := []string{res.Findings[0].Base, res.Findings[1].Base, res.Findings[2].Base}
+	if got[0] != lint.BaselineUnchanged || got[1] != lint.BaselineNew || got[2] != lint.BaselineNew {
+		t.Fatalf("states %q", got)
+	}
+	if res.BaseLabel != "HEAD" || res.Baseline != nil || res.Findings[0].Baseline != "" || res.Findings[0].Known() {
+		t.Fatalf("MarkBase touched the baseline's fields: %+v", res)
+	}
+	if s := res.Findings[0].BaselineState(); s != lint.BaselineUnchanged {
+		t.Fatalf("old finding's SARIF state %q", s)
+	}
+	// Known to a baseline file and new to the base: unchanged for SARIF.
+	res.Findings[1].Baseline = lint.BaselineUnchanged
+	if s := res.Findings[1].BaselineState(); s != lint.BaselineUnchanged {
+		t.Fatalf("known finding's SARIF state %q", s)
+	}
+	if s := res.Findings[2].BaselineState(); s != lint.BaselineNew {
+		t.Fatalf("new finding's SARIF state %q", s)
+	}
+}
+
 // B5: every refusal names the file and says how to get a good one.
 func TestParseRefusesB5(t *testing.T) {
 	for in, want := range map[string]string{

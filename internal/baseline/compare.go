@@ -7,27 +7,55 @@ import "github.com/rivumi/rivumi-lint/internal/lint"
 // result's order, the rest new; a second finding of a kind the baseline
 // holds once is new. name is the file as given, for the outputs.
 func (b *Baseline) Apply(res *lint.Result, name string) {
+	st := &lint.BaselineStats{File: name}
+	st.Fixed = b.match(res.Findings, func(f *lint.Finding, known bool) {
+		if known {
+			f.Baseline = lint.BaselineUnchanged
+			st.Known++
+			return
+		}
+		f.Baseline = lint.BaselineNew
+		st.New++
+	})
+	res.Baseline = st
+}
+
+// MarkBase marks each finding of res against the findings of a change's
+// base, b being Accepting(them) (B6): Finding.Base is unchanged (old: the
+// base has it) or new, compared as Apply compares with a baseline file
+// (B2's identity, counted, in the result's order). label names the base.
+func (b *Baseline) MarkBase(res *lint.Result, label string) {
+	b.match(res.Findings, func(f *lint.Finding, old bool) {
+		f.Base = lint.BaselineNew
+		if old {
+			f.Base = lint.BaselineUnchanged
+		}
+	})
+	res.BaseLabel = label
+}
+
+// match calls mark for each finding of fs, in order, with whether b
+// counts its identity, while the count lasts; it returns how many of b's
+// entries no finding matched.
+func (b *Baseline) match(fs []lint.Finding, mark func(f *lint.Finding, known bool)) int {
 	left := make(map[key]int, len(b.counts))
 	for k, n := range b.counts {
 		left[k] = n
 	}
-	st := &lint.BaselineStats{File: name}
-	for i := range res.Findings {
-		f := &res.Findings[i]
+	for i := range fs {
+		f := &fs[i]
 		k := keyOf(f)
-		if left[k] > 0 {
+		known := left[k] > 0
+		if known {
 			left[k]--
-			f.Baseline = lint.BaselineUnchanged
-			st.Known++
-			continue
 		}
-		f.Baseline = lint.BaselineNew
-		st.New++
+		mark(f, known)
 	}
+	unmatched := 0
 	for _, n := range left {
-		st.Fixed += n
+		unmatched += n
 	}
-	res.Baseline = st
+	return unmatched
 }
 
 // Accepting is the baseline of the findings in fs: every one, as it is.

@@ -1,6 +1,7 @@
 // Package baseline owns check's baseline file (B1–B5): the findings a
 // repository has accepted for now, recorded by --write-baseline and read
-// by --baseline, so that a run fails only on findings not in it.
+// by --baseline, so that a run fails only on findings not in it. Its
+// identity and counting also tell a change's old findings (B6).
 package baseline
 
 import (

@@ -9,9 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
@@ -178,26 +180,34 @@ func tempName(name, kind string, i int) string {
 // file or the new one, never a part. The temporary file is removed on
 // every failure. A file with other hard links gets a new inode: its other
 // names keep the old text (docs/fix.md).
-func replaceFile(d *os.Root, name string, data []byte, mode fs.FileMode, was *snapshot, limit int64, beforeCommit func(d *os.Root, name string)) error {
+func replaceFile(d *os.Root, name string, data []byte, mode fs.FileMode, was *snapshot, limit int64, temps *outfile.Temps, beforeCommit func(d *os.Root, name string)) error {
 	var tmp *os.File
 	var tmpName string
-	for i := 0; ; i++ {
-		tmpName = tempName(name, "", i)
-		f, err := d.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL|resolve.NoFollowFlags, 0o600)
-		if errors.Is(err, fs.ErrExist) && i < 100 {
-			continue
+	// Recorded in temps from creation to the rename: a signal's Clean
+	// removes it (#38.4).
+	id, err := temps.Track(func() (string, func() error, error) {
+		for i := 0; ; i++ {
+			tmpName = tempName(name, "", i)
+			f, err := d.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL|resolve.NoFollowFlags, 0o600)
+			if errors.Is(err, fs.ErrExist) && i < 100 {
+				continue
+			}
+			if err != nil {
+				return "", nil, err
+			}
+			tmp = f
+			// Closed first: Windows removes no file that is open.
+			return filepath.Join(d.Name(), tmpName), func() error { f.Close(); return d.Remove(tmpName) }, nil
 		}
-		if err != nil {
-			return err
-		}
-		tmp = f
-		break
+	})
+	if err != nil {
+		return err
 	}
 	done := false
 	defer func() {
 		if !done {
 			tmp.Close()
-			d.Remove(tmpName)
+			temps.Done(id, func() error { return d.Remove(tmpName) })
 		}
 	}()
 	if _, err := tmp.Write(data); err != nil {
@@ -221,7 +231,7 @@ func replaceFile(d *os.Root, name string, data []byte, mode fs.FileMode, was *sn
 			return &skipError{errChanged}
 		}
 	}
-	if err := d.Rename(tmpName, name); err != nil {
+	if err := temps.Done(id, func() error { return d.Rename(tmpName, name) }); err != nil {
 		return err
 	}
 	done = true
@@ -237,22 +247,31 @@ func (e *skipError) Unwrap() error { return e.err }
 
 // replaceWithLink makes name in d a symbolic link to target through a
 // temporary link beside it and a rename.
-func replaceWithLink(d *os.Root, name, target string) error {
-	for i := 0; ; i++ {
-		tmp := tempName(name, "-link", i)
-		err := d.Symlink(target, tmp)
-		if errors.Is(err, fs.ErrExist) && i < 100 {
-			continue
+func replaceWithLink(d *os.Root, name, target string, temps *outfile.Temps) error {
+	var tmp string
+	id, err := temps.Track(func() (string, func() error, error) {
+		for i := 0; ; i++ {
+			tmp = tempName(name, "-link", i)
+			err := d.Symlink(target, tmp)
+			if errors.Is(err, fs.ErrExist) && i < 100 {
+				continue
+			}
+			if err != nil {
+				return "", nil, err
+			}
+			return filepath.Join(d.Name(), tmp), func() error { return d.Remove(tmp) }, nil
 		}
-		if err != nil {
-			return err
-		}
-		if err := d.Rename(tmp, name); err != nil {
-			d.Remove(tmp)
-			return err
-		}
-		return nil
+	})
+	if err != nil {
+		return err
 	}
+	return temps.Done(id, func() error {
+		err := d.Rename(tmp, name)
+		if err != nil {
+			d.Remove(tmp)
+		}
+		return err
+	})
 }
 
 // applyEdits applies non-overlapping edits ordered by offset to b; ok is

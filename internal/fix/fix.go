@@ -27,6 +27,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/content"
 	"github.com/rivumi/rivumi-lint/internal/gitattr"
 	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/outfile"
 	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/report"
@@ -44,6 +45,9 @@ type Options struct {
 	DryRun bool
 	// Hooks are the tests' seams in the windows of a write (nil: none).
 	Hooks Hooks
+	// Temps records each temporary file from its creation to its rename,
+	// for the command's signal handler to remove (#38.4); nil: none.
+	Temps *outfile.Temps
 }
 
 // Outcome counts a run: Changes made (or, in a dry run, that would be
@@ -70,7 +74,7 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 	defer did.Close()
 	p, run, res := did.Project, did.Run, did.Result
 	pl := &planner{root: p.Root, gitTop: p.GitTop, gitDir: p.GitDir, prefix: p.Prefix, cfg: run.Config,
-		limit: run.Config.Limits.MaxFileBytes, touched: map[string]bool{}, hooks: o.Hooks}
+		limit: run.Config.Limits.MaxFileBytes, touched: map[string]bool{}, hooks: o.Hooks, temps: o.Temps}
 	if err := pl.scope(p, o.Paths); err != nil {
 		return out, err
 	}
@@ -181,6 +185,7 @@ type planner struct {
 	skips                        []skip
 	touched                      map[string]bool // paths a planned change writes
 	hooks                        Hooks
+	temps                        *outfile.Temps
 }
 
 func (pl *planner) skip(f lint.Finding, format string, args ...any) {
@@ -542,7 +547,7 @@ func (pl *planner) apply(c *change) error {
 	}
 	switch c.kind {
 	case kindText:
-		return replaceFile(d, name, c.new, c.old.mode, c.old, pl.limit, pl.hooks.BeforeCommit)
+		return replaceFile(d, name, c.new, c.old.mode, c.old, pl.limit, pl.temps, pl.hooks.BeforeCommit)
 	case kindSwap:
 		if now, err := d.Readlink(name); err != nil || now != c.link {
 			return &skipError{errChanged}
@@ -572,10 +577,10 @@ func (pl *planner) apply(c *change) error {
 		}
 		// The link becomes the file first: should the second step fail,
 		// both hold the text and nothing is lost.
-		if err := replaceFile(d, name, c.old.data, c.old.mode, nil, pl.limit, pl.hooks.BeforeCommit); err != nil {
+		if err := replaceFile(d, name, c.old.data, c.old.mode, nil, pl.limit, pl.temps, pl.hooks.BeforeCommit); err != nil {
 			return err
 		}
-		if err := replaceWithLink(td, tname, c.newLink); err != nil {
+		if err := replaceWithLink(td, tname, c.newLink, pl.temps); err != nil {
 			return fmt.Errorf("%s now holds the text, but %s could not become a link to it (both are regular files now): %w", c.path, c.to, err)
 		}
 		if clean {

@@ -240,3 +240,53 @@ func TestDocsGiveOneActionRefD7(t *testing.T) {
 		t.Errorf("the docs name the Action with a ref %d times; want the README, init.md and the github-actions.md snippets at least", seen)
 	}
 }
+
+// TestDocsActionSteps: docs/github-actions.md's step-by-step list names
+// every step of action.yml, in its order (#33.14: the list had a fourth
+// step, a separate SARIF run, that the Action no longer has).
+func TestDocsActionSteps(t *testing.T) {
+	root := moduleRoot(t)
+	b, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Runs struct {
+			Steps []struct {
+				Name string `yaml:"name"`
+				Run  string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	if err := yaml.Unmarshal(b, &action); err != nil {
+		t.Fatalf("action.yml: %v", err)
+	}
+	d, err := os.ReadFile(filepath.Join(root, "docs", "github-actions.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(d)
+	const from, to = "What it does, step by step", "The step fails when"
+	i, j := strings.Index(doc, from), strings.Index(doc, to)
+	if i < 0 || j < i {
+		t.Fatalf("docs/github-actions.md lacks its step list (%q … %q)", from, to)
+	}
+	list := strings.Join(strings.Fields(doc[i:j]), " ") // a name may wrap
+	at, checks := 0, 0
+	for _, s := range action.Runs.Steps {
+		checks += strings.Count(s.Run, `/rivumi-lint" check `)
+		k := strings.Index(list[at:], "**"+s.Name+"**")
+		if k < 0 {
+			t.Errorf("the step list does not name action.yml's step %q (in bold, after the steps before it)", s.Name)
+			continue
+		}
+		at += k
+	}
+	if len(action.Runs.Steps) < 4 {
+		t.Errorf("action.yml has %d steps: the parse found too few to prove anything", len(action.Runs.Steps))
+	}
+	// One check writes every report: the list says so, and the Action does it.
+	if checks != 1 || !strings.Contains(list, "from the same run") {
+		t.Errorf("action.yml runs check %d times; the list must describe one run writing every report", checks)
+	}
+}

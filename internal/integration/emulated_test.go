@@ -50,6 +50,19 @@ var winePrefix struct {
 	wine string
 	took time.Duration
 	err  error
+	// started says a persistent wineserver runs for the prefix.
+	started bool
+}
+
+// stopWine ends the lane's persistent wineserver, if one was started;
+// TestMain calls it last.
+func stopWine() {
+	if !winePrefix.started {
+		return
+	}
+	kill := exec.Command(filepath.Join(filepath.Dir(winePrefix.wine), "wineserver"), "-k")
+	kill.Env = append(os.Environ(), winePrefix.env...)
+	kill.Run() // nothing to do if it is gone already
 }
 
 // wineEnv returns the wine program and the environment that runs Windows
@@ -87,11 +100,13 @@ func wineEnv(t *testing.T) (wine string, environ []string) {
 			winePrefix.err = err
 			return
 		}
-		// One wineserver for all the runs, kept 10 s past the last
-		// (wine starts it on demand otherwise, and it quits 3 s after).
-		// Its output goes nowhere: it would hold a pipe open.
-		// wineboot's own server quits 3 s after it; wait for that first.
-		for _, arg := range []string{"-w", "-p10"} {
+		// One wineserver for all the runs, until TestMain ends it
+		// (stopWine). Kept only 10 s past the last run, it quit in a pause
+		// on a loaded CI machine, and a run that then started a new one
+		// beside another once exited 1 without a word. Its output goes
+		// nowhere: it would hold a pipe open. wineboot's own server quits
+		// 3 s after it; wait for that first.
+		for _, arg := range []string{"-w", "-p"} {
 			server := exec.Command(filepath.Join(filepath.Dir(wine), "wineserver"), arg)
 			server.Env = append(os.Environ(), env...)
 			if err := server.Run(); err != nil {
@@ -109,6 +124,7 @@ func wineEnv(t *testing.T) (wine string, environ []string) {
 			return
 		}
 		winePrefix.env, winePrefix.wine, winePrefix.took = env, wine, time.Since(start)
+		winePrefix.started = true
 	})
 	if winePrefix.err != nil {
 		t.Fatal(winePrefix.err)

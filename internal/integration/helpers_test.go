@@ -36,6 +36,7 @@ func TestMain(m *testing.M) {
 	}
 	scratch = dir
 	end := func(why string) {
+		stopWine()
 		if n := procs.killAll(); n > 0 || why != "" {
 			fmt.Fprintf(os.Stderr, "integration: %s: ended %d process groups the tests started, removed %s\n", why, n, dir)
 		}

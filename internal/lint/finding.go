@@ -41,6 +41,14 @@ type Finding struct {
 	// BaselineNew or BaselineUnchanged; empty without a baseline, so the
 	// JSON form is unchanged then.
 	Baseline string `json:"baseline,omitempty"`
+	// Base is the finding's state against the base of the change in the
+	// diff and staged scopes (B6: HEAD for --staged, the base revision
+	// for --base): BaselineUnchanged when the base has a finding of its
+	// identity (B2, counted as a baseline counts), so the change did not
+	// bring it, else BaselineNew; empty in the other scopes. Unlike
+	// Baseline it hides nothing: an old finding is reported, marked, and
+	// fails the run unless check --fail-on-new. The JSON form is "new".
+	Base string `json:"-"`
 	// Fix, when set, is a text edit that removes the cause (X1); nil when
 	// the fix is not a text edit or none is safe.
 	Fix *Fix `json:"fix,omitempty"`
@@ -68,6 +76,22 @@ const (
 // Known reports whether the baseline holds the finding (B3): it is kept
 // in json and sarif, marked, and neither counts nor fails the run.
 func (f *Finding) Known() bool { return f.Baseline == BaselineUnchanged }
+
+// Old reports whether the change's base already has the finding (B6).
+func (f *Finding) Old() bool { return f.Base == BaselineUnchanged }
+
+// BaselineState is the finding's SARIF baselineState: "unchanged" when a
+// baseline file holds it (B3) or the change's base has it (B6), "new"
+// when it was compared and neither has it, "" when it was not compared.
+func (f *Finding) BaselineState() string {
+	switch {
+	case f.Known() || f.Old():
+		return BaselineUnchanged
+	case f.Baseline != "" || f.Base != "":
+		return BaselineNew
+	}
+	return ""
+}
 
 // Fix is a repair of a finding's cause that is a pure text edit of one or
 // more files (X1): removing hidden characters or C0 controls. Writers carry

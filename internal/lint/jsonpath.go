@@ -15,10 +15,18 @@ import (
 func (f Finding) MarshalJSON() ([]byte, error) {
 	type plain Finding
 	f.DirectoriesTotal = max(f.DirectoriesTotal, len(f.Directories))
+	// "new" only where the finding was compared with a change's base
+	// (B6): the document of the other scopes is as before.
+	var isNew *bool
+	if f.Base != "" {
+		v := !f.Old()
+		isNew = &v
+	}
 	return marshalNoHTML(struct {
 		plain
 		PathBytes []byte `json:"path_bytes,omitempty"`
-	}{plain(f), exactPath(f.Path)})
+		New       *bool  `json:"new,omitempty"`
+	}{plain(f), exactPath(f.Path), isNew})
 }
 
 func (d Drift) MarshalJSON() ([]byte, error) {

@@ -11,6 +11,10 @@ type Result struct {
 	// (--baseline, --write-baseline: B3), says what it found; nil
 	// otherwise.
 	Baseline *BaselineStats `json:"-"`
+	// BaseLabel names the base the findings were compared with in the
+	// diff and staged scopes (B6), as the text output says "already in
+	// HEAD": "HEAD", "main (1a2b3c4)"; "" when there was none.
+	BaseLabel string `json:"-"`
 }
 
 // BaselineStats is a comparison with a baseline file (B3, B4).

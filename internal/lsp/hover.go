@@ -15,9 +15,9 @@ import (
 )
 
 // hover shows, for an open instruction file, the chain of its directory:
-// each layer with its state as the engine decided it (R5) and the bytes
-// the rendered sections take of the budget (P3), the values check's JSON
-// output shows for that directory.
+// each layer with its state as the engine decided it (R5), the budget in
+// RL006's words (P3) and the fingerprint, the values check's JSON output
+// shows for that directory.
 func (s *Server) hover(params json.RawMessage) (any, error) {
 	var p textDocumentPositionParams
 	if err := decode(params, &p); err != nil {
@@ -64,11 +64,12 @@ func chainMarkdown(r *resolve.Resolution, ld *lint.Directory) string {
 		fmt.Fprintf(&b, "%d. %s (%s): %s\n", i+1, code(l.Path), l.Scope, layerState(l))
 	}
 	if ld != nil {
-		fmt.Fprintf(&b, "\nRendered: %d of %d bytes of the budget", ld.RenderedBytes, ld.BudgetBytes)
-		if ld.Used != "" {
-			fmt.Fprintf(&b, " (%s of limits.max_dynamic_bytes used)", ld.Used)
+		// check's own budget line (lint.Limits.BudgetLine): the share is
+		// of rendered + reserved, so printing it beside rendered of
+		// max - reserved gave arithmetic that did not add up (#33.14).
+		if ld.Budget != "" {
+			fmt.Fprintf(&b, "\nBudget (limits.max_dynamic_bytes): %s.\n", ld.Budget)
 		}
-		b.WriteString(".\n")
 		if ld.Fingerprint != "" {
 			fmt.Fprintf(&b, "\nFingerprint: %s\n", code(ld.Fingerprint))
 		}

@@ -103,10 +103,21 @@ func TestSubmoduleAndNestedRepositoryR1(t *testing.T) {
 		t.Errorf("AGENTS.md: %+v, want none", p.Diagnostics)
 	}
 
+	// A deinitialised submodule's directory is an ordinary one of the
+	// outer repository (R1, #38.8): its chain is the outer one, and a
+	// directory missing below it is missing, named once.
+	writeFile(t, filepath.Join(dir, "gone/AGENTS.md"), "stray\n")
+	text, errMsg = hoverText(t, c, c.open(filepath.Join(dir, "gone/AGENTS.md"), "stray\n"))
+	if errMsg != "" {
+		t.Fatalf("hover in a deinitialised submodule: %s", errMsg)
+	}
+	if !strings.Contains(text, "1. `AGENTS.md` (project): active") || !strings.Contains(text, "2. `gone/AGENTS.md` (project): active") {
+		t.Errorf("hover in a deinitialised submodule: want the outer chain down to gone, got:\n%s", text)
+	}
 	goneURI := c.open(filepath.Join(dir, "gone/d/AGENTS.md"), "new\n")
 	_, errMsg = hoverText(t, c, goneURI)
-	if !strings.Contains(errMsg, "gone is a submodule") || strings.Count(errMsg, "resolve gone/d") != 1 {
-		t.Errorf("hover in a deinitialised submodule: error %q, want \"resolve gone/d\" once and the reason", errMsg)
+	if !strings.Contains(errMsg, "does not exist") || strings.Count(errMsg, "resolve gone/d") != 1 {
+		t.Errorf("hover in a missing directory of a deinitialised submodule: error %q, want \"resolve gone/d\" once and the reason", errMsg)
 	}
 	c.stop()
 }

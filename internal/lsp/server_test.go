@@ -3,8 +3,11 @@ package lsp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -153,8 +156,6 @@ func TestHoverShowsTheChainX4(t *testing.T) {
 		"`a/AGENTS.md` (project): rejected: RL001, it is a symbolic link to c/AGENTS.md",
 		"`a/b/AGENTS.override.md` (project): active",
 		"`a/b/AGENTS.md` (project): shadowed by `a/b/AGENTS.override.md`",
-		"Rendered: ",
-		"of 57344 bytes of the budget",
 	} {
 		if !strings.Contains(h.Contents.Value, want) {
 			t.Errorf("hover lacks %q:\n%s", want, h.Contents.Value)
@@ -162,6 +163,17 @@ func TestHoverShowsTheChainX4(t *testing.T) {
 	}
 	if h.Contents.Kind != "markdown" {
 		t.Errorf("hover kind %q", h.Contents.Kind)
+	}
+	// P3, #33.14: the budget is check's line, and its numbers add up:
+	// rendered + reserved = total, and the share is total's of the limit.
+	m := regexp.MustCompile(`Budget \(limits\.max_dynamic_bytes\): (\d+) \+ 8192 reserved = (\d+) of 65536 bytes \((\d+\.\d)%\)\.`).FindStringSubmatch(h.Contents.Value)
+	if m == nil {
+		t.Fatalf("hover lacks check's budget line:\n%s", h.Contents.Value)
+	}
+	rendered, _ := strconv.Atoi(m[1])
+	total, _ := strconv.Atoi(m[2])
+	if rendered == 0 || rendered+8192 != total || m[3] != fmt.Sprintf("%.1f", float64(total)*100/65536) {
+		t.Errorf("budget %q does not add up", m[0])
 	}
 	c.stop()
 }

@@ -126,7 +126,13 @@ func instructionsReport(r *Instructions) string {
 		fmt.Fprintf(&b, "  %-10s %s (%d bytes)%s\n", l.State, l.Path, l.Bytes, reason(l.Reason))
 	}
 	for _, f := range r.Files {
-		fmt.Fprintf(&b, "  %-10s %s (%d bytes)%s\n", f.State, f.Path, f.Bytes, reason(f.Reason))
+		// A candidate the agent never reads (ignored, not a file) has no
+		// size (-1): say none rather than "-1 bytes" (issue #33.14).
+		size := ""
+		if f.Bytes >= 0 {
+			size = fmt.Sprintf(" (%d bytes)", f.Bytes)
+		}
+		fmt.Fprintf(&b, "  %-10s %s%s%s\n", f.State, f.Path, size, reason(f.Reason))
 	}
 	if len(r.Layers) == 0 && len(r.Files) == 0 {
 		b.WriteString("  no instruction file\n")

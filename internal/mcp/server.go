@@ -55,7 +55,10 @@ type Server struct {
 }
 
 // instructionsText is what a host may show the model about the server.
-const instructionsText = `rivumi-lint knows which instruction files (AGENTS.md, CLAUDE.md, .rivumi/instructions.md) ` +
+// It names only files some profile loads (issue #33.14: it named a
+// .rivumi/instructions.md nothing reads).
+const instructionsText = `rivumi-lint knows which instruction files (AGENTS.md, RIVUMI.md and their .override.md forms, ` +
+	`or the names .rivumi-lint.yaml sets; Claude Code's CLAUDE.md and CLAUDE.local.md) ` +
 	`apply in each directory of this repository, and what each coding agent loads from them. ` +
 	`Before editing files in a directory whose instructions you have not read, call instructions ` +
 	`with that path (and agent: codex or claude for those agents' view); check lints the instruction ` +

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +14,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/preview"
+	"github.com/rivumi/rivumi-lint/internal/preview/view"
 	"github.com/rivumi/rivumi-lint/internal/project"
 	"github.com/rivumi/rivumi-lint/internal/repo/gittest"
 	"github.com/rivumi/rivumi-lint/internal/report"
@@ -180,6 +183,48 @@ func TestInstructionsM2(t *testing.T) {
 	structured(t, call(t, cs, "instructions", map[string]any{"path": "services/api", "agent": "claude"}), &claude)
 	if !strings.Contains(claude.Text, "Claude API rules.") || len(claude.Files) == 0 || claude.Layers != nil {
 		t.Errorf("claude's view %+v lacks CLAUDE.md or its files", claude)
+	}
+}
+
+// Issue #33.14: the text of Claude Code's view gives a size only where
+// the view has one: an AGENTS.md Claude ignores is not "-1 bytes".
+func TestInstructionsTextSizesKnownOnly(t *testing.T) {
+	cs, _ := session(t, fixture(t).Dir)
+	res := call(t, cs, "instructions", map[string]any{"path": "services/api", "agent": "claude"})
+	var got Instructions
+	structured(t, res, &got)
+	tx := text(res)
+	if strings.Contains(tx, "-1 bytes") {
+		t.Errorf("the text prints an unknown size:\n%s", tx)
+	}
+	for _, f := range got.Files {
+		if f.Bytes < 0 && !strings.Contains(tx, f.State+" "+f.Path+"\n") && !strings.Contains(tx, f.Path+": ") {
+			t.Errorf("%s (%s, size unknown) is not listed without a size:\n%s", f.Path, f.State, tx)
+		}
+	}
+	if !strings.Contains(tx, "services/api/CLAUDE.md (18 bytes)") {
+		t.Errorf("the loaded CLAUDE.md lacks its size:\n%s", tx)
+	}
+	if !slices.ContainsFunc(got.Files, func(f view.AgentFile) bool { return f.Bytes < 0 }) {
+		t.Errorf("no file of unknown size in %+v: the fixture proves nothing", got.Files)
+	}
+}
+
+// Issue #33.14: the instructions the host shows the model name only files
+// some profile loads by default (Rivumi's candidates, Claude Code's own),
+// not a .rivumi/instructions.md nothing reads.
+func TestServerInstructionsNameLoadedFiles(t *testing.T) {
+	cs, _ := session(t, fixture(t).Dir)
+	got := cs.InitializeResult().Instructions
+	known := append(config.Default().Candidates(), "CLAUDE.md", "CLAUDE.local.md")
+	names := regexp.MustCompile(`[\w./-]+\.md\b`).FindAllString(got, -1)
+	for _, n := range names {
+		if !slices.Contains(known, n) && !strings.HasPrefix(n, ".override") {
+			t.Errorf("the instructions name %s, which no profile loads: %s", n, got)
+		}
+	}
+	if len(names) == 0 {
+		t.Errorf("the instructions name no file: %s", got)
 	}
 }
 

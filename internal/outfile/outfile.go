@@ -22,11 +22,17 @@ type File struct {
 	target string
 	mode   fs.FileMode
 	done   bool
+	temps  *Temps // records the temporary file until Commit or Abort
+	id     int
 }
 
 // Create checks name and opens a temporary file beside it. Every refusal
 // is an error that names the cause and the fix.
-func Create(name string) (*File, error) {
+func Create(name string) (*File, error) { return (*Temps)(nil).Create(name) }
+
+// Create is outfile.Create, recording the temporary file in t until the
+// File is committed or aborted (so that a signal's Clean removes it).
+func (t *Temps) Create(name string) (*File, error) {
 	if name == "" {
 		return nil, errors.New("empty file name")
 	}
@@ -59,11 +65,20 @@ func Create(name string) (*File, error) {
 	if g := gitDirAbove(real); g != "" {
 		return nil, fmt.Errorf("%s is inside the Git directory %s; a report there could overwrite Git's own files: write it in the worktree or elsewhere", name, g)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".tmp-*")
+	var tmp *os.File
+	id, err := t.Track(func() (string, func() error, error) {
+		var err error
+		tmp, err = os.CreateTemp(dir, "."+filepath.Base(abs)+".tmp-*")
+		if err != nil {
+			return "", nil, err
+		}
+		// Closed first: Windows removes no file that is open.
+		return tmp.Name(), func() error { tmp.Close(); return os.Remove(tmp.Name()) }, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &File{File: tmp, target: abs, mode: mode}, nil
+	return &File{File: tmp, target: abs, mode: mode, temps: t, id: id}, nil
 }
 
 // Resolve is the file Create writes for name: the absolute path, with
@@ -97,14 +112,15 @@ func (f *File) Commit() error {
 	if err == nil {
 		err = os.Chmod(f.File.Name(), f.mode)
 	}
-	if err == nil {
-		err = os.Rename(f.File.Name(), f.target)
-	}
-	if err != nil {
-		os.Remove(f.File.Name())
+	return f.temps.Done(f.id, func() error {
+		if err == nil {
+			err = os.Rename(f.File.Name(), f.target)
+		}
+		if err != nil {
+			os.Remove(f.File.Name())
+		}
 		return err
-	}
-	return nil
+	})
 }
 
 // Abort removes the temporary file; the target is untouched. It is safe
@@ -115,7 +131,7 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.File.Close()
-	os.Remove(f.File.Name())
+	f.temps.Done(f.id, func() error { return os.Remove(f.File.Name()) })
 }
 
 // isGitEntry reports whether base names a .git entry: a file there is the

@@ -12,8 +12,10 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/baseline"
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/drift"
+	"github.com/rivumi/rivumi-lint/internal/gitattr"
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/memory"
 	"github.com/rivumi/rivumi-lint/internal/repo"
@@ -84,6 +86,9 @@ type Run struct {
 	// prepared is the rules' share of the chains, done beside resolve
 	// (resolveAndPrepare); nil when it was not.
 	prepared *lint.Prepared
+	// baseSide is the base of a change, whose findings are only compared
+	// with the head's (markOld): it finds no references.
+	baseSide bool
 	// refsBeside are the references found beside the agent profiles'
 	// views (agents); nil when Lint finds them itself.
 	refsBeside *referencesResult
@@ -134,13 +139,7 @@ func (p *Project) Start(s Scope) (*Run, error) {
 // Lint runs the rules over the run's chains, its skills, the memory file
 // (nil: none) and a changed config, then the drift from the base.
 func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
-	in := lint.Inputs{Chains: r.Resolutions, Skills: skills.Render(r.Skills), Checkout: r.checkout, Memory: mem, Prepared: r.prepared}
-	for _, a := range r.Agents {
-		in.Profiles = append(in.Profiles, lint.AgentInput{Resolver: a.Resolver, Views: a.Views})
-	}
-	if len(r.Config.Agents) != 1 || r.Config.Agents[0] != agent.Rivumi {
-		in.Agents = r.Config.Agents
-	}
+	in := r.inputs(mem)
 	s := r.sides
 	if s != nil {
 		var err error
@@ -173,17 +172,110 @@ func (r *Run) Lint(mem *lint.MemoryFile) (*lint.Result, error) {
 				same = repo.NewChainInputs(s.Base, head, r.Engine.Candidates()).Same
 			}
 		}
-		groups, err := drift.Compare(resolve.New(baseCO, r.engineOpt), r.Resolutions, same)
+		// One engine over the base for the drift and the base's
+		// findings: the chains drift resolved are not resolved again.
+		baseEngine := resolve.New(baseCO, r.engineOpt)
+		groups, err := drift.Compare(baseEngine, r.Resolutions, same)
 		if err != nil {
 			return nil, err
 		}
 		res.Drift = groups
 		trace.Mark("drift")
+		if err := r.markOld(res, baseEngine, baseCO, mem); err != nil {
+			return nil, err
+		}
+	} else if s != nil {
+		// No base (a new history, the whole head): the change brings
+		// every finding (B6).
+		baseline.Accepting(nil).MarkBase(res, "")
 	}
 	if s != nil {
 		r.p.Notes = appendNew(r.p.Notes, r.p.repo.Notes())
 	}
 	return res, nil
+}
+
+// inputs are the rules' inputs from the run's chains, skills and agent
+// profiles, and the memory file (nil: none).
+func (r *Run) inputs(mem *lint.MemoryFile) lint.Inputs {
+	in := lint.Inputs{Chains: r.Resolutions, Skills: skills.Render(r.Skills), Checkout: r.checkout, Memory: mem, Prepared: r.prepared}
+	for _, a := range r.Agents {
+		in.Profiles = append(in.Profiles, lint.AgentInput{Resolver: a.Resolver, Views: a.Views})
+	}
+	if len(r.Config.Agents) != 1 || r.Config.Agents[0] != agent.Rivumi {
+		in.Agents = r.Config.Agents
+	}
+	return in
+}
+
+// markOld marks each finding of res that the change's base already has
+// (B6), by the baseline's identity (B2): the rules run over the base's
+// chains of the directories the findings concern, with the same config,
+// agent profiles and memory file, and base, the engine drift resolved
+// them with. A change with no findings costs nothing more; one with
+// findings, one more check of at most its affected directories. RL014
+// (a changed config) and RL021 in a diff (references the change breaks)
+// are about the change itself, so the base side has neither.
+func (r *Run) markOld(res *lint.Result, base *resolve.Engine, co *gitattr.Source, mem *lint.MemoryFile) error {
+	if len(res.Findings) == 0 {
+		res.BaseLabel = r.sides.BaseLabel
+		return nil
+	}
+	concerned := map[string]bool{}
+	for _, f := range res.Findings {
+		for _, d := range f.Directories {
+			concerned[d] = true
+		}
+	}
+	// A directory the base does not have is checked as its nearest
+	// ancestor there, the chain its path inherited (as drift compares it):
+	// a file added below a bad layer does not make the layer's finding new.
+	var dirs []string
+	seen := map[string]bool{}
+	for _, h := range r.Resolutions {
+		if !concerned[resolve.DisplayDir(h.Dir)] {
+			continue
+		}
+		d, ok, err := existingAncestor(base, h.Dir)
+		if err != nil {
+			return fmt.Errorf("at the base %s: %w", r.sides.BaseLabel, err)
+		}
+		if ok && !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	b := &Run{p: r.p, scope: r.scope, Config: r.Config, Engine: base, engineOpt: r.engineOpt, checkout: checkoutFiles(co), baseSide: true}
+	var err error
+	if b.Resolutions, err = b.resolve(dirs); err != nil {
+		return fmt.Errorf("at the base %s: %w", r.sides.BaseLabel, err)
+	}
+	if err := b.agents(); err != nil {
+		return fmt.Errorf("at the base %s: %w", r.sides.BaseLabel, err)
+	}
+	if b.Skills, _, err = skills.Read(base.Source(), r.Config.Limits.MaxFileBytes); err != nil {
+		return fmt.Errorf("read skills at the base %s: %w", r.sides.BaseLabel, err)
+	}
+	old := lint.Check(b.inputs(mem), r.Config)
+	baseline.Accepting(old.Findings).MarkBase(res, r.sides.BaseLabel)
+	trace.Mark("base")
+	return nil
+}
+
+// existingAncestor is dir or its nearest ancestor that e's source has;
+// false when not even the root exists there.
+func existingAncestor(e *resolve.Engine, dir string) (string, bool, error) {
+	for d := dir; ; d = resolve.ParentDir(d) {
+		_, err := e.Chain(d)
+		switch {
+		case err == nil:
+			return d, true, nil
+		case !errors.Is(err, fs.ErrNotExist) || resolve.IsFatal(err):
+			return "", false, fmt.Errorf("resolve %s: %w", resolve.DisplayDir(d), err)
+		case d == "":
+			return "", false, nil
+		}
+	}
 }
 
 // ProjectKey is the memory project key (P4): flag (--project) when set,
@@ -210,6 +302,9 @@ func (r *Run) worktreeScope() ([]string, error) {
 	cfg, err := p.worktreeConfig()
 	if err != nil {
 		return nil, err
+	}
+	if p.wt == nil {
+		p.way = p.wayDirs(r.scope.Dirs, r.scope.Paths, slices.Concat(cfg.Filenames.Override, cfg.Filenames.Normal))
 	}
 	// A check of PATHs reads the index on one core while the PATHs'
 	// directories are listed on the other (worktreeBeside); with one core,

@@ -103,6 +103,10 @@ type Project struct {
 	// trackedDirs is about how many directories hold tracked paths: what
 	// a whole-worktree walk reserves room for.
 	trackedDirs int
+	// way are the directories the targets lie on the way to, where an
+	// uninitialised submodule is an ordinary directory (unpopulated.go);
+	// set before the worktree opens.
+	way map[string]bool
 	// scanned says the index was scanned with tracked (worktree's
 	// withTracked); scans without it leave tracked nil.
 	scanned bool
@@ -259,7 +263,7 @@ func (p *Project) useScan(scan *repo.IndexScan, withTracked, first bool) map[str
 		p.scanned = true
 	}
 	p.unmerged = underPrefix(scan.Unmerged, p.Prefix)
-	return underPrefix(scan.Kinds, p.Prefix)
+	return p.unpopulated(underPrefix(scan.Kinds, p.Prefix))
 }
 
 // worktreeBeside is worktree on two cores: it opens the worktree without

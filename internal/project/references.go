@@ -80,7 +80,7 @@ func sameSource(src resolve.Source) resolve.Source { return src }
 // read the same sources under one lock). nil: nothing to find.
 func (r *Run) referencesFinder() (func(share func(resolve.Source) resolve.Source) ([]lint.Reference, error), error) {
 	rc := r.Config.References
-	if !rc.Enabled {
+	if !rc.Enabled || r.baseSide {
 		return nil, nil
 	}
 	if !r.Config.RuleRuns("RL021") || !r.Config.Enabled(agent.Rivumi) {

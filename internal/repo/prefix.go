@@ -3,18 +3,41 @@ package repo
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rivumi/rivumi-lint/internal/shell"
 )
 
 // Re-rooting at a subdirectory (F2, R1): `--root DIR` below a worktree's
 // top level makes DIR the project root, so the Git sources are taken from
 // the repository's and re-rooted at DIR's path there (the prefix).
 
+// NotDirError says an entry on the way to the project root (--root DIR
+// below the worktree top) is not a directory in a revision or the index:
+// Path is that entry, What what it is there ("a file", "a symbolic link",
+// "a submodule"), Where the revision or index, Prefix the root.
+type NotDirError struct{ Path, What, Where, Prefix string }
+
+func (e *NotDirError) Error() string {
+	fix := "check a revision that has the directory, or pass a --root that is a directory in it"
+	switch {
+	case e.What == "a submodule":
+		// An uninitialised submodule's directory is on disk, empty or
+		// not, but its files are another repository's (R1).
+		fix = "its files belong to another repository: run rivumi-lint inside it (`git submodule update --init " + shell.Quote(e.Path) + "` at the top of the worktree checks it out first)"
+	case strings.HasPrefix(e.Where, "the index"):
+		fix = "stage the directory first, or pass a --root that is a directory in the index"
+	}
+	return fmt.Sprintf("%s is %s in %s, not a directory, so the project root %s cannot be read there: %s", e.Path, e.What, e.Where, e.Prefix, fix)
+}
+
 // Subtree returns the id of the tree at prefix (a slash path) inside tree
 // root: the zero Hash (the empty tree) when the path does not exist there,
 // as a directory missing at a revision holds nothing. An entry on the way
-// that is not a directory (a file, a symbolic link, a submodule) is an
-// error: that revision's DIR cannot be read as a directory, and treating
-// it as empty would hide its content. label names the tree in messages.
+// that is not a directory (a file, a symbolic link, a submodule) is a
+// *NotDirError: the revision checked cannot be read as the directory, and
+// treating it as empty would hide its content; the side compared with
+// (subBase) takes it as no directory at all. label names the tree in
+// messages.
 func (r *Repo) Subtree(root Hash, prefix, label string) (Hash, error) {
 	h := root
 	dir := ""
@@ -39,7 +62,7 @@ func (r *Repo) Subtree(root Hash, prefix, label string) (Hash, error) {
 			case ModeGitlink:
 				what = "a submodule"
 			}
-			return Hash{}, fmt.Errorf("%s is %s in %s, not a directory, so the project root %s cannot be read there; pass --root with the directory itself", dir, what, label, prefix)
+			return Hash{}, &NotDirError{Path: dir, What: what, Where: label, Prefix: prefix}
 		}
 		h = e.Hash
 	}
@@ -56,12 +79,9 @@ func (x *Index) Sub(prefix string) (*Index, error) {
 	}
 	pfx := prefix + "/"
 	lo, hi := x.span(prefix)
-	if i := x.find(prefix); i >= 0 {
-		return nil, fmt.Errorf("%s is a %s entry in the index (%s), not a directory, so the project root %s cannot be read there; pass --root with the directory itself", prefix, modeName(x.ents[i].Mode), x.file, prefix)
-	}
-	for d := parentDir(prefix); d != ""; d = parentDir(d) {
+	for d := prefix; d != ""; d = parentDir(d) {
 		if i := x.find(d); i >= 0 {
-			return nil, fmt.Errorf("%s is a %s entry in the index (%s), not a directory, so the project root %s cannot be read there; pass --root with the directory itself", d, modeName(x.ents[i].Mode), x.file, prefix)
+			return nil, &NotDirError{Path: d, What: modeName(x.ents[i].Mode), Where: "the index (" + x.file + ")", Prefix: prefix}
 		}
 	}
 	y := *x
@@ -89,9 +109,9 @@ func (x *Index) Sub(prefix string) (*Index, error) {
 func modeName(m uint32) string {
 	switch m {
 	case ModeSymlink:
-		return "symbolic link"
+		return "a symbolic link"
 	case ModeGitlink:
-		return "submodule"
+		return "a submodule"
 	}
-	return fmt.Sprintf("file (mode %06o)", m)
+	return fmt.Sprintf("a file (mode %06o)", m)
 }

@@ -187,7 +187,7 @@ func (r *Repo) openSides(rg Range, s *Sides) error {
 			}
 		}
 		// An unborn HEAD (the first commit) compares with the empty tree.
-		if t, err = r.sub(rg, t, "HEAD"); err != nil {
+		if t, err = r.subBase(rg, t, "HEAD"); err != nil {
 			return err
 		}
 		s.Base = r.Tree(t, "HEAD")
@@ -249,7 +249,7 @@ func (r *Repo) openSides(rg Range, s *Sides) error {
 	if err != nil {
 		return err
 	}
-	if bt, err = r.sub(rg, bt, baseRev); err != nil {
+	if bt, err = r.subBase(rg, bt, baseRev); err != nil {
 		return err
 	}
 	s.Base = r.Tree(bt, baseRev)
@@ -342,6 +342,19 @@ func (r *Repo) sub(rg Range, tree Hash, label string) (Hash, error) {
 		return tree, nil
 	}
 	return r.Subtree(tree, rg.Prefix, label)
+}
+
+// subBase is sub for the side compared with (--base, HEAD against the
+// index): where the project root is a file, a link or a submodule there,
+// the directory is new in the change and that side holds nothing of it,
+// as when the path is absent (F2: --root DIR works in every mode, #38.10).
+func (r *Repo) subBase(rg Range, tree Hash, label string) (Hash, error) {
+	h, err := r.sub(rg, tree, label)
+	var nd *NotDirError
+	if errors.As(err, &nd) {
+		return Hash{}, nil
+	}
+	return h, err
 }
 
 // mergeOf reports whether rev names a commit present here whose parents

@@ -111,7 +111,7 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 			Level:               sarifLevel(f.Severity),
 			Message:             sarifMessage{Text: messageText(f.Message)},
 			PartialFingerprints: map[string]string{sarifFingerprintKey: fmt.Sprintf("%s:%d", hash, seen[hash])},
-			BaselineState:       f.Baseline, // "new" or "unchanged" with --baseline (B3)
+			BaselineState:       f.BaselineState(), // "new" or "unchanged" against --baseline (B3) and a change's base (B6)
 		}
 		if i, ok := index[f.Rule]; ok {
 			res.RuleIndex = &i

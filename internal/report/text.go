@@ -47,17 +47,24 @@ func writeText(w io.Writer, r *lint.Result, o Options, oneLine bool) error {
 	findings := slices.Clone(r.Findings)
 	// Errors first, then warnings, then notices; the path order within.
 	slices.SortStableFunc(findings, func(a, b lint.Finding) int { return cmp.Compare(b.Severity, a.Severity) })
-	fixable := 0
+	fixable, old := 0, 0
 	for _, f := range findings {
 		if f.Repair.Says() != "" && !f.User {
 			fixable++
 		}
-		tw.finding(f, o)
+		if f.Old() {
+			old++
+		}
+		tw.finding(f, r.BaseLabel, o)
 	}
 	tw.drift(r.Drift)
 	s := r.Summary()
 	tw.line("", fmt.Sprintf("%s, %s, %s in %s", plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"),
 		plural(s.Notices, "notice", "notices"), plural(s.Directories, "directory", "directories")))
+	if old > 0 {
+		// B6: how many the change did not bring.
+		tw.line("", fmt.Sprintf("%s already in %s, %d new", plural(old, "finding", "findings"), safe(r.BaseLabel), len(findings)-old))
+	}
 	if fixable > 0 {
 		// Issue #26: say what to do next, once.
 		tw.line("", fmt.Sprintf("%d of %d can be fixed with `rivumi-lint fix` (`rivumi-lint fix --dry-run` shows the changes first)", fixable, len(findings)))
@@ -74,7 +81,7 @@ type textWriter struct {
 
 const indent = "    "
 
-func (t textWriter) finding(f lint.Finding, o Options) {
+func (t textWriter) finding(f lint.Finding, base string, o Options) {
 	loc := lineStart(safe(f.Path))
 	if f.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", loc, f.Line)
@@ -89,6 +96,7 @@ func (t textWriter) finding(f lint.Finding, o Options) {
 			t.line(indent+"fix: ", safe(fmt.Sprintf("run `rivumi-lint fix %s`: it %s, where that is safe", shell.Path(f.Path), s)))
 		}
 		t.affects(f)
+		t.old(f, base)
 		return
 	}
 	what, fix := splitFix(f.Message)
@@ -115,6 +123,15 @@ func (t textWriter) finding(f lint.Finding, o Options) {
 		t.line(indent+"fix: ", safe(strings.TrimPrefix(says, "or ")))
 	}
 	t.affects(f)
+	t.old(f, base)
+}
+
+// old says that the change's base already has the finding (B6): the
+// change did not bring it.
+func (t textWriter) old(f lint.Finding, base string) {
+	if f.Old() {
+		t.line(indent, fmt.Sprintf("already in %s: not brought by this change", safe(base)))
+	}
 }
 
 // affects names the directories whose chain the finding affects.
