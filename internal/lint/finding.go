@@ -113,6 +113,8 @@ func (r Repair) Says() string {
 		return "re-encodes the file as UTF-8"
 	case RepairSwap:
 		return "swaps the link with its target, so that the instruction file holds the text"
+	case RepairCopy:
+		return "replaces the link with a copy of its target"
 	case RepairRename:
 		if r.Name != "" {
 			return "renames the file to " + r.Name
@@ -139,6 +141,11 @@ const (
 	RepairSwap
 	// RepairRename: give the file its exact name, Repair.Name.
 	RepairRename
+	// RepairCopy: the file is a symbolic link to another instruction file
+	// inside the root, which cannot become the link in a swap (Rivumi
+	// would then skip it); the link is replaced with a copy of the
+	// target's bytes.
+	RepairCopy
 )
 
 // Edit replaces the bytes [Start.Offset, End.Offset) of the file at Path
