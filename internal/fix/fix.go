@@ -268,6 +268,10 @@ func (pl *planner) plan(f lint.Finding) {
 		pl.skip(f, "the file is outside the project root, and fix writes only inside it")
 		return
 	}
+	if f.Repair.Unstaged {
+		pl.skip(f, "the worktree holds a regular file already, and only Git's index still records a link: `git add %s` records the file", shell.Path(f.Path))
+		return
+	}
 	if !pl.inScope(f.Path) {
 		pl.skip(f, "it is outside the PATHs given; run fix with its path, or with no PATH for the whole worktree")
 		return
@@ -400,7 +404,11 @@ func (pl *planner) linkTarget(rel string) (link, target string, err error) {
 		return "", "", err
 	}
 	if fi.Mode()&fs.ModeSymlink == 0 {
-		return "", "", errors.New("it is not a symbolic link in the worktree (Git records it as one, mode 120000): replace it in the index with a regular file (git rm --cached, then git add) by hand")
+		// The index records a link that a core.symlinks=false checkout
+		// holds as a plain file (a replacement not staged is
+		// Repair.Unstaged, skipped before): git add alone keeps the mode.
+		q := shell.Path(rel)
+		return "", "", fmt.Errorf("it is not a symbolic link in the worktree, only in Git's index (mode 120000), as core.symlinks=false checks links out: write the text into the file, then `git rm --cached %s` and `git add %s` (git add alone keeps the mode)", q, q)
 	}
 	link, err = os.Readlink(abs)
 	if err != nil {

@@ -98,6 +98,10 @@ type Repair struct {
 	// link whose target is not a regular file inside the root): the
 	// outputs then do not offer fix for it.
 	Refused bool
+	// Unstaged says the worktree holds the repair already and only Git's
+	// index lags (a link replaced by a regular file, not staged: #33.8):
+	// `git add` is all that is left, which fix leaves to the user.
+	Unstaged bool
 }
 
 // Says is what `rivumi-lint fix` does about the finding, for people: ""

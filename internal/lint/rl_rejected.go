@@ -108,6 +108,7 @@ func linkRepair(r *resolve.Rejection) Repair {
 			rp.Kind = RepairCopy // refused or not, fix's reason is the copy's
 		}
 		rp.Refused = t == nil || t.Kind != resolve.Regular
+		rp.Unstaged = r.Unstaged
 	}
 	return rp
 }
@@ -163,6 +164,9 @@ func linkFix(l resolve.Layer) string {
 	copyCmd := "`cp " + p + " " + shell.Path(l.Path+".tmp") + " && mv " + shell.Path(l.Path+".tmp") + " " + p + "`"
 	t := r.TargetIn
 	switch {
+	case r.Unstaged:
+		// The link is replaced already; only the index lags (#33.8).
+		return "the index still records a link; the worktree holds a regular file: `git add " + p + "`"
 	case r.Target == "" || l.Scope == resolve.ScopeUser:
 		return replace
 	case t == nil:
