@@ -701,7 +701,7 @@ func (pl *planner) apply(c *change) error {
 				}
 			}
 		}
-		if err := replaceFile(d, name, c.old.data, c.old.mode, nil, pl.limit, pl.hooks.BeforeCommit); err != nil {
+		if err := replaceFile(d, name, c.old.data, c.old.mode, nil, pl.limit, pl.temps, pl.hooks.BeforeCommit); err != nil {
 			return err
 		}
 		if clean {
