@@ -45,7 +45,12 @@ func stagedAdvice(res *lint.Result, threshold lint.Severity, root string, opts p
 		if wt, _, err := project.Check(opts, project.Scope{Paths: abs}); err == nil {
 			still := map[key]bool{}
 			for _, f := range wt.Findings {
-				still[key{f.Rule, f.Path}] = true
+				// A link replaced by a regular file is fixed in the
+				// worktree, although the worktree run reports it from
+				// the index's mode until it is staged (#33.8).
+				if !f.Repair.Unstaged {
+					still[key{f.Rule, f.Path}] = true
+				}
 			}
 			// Only a file the worktree run read as a layer candidate can
 			// be fixed there: one a checkout cannot hold (a name Windows

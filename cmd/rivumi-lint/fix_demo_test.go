@@ -14,7 +14,7 @@ import (
 
 // TestFixThenCheckDemo (X1): on a copy of testdata/demo made a Git
 // repository, fix repairs what it can (a transcoding, hidden characters, a
-// rename through git mv), skips the rest with a line each (exit 1), and a
+// rename through git mv, a link's copy), skips the rest with a line each (exit 1), and a
 // check afterwards reports none of the fixed findings.
 func TestFixThenCheckDemo(t *testing.T) {
 	gittest.SetEnv(t)
@@ -33,15 +33,12 @@ func TestFixThenCheckDemo(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^fixed (\S+): .* \[(RL\d+)\]$`).FindAllStringSubmatch(stdout.String(), -1) {
 		fixed[m[2]+" "+m[1]] = true
 	}
-	for _, want := range []string{"RL004 latin1/AGENTS.md", "RL004 utf16/AGENTS.md", "RL010 hidden/AGENTS.md", "RL011 near-miss/agents.md"} {
+	// The link to ../AGENTS.md, an instruction file that cannot become
+	// the link, is replaced with a copy of it and staged (#33.7).
+	for _, want := range []string{"RL004 latin1/AGENTS.md", "RL004 utf16/AGENTS.md", "RL010 hidden/AGENTS.md", "RL011 near-miss/agents.md", "RL001 symlink/AGENTS.md"} {
 		if !fixed[want] {
 			t.Errorf("fix did not fix %s; stdout:\n%s\nstderr:\n%s", want, stdout.String(), stderr.String())
 		}
-	}
-	// The link to ../AGENTS.md is refused: its target is an instruction
-	// file, which would become a link Rivumi skips.
-	if !regexp.MustCompile(`(?m)^rivumi-lint: skipped symlink/AGENTS.md \[RL001\]: its target AGENTS.md is an instruction file itself`).Match(stderr.Bytes()) {
-		t.Errorf("no skip line for symlink/AGENTS.md:\n%s", stderr.String())
 	}
 
 	stdout.Reset()
@@ -63,6 +60,9 @@ func TestFixThenCheckDemo(t *testing.T) {
 	}
 	if st := r.Git("status", "--porcelain", "near-miss"); st != "R  near-miss/agents.md -> near-miss/AGENTS.md\n" {
 		t.Errorf("git status of near-miss: %q, want the staged rename of git mv", st)
+	}
+	if st := r.Git("status", "--porcelain", "symlink"); st != "T  symlink/AGENTS.md\n" {
+		t.Errorf("git status of symlink: %q, want the staged copy (a type change)", st)
 	}
 }
 

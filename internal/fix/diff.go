@@ -12,7 +12,8 @@ import (
 
 // diff is the change as --dry-run prints it: a unified diff of the text
 // for an edit, of the decoded text for a transcoding (with the encodings
-// in a header line), and git's extended headers for a rename or a swap.
+// in a header line), and git's extended headers for a rename, a swap or
+// a copy.
 // Characters a reviewer cannot see, and control characters that could
 // drive the terminal, are shown as <U+XXXX>.
 func (c *change) diff() []byte {
@@ -20,6 +21,9 @@ func (c *change) diff() []byte {
 	switch c.kind {
 	case kindRename:
 		return fmt.Appendf(nil, "diff --git %s b/%s\nrename from %s\nrename to %s\n", a, visible(c.to), visible(c.path), visible(c.to))
+	case kindCopy:
+		return fmt.Appendf(nil, "diff --git %s %s\nold mode 120000\nnew mode %o\n# %s is a symbolic link to %s: it becomes a regular file holding a copy of %s's text (%d bytes); %s is left as it is\n",
+			a, b, c.old.mode.Perm()|0o100000, visible(c.path), visible(c.link), visible(c.to), len(c.old.data), visible(c.to))
 	case kindSwap:
 		return fmt.Appendf(nil, "diff --git %s %s\nold mode 120000\nnew mode %o\n# %s is a symbolic link to %s: it becomes a regular file holding its text (%d bytes)\ndiff --git a/%s b/%s\nold mode %o\nnew mode 120000\n# %s becomes a symbolic link to %s\n",
 			a, b, c.old.mode.Perm()|0o100000, visible(c.path), visible(c.link), len(c.old.data),

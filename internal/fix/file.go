@@ -154,7 +154,7 @@ func readIn(d *os.Root, name string, limit int64) (*snapshot, error) {
 		return nil, errChanged
 	}
 	if now.Size() > limit {
-		return nil, fmt.Errorf("it is %d bytes, over the %d bytes fix reads (limits.max_file_bytes)", now.Size(), limit)
+		return nil, &tooBigError{now.Size(), limit}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
@@ -164,6 +164,13 @@ func readIn(d *os.Root, name string, limit int64) (*snapshot, error) {
 		return nil, errChanged
 	}
 	return &snapshot{data: data, mode: now.Mode(), size: now.Size(), mtime: now.ModTime(), sum: sha256.Sum256(data)}, nil
+}
+
+// tooBigError is a file over the limit fix reads.
+type tooBigError struct{ size, limit int64 }
+
+func (e *tooBigError) Error() string {
+	return fmt.Sprintf("it is %d bytes, over the %d bytes fix reads (limits.max_file_bytes)", e.size, e.limit)
 }
 
 // tempName is a name for a temporary entry beside name; create retries

@@ -5,8 +5,9 @@
 // rename. What a finding's repair is, the finding says
 // (lint.Finding.Repair, never its rule id): text edits come with it
 // (lint.Finding.Fix, RL010); the repairs that are not text edits —
-// transcoding (RL004), swapping a link with its target (RL001), renaming
-// a near miss (RL011) — are planned here from the finding and the file as
+// transcoding (RL004), swapping a link with its target or replacing it
+// with a copy of another instruction file (RL001), renaming a near miss
+// (RL011) — are planned here from the finding and the file as
 // it is on disk.
 package fix
 
@@ -91,8 +92,14 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 		}
 		pl.attrs = gitattr.NewChecker(gitattr.SourceLoader(top), info)
 	}
-	for _, f := range res.Findings {
-		pl.plan(f)
+	// Copies last: a copy reads its target, so a fix of the target in
+	// this run must be planned first for planCopy to see it (touched).
+	for _, copies := range []bool{false, true} {
+		for _, f := range res.Findings {
+			if (f.Repair.Kind == lint.RepairCopy) == copies {
+				pl.plan(f)
+			}
+		}
 	}
 	for _, s := range pl.skips {
 		logf(stderr, "rivumi-lint: skipped %s [%s]: %s", s.path, s.rule, s.reason)
@@ -121,15 +128,26 @@ func Run(o Options, stdout, stderr io.Writer) (Outcome, error) {
 		default:
 			out.Changes++
 			logf(stdout, "fixed %s: %s [%s]", c.path, c.what, c.rule)
-			if c.kind != kindSwap || !c.tracked {
+			if c.kind != kindSwap && c.kind != kindCopy || !c.tracked {
 				break
 			}
 			add := "git add -- " + shell.Quote(c.path) + " " + shell.Quote(c.to)
+			if c.kind == kindCopy {
+				add = "git add -- " + shell.Quote(c.path)
+			}
 			switch {
 			case c.staged:
+				if c.kind == kindCopy {
+					logf(stdout, "  staged: %s (it was as committed, so the index gains the copy and nothing else)", add)
+					break
+				}
 				logf(stdout, "  staged: %s (both were as committed, so the index gains the swap and nothing else)", add)
 			case c.stageErr != nil:
 				out.WriteErrors++
+				if c.kind == kindCopy {
+					logf(stderr, "rivumi-lint: error: stage the copy at %s: %v; the worktree holds the copy, stage it by hand: %s", c.path, c.stageErr, add)
+					break
+				}
 				logf(stderr, "rivumi-lint: error: stage the swap of %s and %s: %v; the worktree is swapped, stage it by hand: %s",
 					c.path, c.to, c.stageErr, add)
 			default:
@@ -149,6 +167,7 @@ const (
 	kindText   kind = iota // new bytes for an instruction file (lint.RepairDeleteHidden, lint.RepairTranscode)
 	kindSwap               // link and target change places (lint.RepairSwap)
 	kindRename             // a near miss gets its exact name (lint.RepairRename)
+	kindCopy               // a link becomes a copy of its target (lint.RepairCopy)
 )
 
 // change is one planned fix of one finding.
@@ -160,14 +179,14 @@ type change struct {
 	old  *snapshot
 	new  []byte
 	from string // kindText: the encoding transcoded from ("" for edits)
-	// kindSwap: the target's path, the link's text (re-checked before the
-	// write) and the text of the link the target becomes. kindRename: the
-	// new path.
+	// kindSwap, kindCopy: the target's path, the link's text (re-checked
+	// before the write) and, for a swap, the text of the link the target
+	// becomes. kindRename: the new path.
 	to, link, newLink string
-	tracked           bool // kindRename: git mv; kindSwap: the link is in the index
-	// kindSwap of a tracked link, set by apply: staged when both paths were
-	// clean and git add succeeded; otherwise unstaged says why it was not
-	// tried, or stageErr why it failed.
+	tracked           bool // kindRename: git mv; kindSwap, kindCopy: the link is in the index
+	// kindSwap or kindCopy of a tracked link, set by apply: staged when the
+	// paths written were clean and git add succeeded; otherwise unstaged
+	// says why it was not tried, or stageErr why it failed.
 	staged   bool
 	unstaged string
 	stageErr error
@@ -246,12 +265,16 @@ func (pl *planner) plan(f lint.Finding) {
 		if f.Fix == nil {
 			return
 		}
-	case lint.RepairTranscode, lint.RepairSwap, lint.RepairRename:
+	case lint.RepairTranscode, lint.RepairSwap, lint.RepairRename, lint.RepairCopy:
 	default:
 		return
 	}
 	if f.User {
 		pl.skip(f, "the file is outside the project root, and fix writes only inside it")
+		return
+	}
+	if f.Repair.Unstaged {
+		pl.skip(f, "the worktree holds a regular file already, and only Git's index still records a link: `git add %s` records the file", shell.Path(f.Path))
 		return
 	}
 	if !pl.inScope(f.Path) {
@@ -275,6 +298,8 @@ func (pl *planner) plan(f lint.Finding) {
 		c, err = pl.planTranscode(f)
 	case lint.RepairSwap:
 		c, err = pl.planSwap(f)
+	case lint.RepairCopy:
+		c, err = pl.planCopy(f)
 	case lint.RepairRename:
 		c, err = pl.planRename(f)
 	}
@@ -283,7 +308,7 @@ func (pl *planner) plan(f lint.Finding) {
 		return
 	}
 	pl.touched[c.path] = true
-	if c.to != "" {
+	if c.to != "" && c.kind != kindCopy { // a copy only reads its target
 		pl.touched[c.to] = true
 	}
 	pl.changes = append(pl.changes, c)
@@ -373,41 +398,57 @@ func (pl *planner) encodingAttr(rel string) (string, error) {
 	return gitattr.Describe("working-tree-encoding", cv.Encoding), nil
 }
 
+// linkTarget reads the link at the root-relative path rel as it is on disk
+// and returns its text and its target, relative to the root: an error when
+// it is no link, or its target is outside the root, the link itself, or
+// inside a Git directory (X1).
+func (pl *planner) linkTarget(rel string) (link, target string, err error) {
+	abs := pl.abs(rel)
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return "", "", err
+	}
+	if fi.Mode()&fs.ModeSymlink == 0 {
+		// The index records a link that a core.symlinks=false checkout
+		// holds as a plain file (a replacement not staged is
+		// Repair.Unstaged, skipped before): git add alone keeps the mode.
+		q := shell.Path(rel)
+		return "", "", fmt.Errorf("it is not a symbolic link in the worktree, only in Git's index (mode 120000), as core.symlinks=false checks links out: write the text into the file, then `git rm --cached %s` and `git add %s` (git add alone keeps the mode)", q, q)
+	}
+	link, err = os.Readlink(abs)
+	if err != nil {
+		return "", "", err
+	}
+	tl := filepath.ToSlash(link)
+	if path.IsAbs(tl) || filepath.IsAbs(link) {
+		r, ok := rootpath.Within(pl.root, filepath.Clean(link))
+		if !ok {
+			return "", "", fmt.Errorf("its target %s is outside the project root; replace the link with a regular file holding the text by hand", link)
+		}
+		target = r
+	} else {
+		target = path.Join(path.Dir(rel), tl)
+		if target == ".." || strings.HasPrefix(target, "../") {
+			return "", "", fmt.Errorf("its target %s is outside the project root; replace the link with a regular file holding the text by hand", link)
+		}
+	}
+	if target == "." || target == "" || target == rel {
+		return "", "", fmt.Errorf("its target %s is not a file", link)
+	}
+	if slices.Contains(strings.Split(target, "/"), ".git") {
+		return "", "", fmt.Errorf("its target %s is inside a Git directory", target)
+	}
+	return link, target, nil
+}
+
 // planSwap turns a link to a regular file inside the root (RepairSwap) into
 // that file, and the target into a relative link to it: one copy of the
 // text remains, and tools that follow links still read it.
 func (pl *planner) planSwap(f lint.Finding) (*change, error) {
 	abs := pl.abs(f.Path)
-	fi, err := os.Lstat(abs)
+	link, target, err := pl.linkTarget(f.Path)
 	if err != nil {
 		return nil, err
-	}
-	if fi.Mode()&fs.ModeSymlink == 0 {
-		return nil, errors.New("it is not a symbolic link in the worktree (Git records it as one, mode 120000): replace it in the index with a regular file (git rm --cached, then git add) by hand")
-	}
-	link, err := os.Readlink(abs)
-	if err != nil {
-		return nil, err
-	}
-	tl := filepath.ToSlash(link)
-	var target string
-	if path.IsAbs(tl) || filepath.IsAbs(link) {
-		rel, ok := rootpath.Within(pl.root, filepath.Clean(link))
-		if !ok {
-			return nil, fmt.Errorf("its target %s is outside the project root; replace the link with a regular file holding the text by hand", link)
-		}
-		target = rel
-	} else {
-		target = path.Join(path.Dir(f.Path), tl)
-		if target == ".." || strings.HasPrefix(target, "../") {
-			return nil, fmt.Errorf("its target %s is outside the project root; replace the link with a regular file holding the text by hand", link)
-		}
-	}
-	if target == "." || target == "" || target == f.Path {
-		return nil, fmt.Errorf("its target %s is not a file", link)
-	}
-	if slices.Contains(strings.Split(target, "/"), ".git") {
-		return nil, fmt.Errorf("its target %s is inside a Git directory", target)
 	}
 	if inner := repo.Inner(pl.root, resolve.ParentDir(target)); inner != "" {
 		// X1: another repository inside the root is outside it; its tracked
@@ -434,6 +475,50 @@ func (pl *planner) planSwap(f lint.Finding) (*change, error) {
 	}
 	c := &change{kind: kindSwap, rule: f.Rule, path: f.Path, to: target, link: link, newLink: back, old: snap,
 		what: fmt.Sprintf("Swap with %s: %s holds the text, %s links to it", target, f.Path, target)}
+	if pl.gitDir != "" {
+		if c.tracked, err = pl.isTracked(f.Path); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// planCopy replaces a link to another instruction file inside the root
+// (RepairCopy) with a copy of the target's bytes: the two cannot swap, as
+// the target would then be a link that Rivumi skips in its own directory
+// (#33.7). Only the link's path is written, and only when it is safe
+// (X1): the target is read without following a link on the way or at it
+// (a chain of links is refused), and it must be a regular UTF-8 file
+// within limits.max_file_bytes, else the copy would be skipped too; the
+// link must not lie in another repository inside the root. The target
+// is never written.
+func (pl *planner) planCopy(f lint.Finding) (*change, error) {
+	link, target, err := pl.linkTarget(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	if inner := repo.Inner(pl.root, resolve.ParentDir(f.Path)); inner != "" {
+		return nil, fmt.Errorf("it lies in %s, another Git repository (a submodule or a nested repository), which fix never writes into", inner)
+	}
+	if pl.touched[target] {
+		return nil, fmt.Errorf("another fix of this run changes its target %s; run fix again to copy it as fixed", target)
+	}
+	if err := checkDirs(pl.root, target); err != nil {
+		return nil, fmt.Errorf("its target %s: %w", target, err)
+	}
+	snap, err := readAt(pl.root, target, pl.limit)
+	var big *tooBigError
+	switch {
+	case errors.As(err, &big):
+		return nil, fmt.Errorf("its target %s is %d bytes, over limits.max_file_bytes (%d), so a copy would be skipped too (RL003); shorten the target first", target, big.size, big.limit)
+	case err != nil:
+		return nil, fmt.Errorf("its target %s: %w; fix copies only a regular file inside the root", target, err)
+	}
+	if err := content.CheckUTF8(snap.data); err != nil {
+		return nil, fmt.Errorf("its target %s is not UTF-8, so a copy would be skipped too (RL004); fix the target first (rivumi-lint fix %s)", target, shell.Path(target))
+	}
+	c := &change{kind: kindCopy, rule: f.Rule, path: f.Path, to: target, link: link, old: snap,
+		what: fmt.Sprintf("Replace the link with a copy of %s (an instruction file too, so the two cannot swap); the copy will drift from it when either is edited, so edit both", target)}
 	if pl.gitDir != "" {
 		if c.tracked, err = pl.isTracked(f.Path); err != nil {
 			return nil, err
@@ -585,6 +670,42 @@ func (pl *planner) apply(c *change) error {
 		}
 		if clean {
 			c.stageErr = pl.stage(c.path, c.to)
+			c.staged = c.stageErr == nil
+		}
+		return nil
+	case kindCopy:
+		if now, err := d.Readlink(name); err != nil || now != c.link {
+			return &skipError{errChanged}
+		}
+		td, tname, err := openDir(pl.root, c.to)
+		if err != nil {
+			return &skipError{fmt.Errorf("its target %s: %w", c.to, err)}
+		}
+		now, err := readIn(td, tname, pl.limit)
+		td.Close()
+		if err != nil || !now.same(c.old) {
+			return &skipError{fmt.Errorf("its target %s changed since the fix read it; run fix again", c.to)}
+		}
+		// X1: staged only when staging adds nothing else, asked before
+		// the write, as for a swap.
+		clean := false
+		if c.tracked {
+			why, err := pl.swapClean(c.path)
+			if err != nil {
+				return err
+			}
+			clean, c.unstaged = why == "", why
+			if clean {
+				if err := pl.indexFree(); err != nil {
+					return err
+				}
+			}
+		}
+		if err := replaceFile(d, name, c.old.data, c.old.mode, nil, pl.limit, pl.temps, pl.hooks.BeforeCommit); err != nil {
+			return err
+		}
+		if clean {
+			c.stageErr = pl.stage(c.path)
 			c.staged = c.stageErr == nil
 		}
 		return nil

@@ -132,3 +132,51 @@ func TestReplaceFileTemp(t *testing.T) {
 		t.Errorf("entries with temporary names: %v, want only the user's", left)
 	}
 }
+
+// X1, C1 (#33.7): the target of a copy swapped for a link after fix read
+// it, and before it writes, is not followed: fix reads the target again
+// through the directory it checked, without following a link, so the
+// bytes behind the new link (a file outside the root) never reach the
+// copy, and the link is left as it was.
+func TestCopyTargetSwappedForLink(t *testing.T) {
+	gittest.SetEnv(t)
+	r := gittest.New(t)
+	r.Write("lf/.agents/AGENTS.md", "Agents.\n")
+	link := filepath.Join(r.Dir, "lf", "AGENTS.md")
+	if err := os.Symlink(".agents/AGENTS.md", link); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(t.TempDir(), "secret.md")
+	if err := os.WriteFile(secret, []byte("Secret.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(r.Dir, "lf", ".agents", "AGENTS.md")
+	beforeWrite := func(abs string) {
+		if abs != link {
+			return
+		}
+		if err := os.Remove(target); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(secret, target); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	out, err := Run(Options{Project: project.Options{Root: r.Dir}, Hooks: Hooks{BeforeWrite: beforeWrite}}, &stdout, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Changes != 0 || out.Skipped != 1 {
+		t.Errorf("outcome %+v, want the copy skipped\nstdout: %s\nstderr: %s", out, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "its target lf/.agents/AGENTS.md changed since the fix read it") {
+		t.Errorf("stderr %q lacks the reason", stderr.String())
+	}
+	if got, err := os.Readlink(link); err != nil || got != ".agents/AGENTS.md" {
+		t.Errorf("lf/AGENTS.md: readlink %q, %v; want the link as it was", got, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(r.Dir, "lf", ".*rivumi-fix*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}

@@ -3,29 +3,34 @@ package fix
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/repo"
 )
 
-// Staging a swap of a tracked link (X1). check trusts the index's mode
-// 120000 (C1), so a swap made in the worktree only leaves RL001 in place
-// until it is staged. fix stages it itself — like the git mv of a rename —
-// but only when staging can add nothing but the swap: both paths are in
+// Staging a swap of a tracked link, or its copy (X1). check trusts the
+// index's mode 120000 (C1), so a swap or copy made in the worktree only
+// leaves RL001 in place until it is staged. fix stages it itself — like
+// the git mv of a rename — but only when staging can add nothing but the
+// fix: the paths it writes (both of a swap, the link of a copy) are in
 // the index without flags, the worktree matches the index and the index
 // matches HEAD. Otherwise the user's own changes would be staged along
 // with it, so fix leaves the index alone and prints the git add line.
 
-// swapClean returns "" when both root-relative paths are clean in that
+// swapClean returns "" when every root-relative path is clean in that
 // sense, or what is not (for the line that tells the user to stage).
-func (pl *planner) swapClean(link, target string) (string, error) {
-	a, b := pl.topRel(link), pl.topRel(target)
+func (pl *planner) swapClean(paths ...string) (string, error) {
+	tops := make([]string, len(paths))
+	for i, p := range paths {
+		tops[i] = pl.topRel(p)
+	}
 	// -v tags each entry: H is a plain cached entry; S (skip-worktree),
 	// lower case (assume-unchanged) and M (unmerged) mean the worktree
 	// is not compared or the entry is not one blob.
-	out, err := repo.GitCommand(pl.gitTop, pl.gitDir, "--literal-pathspecs", "ls-files", "-v", "-z", "--full-name", "--", a, b).Output()
+	out, err := repo.GitCommand(pl.gitTop, pl.gitDir, append([]string{"--literal-pathspecs", "ls-files", "-v", "-z", "--full-name", "--"}, tops...)...).Output()
 	if err != nil {
-		return "", fmt.Errorf("git ls-files %s %s: %w", link, target, gitErr(err))
+		return "", fmt.Errorf("git ls-files %s: %w", strings.Join(paths, " "), gitErr(err))
 	}
 	tags := map[string]string{}
 	for _, e := range bytes.Split(out, []byte{0}) {
@@ -36,32 +41,32 @@ func (pl *planner) swapClean(link, target string) (string, error) {
 			}
 		}
 	}
-	for _, p := range []struct{ top, rel string }{{a, link}, {b, target}} {
-		switch t := tags[p.top]; {
+	for i, top := range tops {
+		switch t := tags[top]; {
 		case t == "":
-			return p.rel + " is not in Git's index", nil
+			return paths[i] + " is not in Git's index", nil
 		case t == "M":
-			return p.rel + " has a merge conflict", nil
+			return paths[i] + " has a merge conflict", nil
 		case t == "S":
-			return p.rel + " is marked skip-worktree", nil
+			return paths[i] + " is marked skip-worktree", nil
 		case t != "H":
-			return p.rel + " is marked assume-unchanged", nil
+			return paths[i] + " is marked assume-unchanged", nil
 		}
 	}
 	// One status answers both questions: X (index against HEAD; an unborn
 	// HEAD shows every entry as added) and Y (worktree against index).
-	out, err = repo.GitCommand(pl.gitTop, pl.gitDir, "--literal-pathspecs", "status", "--porcelain=v1", "-z", "--no-renames",
-		"--untracked-files=no", "--ignore-submodules=none", "--", a, b).Output()
+	out, err = repo.GitCommand(pl.gitTop, pl.gitDir, append([]string{"--literal-pathspecs", "status", "--porcelain=v1", "-z", "--no-renames",
+		"--untracked-files=no", "--ignore-submodules=none", "--"}, tops...)...).Output()
 	if err != nil {
-		return "", fmt.Errorf("git status %s %s: %w", link, target, gitErr(err))
+		return "", fmt.Errorf("git status %s: %w", strings.Join(paths, " "), gitErr(err))
 	}
 	for _, e := range bytes.Split(out, []byte{0}) {
 		if len(e) < 4 {
 			continue
 		}
-		rel := link
-		if string(e[3:]) == b {
-			rel = target
+		rel := paths[0]
+		if i := slices.Index(tops, string(e[3:])); i >= 0 {
+			rel = paths[i]
 		}
 		if e[0] != ' ' {
 			return rel + " has staged changes that are not committed", nil
@@ -71,9 +76,13 @@ func (pl *planner) swapClean(link, target string) (string, error) {
 	return "", nil
 }
 
-// stage records the swap in the index (git add of both paths).
-func (pl *planner) stage(link, target string) error {
-	cmd := repo.GitCommand(pl.gitTop, pl.gitDir, "--literal-pathspecs", "add", "--", pl.topRel(link), pl.topRel(target))
+// stage records the fix in the index (git add of the paths it wrote).
+func (pl *planner) stage(paths ...string) error {
+	args := []string{"--literal-pathspecs", "add", "--"}
+	for _, p := range paths {
+		args = append(args, pl.topRel(p))
+	}
+	cmd := repo.GitCommand(pl.gitTop, pl.gitDir, args...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("git add: %w: %s", err, strings.TrimSpace(string(out)))
 	}

@@ -122,6 +122,10 @@ type Repair struct {
 	// link whose target is not a regular file inside the root): the
 	// outputs then do not offer fix for it.
 	Refused bool
+	// Unstaged says the worktree holds the repair already and only Git's
+	// index lags (a link replaced by a regular file, not staged: #33.8):
+	// `git add` is all that is left, which fix leaves to the user.
+	Unstaged bool
 }
 
 // Says is what `rivumi-lint fix` does about the finding, for people: ""
@@ -137,6 +141,8 @@ func (r Repair) Says() string {
 		return "re-encodes the file as UTF-8"
 	case RepairSwap:
 		return "swaps the link with its target, so that the instruction file holds the text"
+	case RepairCopy:
+		return "replaces the link with a copy of its target"
 	case RepairRename:
 		if r.Name != "" {
 			return "renames the file to " + r.Name
@@ -163,6 +169,11 @@ const (
 	RepairSwap
 	// RepairRename: give the file its exact name, Repair.Name.
 	RepairRename
+	// RepairCopy: the file is a symbolic link to another instruction file
+	// inside the root, which cannot become the link in a swap (Rivumi
+	// would then skip it); the link is replaced with a copy of the
+	// target's bytes.
+	RepairCopy
 )
 
 // Edit replaces the bytes [Start.Offset, End.Offset) of the file at Path

@@ -68,23 +68,49 @@ func checkRejected(id string) func(p *pass) {
 			}
 			p.emit(Finding{Path: l.Path, Line: l.Rej.Pos.Line, Column: l.Rej.Pos.Column, UTF16Column: l.Rej.Pos.UTF16Column,
 				Message: fmt.Sprintf(msg, l.Rej.Reason, consequence(p.res, l), rejectedFix(l)),
-				Repair:  Repair{Kind: rejectedRepair(l.Rej.Cause), Refused: swapRefused(l.Rej)}})
+				Subject: copySubject(msg, p.res, l),
+				Repair:  linkRepair(l.Rej)})
 		}
 	}
 }
 
-// swapRefused reports whether fix will refuse to swap a link: it swaps
-// only a link to a regular file inside the root that is no instruction
-// file itself, never one behind a linked directory (X1).
-func swapRefused(r *resolve.Rejection) bool {
+// copySubject is the baseline subject (B2) of the RL001 of a link to
+// another instruction file: its message before #33.7 reworded the fix, so
+// that a baseline recorded earlier still knows the finding; "" (the
+// message) for every other rejection.
+func copySubject(msg string, r *resolve.Resolution, l resolve.Layer) string {
+	t := l.Rej.TargetIn
+	if l.Rej.Cause != resolve.CauseSymlink || l.Scope == resolve.ScopeUser || l.Rej.Target == "" || t == nil ||
+		t.Path == l.Path || t.Kind != resolve.Regular || !t.Candidate {
+		return ""
+	}
+	p := shell.Path(l.Path)
+	copyCmd := "`cp " + p + " " + shell.Path(l.Path+".tmp") + " && mv " + shell.Path(l.Path+".tmp") + " " + p + "`"
+	return fmt.Sprintf(msg, l.Rej.Reason, consequence(r, l),
+		"replace the link with a copy of "+t.Path+" (an instruction file itself, which Rivumi would skip as a link, so it cannot become the link): "+copyCmd)
+}
+
+// linkRepair is the repair of a rejection: rejectedRepair's, and for a
+// link the one its target allows. fix swaps a link to a regular file
+// inside the root with it; a link to another instruction file cannot be
+// swapped (the target would become a link, which Rivumi skips in its own
+// directory), so fix replaces it with a copy (#33.7). It refuses a link
+// elsewhere (nil TargetIn: absolute, outside the root), one to anything
+// but a regular file, and one behind a linked directory (X1).
+func linkRepair(r *resolve.Rejection) Repair {
+	rp := Repair{Kind: rejectedRepair(r.Cause)}
 	switch r.Cause {
 	case resolve.CauseBehindLink:
-		return true
+		rp.Refused = true
 	case resolve.CauseSymlink:
 		t := r.TargetIn
-		return t == nil || t.Kind != resolve.Regular || t.Candidate
+		if t != nil && t.Candidate {
+			rp.Kind = RepairCopy // refused or not, fix's reason is the copy's
+		}
+		rp.Refused = t == nil || t.Kind != resolve.Regular
+		rp.Unstaged = r.Unstaged
 	}
-	return false
+	return rp
 }
 
 // rejectedRepair is what `rivumi-lint fix` does about a rejection of cause
@@ -127,10 +153,10 @@ func rejectedFix(l resolve.Layer) string {
 }
 
 // linkFix is RL001's fix for a link, by what its target is (the engine's
-// LinkTargetInfo). The commands run at the root, as pasted; the swap is
-// the one `rivumi-lint fix` makes (fix.planSwap), and where fix refuses to
-// swap (the target is an instruction file itself, or in .git) the advice
-// is a copy.
+// LinkTargetInfo). The commands run at the root, as pasted; the swap and
+// the copy of another instruction file are the ones `rivumi-lint fix`
+// makes (fix.planSwap, fix.planCopy); elsewhere (a target outside the
+// root, in .git) the advice is a copy by hand.
 func linkFix(l resolve.Layer) string {
 	const replace = "replace the link with a regular file holding the text"
 	r, p := l.Rej, shell.Path(l.Path)
@@ -138,6 +164,9 @@ func linkFix(l resolve.Layer) string {
 	copyCmd := "`cp " + p + " " + shell.Path(l.Path+".tmp") + " && mv " + shell.Path(l.Path+".tmp") + " " + p + "`"
 	t := r.TargetIn
 	switch {
+	case r.Unstaged:
+		// The link is replaced already; only the index lags (#33.8).
+		return "the index still records a link; the worktree holds a regular file: `git add " + p + "`"
 	case r.Target == "" || l.Scope == resolve.ScopeUser:
 		return replace
 	case t == nil:
@@ -153,7 +182,11 @@ func linkFix(l resolve.Layer) string {
 	case t.Kind != resolve.Regular:
 		return replace + " (its target " + t.Path + " is a " + t.Kind.String() + ")"
 	case t.Candidate:
-		return "replace the link with a copy of " + t.Path + " (an instruction file itself, which Rivumi would skip as a link, so it cannot become the link): " + copyCmd
+		// Say plainly why the usual swap is not offered, and what a copy
+		// costs: no rule compares the two (#33.7).
+		return "replace the link with a copy of " + t.Path + ". It cannot be swapped with its target as other links are: " +
+			t.Path + " is an instruction file too, and Rivumi follows no link, so as the link it would be skipped in its own directory. " +
+			"The copy will drift from " + t.Path + " when either is edited, and no check reports that: edit both. To copy: " + copyCmd
 	case t.Path == ".git" || strings.HasPrefix(t.Path, ".git/"):
 		return "replace the link with a copy of its target, which is inside the Git directory: " + copyCmd
 	}

@@ -263,16 +263,24 @@ func (in *Inputs) forAgents(fs []Finding) []Finding {
 				if note == "" {
 					continue
 				}
-				if i := strings.LastIndex(f.Message, ". Fix: "); i >= 0 {
-					f.Message = f.Message[:i+1] + note + f.Message[i+1:]
-				} else {
-					f.Message += "." + note
+				f.Message = withAgentNote(f.Message, note)
+				if f.Subject != "" { // a rejection's subject is its message (RL001: copySubject)
+					f.Subject = withAgentNote(f.Subject, note)
 				}
 			}
 		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// withAgentNote puts an agent's note into a rejection's message, before
+// its fix.
+func withAgentNote(msg, note string) string {
+	if i := strings.LastIndex(msg, ". Fix: "); i >= 0 {
+		return msg[:i+1] + note + msg[i+1:]
+	}
+	return msg + "." + note
 }
 
 // userFile is the user layer of r, nil when there is none.

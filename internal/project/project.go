@@ -232,6 +232,15 @@ func (p *Project) openWorktree(recorded map[string]resolve.Kind) (*resolve.Workt
 		wt.SetOverlay(p.opts.Overlay)
 	}
 	wt.SetUnmerged(p.unmerged)
+	if p.GitDir != "" {
+		top, gitDir := p.GitTop, p.GitDir
+		// Read only when the index's kinds meet a plain file (C1, #33.8);
+		// a failure leaves the note hedged, never the run stopped.
+		wt.SetSymlinksOff(sync.OnceValues(func() (bool, bool) {
+			off, err := repo.SymlinksOff(top, gitDir)
+			return off, err == nil
+		}))
+	}
 	return wt, nil
 }
 

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
+
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
@@ -227,6 +229,41 @@ func readIgnoreConfigGit(top, gitDir string) (IgnoreConfig, error) {
 	return c, nil
 }
 
+// SymlinksOff reports whether core.symlinks is false for the worktree top
+// with Git directory gitDir, as `git config` reads it (every config file,
+// includes too): Git's default is true, and `git init` sets it false on a
+// file system without links (the usual case on Windows). Then a checkout
+// holds a link as a plain file with its target as text; otherwise a
+// regular file where the index records a link is a change not staged.
+// The config files are read natively; `git config` only for what that
+// reader cannot apply (see ReadIgnoreConfig).
+func SymlinksOff(top, gitDir string) (bool, error) {
+	off := false
+	err := eachConfig(gitDir, func(file string, core *formatcfg.Section) error {
+		if core.HasOption("symlinks") {
+			v := core.Option("symlinks")
+			if strings.TrimSpace(v) == "" {
+				return &needGitError{fmt.Sprintf("the Git config %s sets core.symlinks without a value", file)}
+			}
+			// Only the words Git reads as false turn links off; a
+			// value git cannot read makes `git status` fail too.
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "false", "no", "off", "0":
+				off = true
+			default:
+				off = false
+			}
+		}
+		return nil
+	})
+	var ng *needGitError
+	if !errors.As(err, &ng) {
+		return off, err
+	}
+	v, set, err := gitConfig(top, gitDir, "--bool", "core.symlinks")
+	return set && v == "false", err
+}
+
 // needGitError is a configuration the native reader cannot apply.
 type needGitError struct{ why string }
 
@@ -276,9 +313,47 @@ func defaultExcludesFile() string {
 // (the last value wins): system, global, repository, worktree.
 func readIgnoreConfigNative(top, gitDir string) (IgnoreConfig, error) {
 	var c IgnoreConfig
+	var excl *string
+	err := eachConfig(gitDir, func(file string, core *formatcfg.Section) error {
+		if core.HasOption("excludesFile") {
+			v := core.Option("excludesFile")
+			excl = &v
+		}
+		if core.HasOption("ignoreCase") {
+			v := core.Option("ignoreCase")
+			if strings.TrimSpace(v) == "" {
+				// A bare key is true to Git, "ignoreCase =" false: the
+				// decoder gives both as "".
+				return &needGitError{fmt.Sprintf("the Git config %s sets core.ignoreCase without a value", file)}
+			}
+			c.IgnoreCase = parseBool(v)
+		}
+		return nil
+	})
+	if err != nil {
+		return c, err
+	}
+	if excl == nil {
+		c.ExcludesFile = defaultExcludesFile()
+		return c, nil
+	}
+	p, err := expandUser(*excl)
+	if err != nil {
+		return c, err
+	}
+	c.ExcludesFile = absFrom(top, p)
+	return c, nil
+}
+
+// eachConfig calls fn with the [core] section of each config file Git
+// reads for the Git directory gitDir, in Git's order (the last value
+// wins): system, global, repository, worktree. What the native reader
+// cannot apply (GIT_CONFIG_PARAMETERS or GIT_CONFIG_COUNT, an include,
+// an escape the decoder does not know) is a needGitError.
+func eachConfig(gitDir string, fn func(file string, core *formatcfg.Section) error) error {
 	for _, k := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
 		if os.Getenv(k) != "" {
-			return c, &needGitError{k + " is set"}
+			return &needGitError{k + " is set"}
 		}
 	}
 	var files []string
@@ -303,55 +378,34 @@ func readIgnoreConfigNative(top, gitDir string) (IgnoreConfig, error) {
 	}
 	common := CommonDir(gitDir)
 	files = append(files, filepath.Join(common, "config"))
-	var excl *string
 	for i := 0; i < len(files); i++ {
 		b, err := os.ReadFile(files[i])
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || files[i] == "" {
 				continue
 			}
-			return c, fmt.Errorf("read Git config %s: %w", files[i], err)
+			return fmt.Errorf("read Git config %s: %w", files[i], err)
 		}
 		cfg, err := decodeGitConfig(b)
 		if errors.Is(err, errConfigEscape) {
-			return c, &needGitError{fmt.Sprintf("the Git config %s %s", files[i], err)}
+			return &needGitError{fmt.Sprintf("the Git config %s %s", files[i], err)}
 		}
 		if err != nil {
-			return c, fmt.Errorf("read Git config %s: %w (fix it; git fails on it too)", files[i], err)
+			return fmt.Errorf("read Git config %s: %w (fix it; git fails on it too)", files[i], err)
 		}
 		for _, s := range cfg.Sections {
 			if s.IsName("include") || s.IsName("includeIf") {
-				return c, &needGitError{fmt.Sprintf("the Git config %s has an [%s] section", files[i], s.Name)}
+				return &needGitError{fmt.Sprintf("the Git config %s has an [%s] section", files[i], s.Name)}
 			}
 		}
-		core := cfg.Section("core")
-		if core.HasOption("excludesFile") {
-			v := core.Option("excludesFile")
-			excl = &v
-		}
-		if core.HasOption("ignoreCase") {
-			v := core.Option("ignoreCase")
-			if strings.TrimSpace(v) == "" {
-				// A bare key is true to Git, "ignoreCase =" false: the
-				// decoder gives both as "".
-				return c, &needGitError{fmt.Sprintf("the Git config %s sets core.ignoreCase without a value", files[i])}
-			}
-			c.IgnoreCase = parseBool(v)
+		if err := fn(files[i], cfg.Section("core")); err != nil {
+			return err
 		}
 		if i == len(files)-1 && strings.EqualFold(cfg.Section("extensions").Option("worktreeConfig"), "true") {
 			files = append(files, filepath.Join(gitDir, "config.worktree"))
 		}
 	}
-	if excl == nil {
-		c.ExcludesFile = defaultExcludesFile()
-		return c, nil
-	}
-	p, err := expandUser(*excl)
-	if err != nil {
-		return c, err
-	}
-	c.ExcludesFile = absFrom(top, p)
-	return c, nil
+	return nil
 }
 
 // parseBool is git_config_bool for a value that is present.

@@ -81,3 +81,47 @@ func TestF4ConfigNativeMatchesGit(t *testing.T) {
 		t.Errorf("a bare ignoreCase key is true to git: %+v", got)
 	}
 }
+
+// C1 (#33.8): SymlinksOff reads core.symlinks as `git config --bool` does
+// wherever the native reader answers, and hands the rest (an include) to
+// git: unset is true (links on), the repository's value wins over the
+// global one.
+func TestSymlinksOffC1(t *testing.T) {
+	gittest.SetEnv(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	global := filepath.Join(home, "g.gitconfig")
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+	g := gittest.New(t)
+	g.Env = os.Environ()
+	gd := filepath.Join(g.Dir, ".git")
+	other := filepath.Join(home, "other")
+	if err := os.WriteFile(other, []byte("[core]\n\tsymlinks = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		global, local string
+		off           bool
+	}{
+		{"", "", false},
+		{"", "false", true},
+		{"", "off", true},
+		{"", "true", false},
+		{"[core]\n\tsymlinks = false\n", "", true},
+		{"[core]\n\tsymlinks = false\n", "yes", false},
+		{"[include]\n\tpath = other\n", "", true},
+	} {
+		if err := os.WriteFile(global, []byte(c.global), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g.Try("config", "--unset-all", "core.symlinks")
+		if c.local != "" {
+			g.Git("config", "core.symlinks", c.local)
+		}
+		got, err := SymlinksOff(g.Dir, gd)
+		if err != nil || got != c.off {
+			t.Errorf("global %q local %q: SymlinksOff = %v, %v; want %v", c.global, c.local, got, err, c.off)
+		}
+	}
+}

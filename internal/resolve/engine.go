@@ -48,6 +48,9 @@ type Rejection struct {
 	Limit    int64 // CauseOversized: the limit
 	Pos      content.Pos
 	BOM      string // CauseNotUTF8: the byte-order mark the file starts with
+	// Unstaged (CauseSymlink): only Git's index records the link; the
+	// worktree holds a regular file (Entry.Unstaged).
+	Unstaged bool
 }
 
 // LinkTargetInfo is what the engine learns of a link's target inside the
@@ -594,7 +597,7 @@ func (e *Engine) load(f *File) error {
 
 func (e *Engine) linkRejection(f *File) (*Rejection, error) {
 	if f.Entry.Note != "" {
-		return &Rejection{Cause: CauseSymlink, Reason: "it is " + f.Entry.Note}, nil
+		return &Rejection{Cause: CauseSymlink, Reason: "it is " + f.Entry.Note, Unstaged: f.Entry.Unstaged}, nil
 	}
 	r := &Rejection{Cause: CauseSymlink, Reason: "it is a symbolic link"}
 	t, err := e.src.LinkTarget(f.Path)

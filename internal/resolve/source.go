@@ -42,6 +42,11 @@ type Entry struct {
 	// finding's sentence, e.g. "a FIFO", "a junction (…)", "a submodule
 	// (Git records it with mode 160000)".
 	Note string
+	// Unstaged is set on an entry the Git index records as a link (Kind
+	// Symlink, from the index) where the worktree holds a regular file
+	// and core.symlinks is true: the link was replaced and the change is
+	// not staged (`git add` records it).
+	Unstaged bool
 }
 
 // Source is where the engine reads a tree of files from: the worktree on

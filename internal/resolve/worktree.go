@@ -51,6 +51,9 @@ type Worktree struct {
 	overlayDocs map[string][]byte
 	// walk lists the directories at or below one (SetWalk).
 	walk func(dir string) ([]string, error)
+	// symlinksOff is core.symlinks=false (SetSymlinksOff): asked only
+	// when the index records a link that the disk holds otherwise.
+	symlinksOff func() (off, known bool)
 	// wide marks the candidates with non-ASCII bytes, which a name of
 	// another length may fold to (see relevant).
 	wide []bool
@@ -138,7 +141,7 @@ func (w *Worktree) markListed(dir string) {
 // check's allocations. Every other kind of entry is always listed.
 func (w *Worktree) relevant(name []byte) bool {
 	// Where the index records links or submodules, every name is kept for
-	// the overlay (C1 with core.symlinks=false).
+	// the overlay (C1: a link a checkout holds as a plain file).
 	if w.candidates == nil || len(w.recorded) > 0 || len(name) > 0 && name[0] == '.' {
 		return true
 	}
@@ -406,6 +409,12 @@ func (w *Worktree) SetUnmerged(paths map[string]bool) { w.unmerged = paths }
 // the root (see OpenWorktree and Record).
 func (w *Worktree) Recorded() bool { return len(w.recorded) > 0 }
 
+// SetSymlinksOff gives the worktree the answer to "is core.symlinks false
+// here?" (known false when it could not be read), asked at most once per
+// run (the caller caches it) and only for an entry whose kind the index
+// overrides; nil: unknown. It may run on several goroutines.
+func (w *Worktree) SetSymlinksOff(f func() (off, known bool)) { w.symlinksOff = f }
+
 // Record sets the kinds the Git index records (see OpenWorktree) on a
 // worktree opened without them, once the index has been read beside the
 // first listings. Those were made without the overlay (C1) and with the
@@ -510,10 +519,26 @@ func (w *Worktree) overlay(p string, e *Entry) {
 			// A directory where the index records a link is a checkout
 			// in the middle of a change (a staged type change): the
 			// runtime reads the directory, so the walk goes into it.
-			// core.symlinks=false checks a link out as a plain file.
 			return
 		}
-		e.Note = "a symbolic link in Git (mode 120000), although this checkout holds a " + e.Kind.String() + " (core.symlinks=false)"
+		// core.symlinks=false checks a link out as a plain file holding
+		// its target; with links on, a regular file there replaced the
+		// link and is not staged yet (#33.8): say which, never guess.
+		off, known := false, false
+		if w.symlinksOff != nil {
+			off, known = w.symlinksOff()
+		}
+		switch {
+		case known && off:
+			e.Note = "a symbolic link in Git (mode 120000), although this checkout holds a " + e.Kind.String() + " (core.symlinks=false)"
+		case known && e.Kind == Regular:
+			e.Note = "a regular file in the worktree, but Git's index still records a symbolic link (mode 120000), which is what a commit takes"
+			e.Unstaged = true
+		case known:
+			e.Note = "a symbolic link in Git's index (mode 120000), although the worktree holds a " + e.Kind.String()
+		default:
+			e.Note = "a symbolic link in Git (mode 120000), although this checkout holds a " + e.Kind.String() + " (core.symlinks=false, or a change not staged)"
+		}
 		e.Kind = Symlink
 	case Submodule:
 		e.Note = "a submodule (Git records it with mode 160000)"
