@@ -6,12 +6,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 )
+
+// TB is the part of testing.TB Tree uses: the package imports no
+// testing, so that it is no test dependency of the command (D4).
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	TempDir() string
+}
 
 // Tree writes files (path → content; a content starting "-> " is a link
 // to the rest) under a new directory holding .git, and returns it.
-func Tree(t testing.TB, files map[string]string) string {
+func Tree(t TB, files map[string]string) string {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
