@@ -77,6 +77,11 @@ type ClaudeOptions struct {
 	// (/etc/claude-code/CLAUDE.md or /etc/claude-code/.claude/rules), which
 	// rivumi-lint never reads; nil: none.
 	Managed func() bool
+	// ManagedSettings reports whether managed settings exist
+	// (/etc/claude-code/managed-settings.json or managed-settings.d), whose
+	// claudeMdExcludes Claude Code applies and rivumi-lint never reads;
+	// nil: none.
+	ManagedSettings func() bool
 }
 
 func (o *ClaudeOptions) mode() string {
@@ -171,6 +176,7 @@ type claudeEnv struct {
 	above           string // the first of CLAUDE.md, CLAUDE.local.md, .claude above the root, "" for none
 	agentsAbove     bool   // an AGENTS.md above the root
 	managed, memory bool
+	managedSettings bool
 }
 
 // environment asks the options' functions once.
@@ -189,6 +195,7 @@ func (c *ClaudeResolver) environment() *claudeEnv {
 	}
 	e.agentsAbove = c.o.Above != nil && c.o.Above(codexNormal)
 	e.managed = c.o.Managed != nil && c.o.Managed()
+	e.managedSettings = c.o.ManagedSettings != nil && c.o.ManagedSettings()
 	e.memory = c.home != "" && claudeAutoMemory(c.home)
 	c.env = e
 	return e

@@ -128,6 +128,9 @@ func (c *ClaudeResolver) excludesOf(dir string) (*claudeExcludes, error) {
 	if x.inexact == "" {
 		x.inexact = c.linkedPatternDirs(x.globs)
 	}
+	if x.inexact == "" && c.environment().managedSettings {
+		x.inexact = "managed settings exist in /etc/claude-code (managed-settings.json or managed-settings.d), whose claudeMdExcludes Claude Code applies; rivumi-lint reads only the repository"
+	}
 	keys := make([]string, len(x.globs))
 	for i, g := range x.globs {
 		keys[i] = g.glob + "\x00" + g.from
@@ -290,8 +293,8 @@ func claudeCheckGlobs(shown string, in []string) claudeSettingsRead {
 func claudeGlobUnmodelled(g string) string {
 	body := strings.TrimPrefix(g, "!")
 	switch {
-	case strings.HasPrefix(body, "!") || strings.HasPrefix(body, "("):
-		return "starts with a double negation or a group"
+	case body == "" || strings.HasPrefix(body, "!") || strings.HasPrefix(body, "("):
+		return "is a bare negation, a double one or a negated group"
 	case strings.ContainsAny(body, "()|"):
 		return "holds an extglob or a group (( ) |)"
 	case strings.Contains(body, "[["):

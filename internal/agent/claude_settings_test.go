@@ -100,6 +100,7 @@ func TestClaudeSettingsExcludes(t *testing.T) {
 		{name: "other keys", files: map[string]string{"sub/.claude/settings.local.json": `{"permissions": {}, "claudeMdExcludes": ["**/sub/CLAUDE.md"]}`}, inexact: `sets "permissions" beside claudeMdExcludes`},
 		{name: "extglob", files: map[string]string{"sub/.claude/settings.local.json": ex("**/+(CLAUDE).local.md")}, inexact: "holds an extglob"},
 		{name: "brace without comma", files: map[string]string{"sub/.claude/settings.local.json": ex("**/{CLAUDE}.md")}, inexact: "brace group without a comma"},
+		{name: "bare negation", files: map[string]string{"sub/.claude/settings.local.json": ex("!")}, inexact: "bare negation"},
 		{name: "range", files: map[string]string{"sub/.claude/settings.local.json": ex("**/{1..3}.md")}, inexact: "brace range"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -170,6 +171,18 @@ func TestClaudeSettingsNotShared(t *testing.T) {
 		}
 		if got := claudeLoadedPaths(v); !slices.Equal(got, c.want) || !v.Exact() {
 			t.Errorf("%q: loaded %q (exact %v %s), want %q", c.dir, got, v.Exact(), v.Inexact, c.want)
+		}
+	}
+}
+
+// Managed settings, which rivumi-lint never reads, make every view not
+// exact; without them the same view is.
+func TestClaudeManagedSettings(t *testing.T) {
+	root := tree(t, map[string]string{"CLAUDE.md": "root\n"})
+	for _, has := range []bool{false, true} {
+		v := claudeView(t, root, "", ClaudeOptions{ManagedSettings: func() bool { return has }})
+		if v.Exact() == has || has && !strings.Contains(v.Inexact, "managed settings exist in /etc/claude-code") {
+			t.Errorf("managed settings %v: exact %v (%s)", has, v.Exact(), v.Inexact)
 		}
 	}
 }

@@ -133,13 +133,17 @@ func (r *Run) claude() *agent.ClaudeResolver {
 		return filepath.ToSlash(p)
 	}
 	o.Above = func(name string) bool { return nameAbove(root, name) }
-	o.Managed = func() bool {
-		for _, p := range []string{"/etc/claude-code/CLAUDE.md", "/etc/claude-code/.claude/rules"} {
+	anyOf := func(ps ...string) bool {
+		for _, p := range ps {
 			if _, err := os.Stat(p); err == nil {
 				return true
 			}
 		}
 		return false
+	}
+	o.Managed = func() bool { return anyOf("/etc/claude-code/CLAUDE.md", "/etc/claude-code/.claude/rules") }
+	o.ManagedSettings = func() bool {
+		return anyOf("/etc/claude-code/managed-settings.json", "/etc/claude-code/managed-settings.d")
 	}
 	return agent.NewClaude(r.Engine, o)
 }
