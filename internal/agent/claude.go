@@ -158,6 +158,8 @@ type ClaudeResolver struct {
 	// the user's settings file's part, read once.
 	excls        map[string]*claudeExcludes
 	userSettings *claudeSettingsRead
+	// tops are gitTop's answers by directory.
+	tops map[string]claudeTop
 	// claudeNames is, per chain directory, whether it or a directory
 	// above it lists CLAUDE.md, .claude or CLAUDE.local.md.
 	claudeNames map[string]bool
@@ -235,7 +237,7 @@ func NewClaude(e *resolve.Engine, o ClaudeOptions) *ClaudeResolver {
 	return &ClaudeResolver{e: e, base: e, o: o, home: home, views: map[string]*View{}, follows: map[string]followed{},
 		lstats: map[string]bool{}, reads: map[string]claudeRead{}, texts: map[string]*claudeText{}, lists: map[string]claudeListing{},
 		within: map[*View][]string{}, mains: map[string]*claudeMain{}, plugins: map[string]*claudePlugin{}, claudeNames: map[string]bool{},
-		users: map[string]*claudeUser{}, excls: map[string]*claudeExcludes{}}
+		users: map[string]*claudeUser{}, excls: map[string]*claudeExcludes{}, tops: map[string]claudeTop{}}
 }
 
 // Profile implements Resolver.

@@ -99,7 +99,7 @@ func (c *ClaudeResolver) excludesOf(dir string) (*claudeExcludes, error) {
 		add(*c.userSettings)
 	}
 	for _, name := range []string{"settings.json", "settings.local.json"} {
-		r, err := c.projectSettings(path.Join(dir, claudeDir, name))
+		r, err := c.projectSettings(dir, name)
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +115,7 @@ func (c *ClaudeResolver) excludesOf(dir string) (*claudeExcludes, error) {
 			x.inexact = c.display(c.abs(top)) + "/.git is a file (a submodule or a linked worktree): Claude Code reads the .claude/settings.local.json of its canonical Git root, which rivumi-lint does not follow"
 		}
 	case found && top != dir:
-		r, err := c.projectSettings(path.Join(top, claudeDir, "settings.local.json"))
+		r, err := c.projectSettings(top, "settings.local.json")
 		if err != nil {
 			return nil, err
 		}
@@ -146,29 +146,41 @@ func (c *ClaudeResolver) excludesOf(dir string) (*claudeExcludes, error) {
 // (its canonical root is elsewhere; LocalAbove answers for the root's own,
 // top ""), and so does no .git at all.
 func (c *ClaudeResolver) gitTop(dir string) (top string, found bool, err error) {
-	for d := dir; ; d = resolve.ParentDir(d) {
-		if d == "" && c.o.RootGit {
-			return "", true, nil
-		}
-		ent, err := c.e.Source().Lstat(path.Join(d, ".git"))
-		if resolve.IsFatal(err) {
+	if t, ok := c.tops[dir]; ok {
+		return t.top, t.found, nil
+	}
+	t := claudeTop{}
+	ent, err := c.e.Source().Lstat(path.Join(dir, ".git"))
+	switch {
+	case resolve.IsFatal(err):
+		return "", false, err
+	case dir == "" && c.o.RootGit:
+		t.found = true
+	case err == nil && ent.Kind != resolve.Missing:
+		t.top, t.found = dir, ent.Kind == resolve.Dir
+	case dir != "":
+		if t.top, t.found, err = c.gitTop(resolve.ParentDir(dir)); err != nil {
 			return "", false, err
 		}
-		if err == nil && ent.Kind != resolve.Missing {
-			if ent.Kind == resolve.Dir {
-				return d, true, nil
-			}
-			return d, false, nil
-		}
-		if d == "" {
-			return "", false, nil
-		}
 	}
+	c.tops[dir] = t
+	return t.top, t.found, nil
 }
 
-// projectSettings reads the settings file at the root-relative p through
-// the engine's source, never behind a link.
-func (c *ClaudeResolver) projectSettings(p string) (claudeSettingsRead, error) {
+// claudeTop is gitTop's answer for one directory.
+type claudeTop struct {
+	top   string
+	found bool
+}
+
+// projectSettings reads the settings file name in the .claude of the
+// root-relative directory dir through the engine's source, never behind a
+// link.
+func (c *ClaudeResolver) projectSettings(dir, name string) (claudeSettingsRead, error) {
+	if ok, err := c.has(dir, claudeDir); err != nil || !ok {
+		return claudeSettingsRead{}, err // the listing has no .claude: nothing to look at
+	}
+	p := path.Join(dir, claudeDir, name)
 	f, err := c.follow(p)
 	if err != nil {
 		return claudeSettingsRead{}, err

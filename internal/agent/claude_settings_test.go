@@ -187,6 +187,45 @@ func TestClaudeManagedSettings(t *testing.T) {
 	}
 }
 
+// A .git file inside the root (a submodule) hides its canonical Git root;
+// an absolute pattern whose directory is a link gains a resolved twin in
+// Claude Code: neither is modelled, and the view says so.
+func TestClaudeSettingsUnmodelled(t *testing.T) {
+	root := tree(t, map[string]string{"mod/.git": "gitdir: ../.git/modules/mod\n", "mod/CLAUDE.md": "mod\n"})
+	if v := claudeView(t, root, "mod", ClaudeOptions{}); v.Exact() || !strings.Contains(v.Inexact, "mod/.git is a file (a submodule or a linked worktree)") {
+		t.Errorf("submodule: exact %v (%s)", v.Exact(), v.Inexact)
+	}
+	o := ClaudeOptions{Excludes: []string{"/elsewhere/link/CLAUDE.md"}, RealDir: func(abs string) string {
+		if abs == "/elsewhere/link" {
+			return root
+		}
+		return abs
+	}}
+	if v := claudeView(t, root, "", o); v.Exact() || !strings.Contains(v.Inexact, "names its directory through a symbolic link") {
+		t.Errorf("linked pattern directory: exact %v (%s)", v.Exact(), v.Inexact)
+	}
+	o.Excludes = []string{"/elsewhere/other/CLAUDE.md", root + "/CLAUDE.md"}
+	if v := claudeView(t, root, "", o); !v.Exact() {
+		t.Errorf("physical pattern directories: %s", v.Inexact)
+	}
+	// RootGit: the root is the Git top even where its .git is not listed.
+	top := tree(t, map[string]string{".claude/settings.local.json": `{"claudeMdExcludes": ["**/a/CLAUDE.md"]}`, "a/CLAUDE.md": "a\n"})
+	if err := os.Remove(filepath.Join(top, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	for _, rootGit := range []bool{false, true} {
+		v := claudeView(t, top, "a", ClaudeOptions{RootGit: rootGit})
+		if c := candidateOf(v, "a/CLAUDE.md"); c == nil || (c.State == Excluded) != rootGit {
+			t.Errorf("RootGit %v: %+v", rootGit, c)
+		}
+	}
+	// LocalAbove answers where no Git top is inside the root.
+	v := claudeView(t, top, "a", ClaudeOptions{LocalAbove: func() string { return "the main worktree's" }})
+	if v.Exact() || v.Inexact != "the main worktree's" {
+		t.Errorf("LocalAbove: exact %v (%s)", v.Exact(), v.Inexact)
+	}
+}
+
 // A settings file reached through a link is not read: the view says so.
 func TestClaudeSettingsLink(t *testing.T) {
 	if runtime.GOOS == "windows" {
