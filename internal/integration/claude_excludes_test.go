@@ -41,8 +41,10 @@ func TestClaudeExcludesSettings(t *testing.T) {
 		// Every settings file Claude Code reads from sub, merged: the
 		// user's, the Git top's local one, sub's shared and local ones; the
 		// top's shared settings.json is not read from sub. picomatch
-		// braces and "*" within a segment; an excluded file's import goes
-		// with it; the user's own file is excluded like any.
+		// braces, "*" within a segment, a relative pattern matching
+		// nothing, an empty one dropped, a byte-order mark and "$schema"
+		// allowed; an excluded file's import goes with it; the user's rule
+		// is excluded like a project's.
 		{name: "merged", dir: "sub",
 			files: map[string]string{
 				".claude/settings.local.json":     `{"claudeMdExcludes": ["**/.claude/rules/q.md"]}`,
