@@ -453,7 +453,7 @@ func (c *ClaudeResolver) resolveView(dir string) (*View, error) {
 			return nil, err
 		}
 		// The parent's own settings (or its Git top's) need not be dir's.
-		same := pex.key == ex.key && pex.inexact == ex.inexact
+		same := pex.key == ex.key
 		if origin := pv.Origin(); same && (origin.Inexact == "" || !strings.HasPrefix(origin.Inexact, "the directory is below")) {
 			if inAll(c.within[origin], c.abs(dir)) {
 				cp := *pv

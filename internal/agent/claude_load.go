@@ -118,9 +118,6 @@ func (s *claudeSim) run() error {
 	if env.managed {
 		s.setInexact("managed policy instructions exist in /etc/claude-code, which Claude Code loads first; rivumi-lint reads only the repository")
 	}
-	if s.ex != nil && s.ex.inexact != "" {
-		s.setInexact(s.ex.inexact)
-	}
 	chain := s.chain()
 	start := 0
 	if st, at := prefixPass(c, c.mains, func(m *claudeMain) []string { return m.within }, func(m *claudeMain) bool { return m.ex == s.exKey() }, s.dir, chain); st != nil {
@@ -139,6 +136,9 @@ func (s *claudeSim) run() error {
 		if err := s.user(env); err != nil {
 			return err
 		}
+	}
+	if s.ex != nil && s.ex.inexact != "" {
+		s.setInexact(s.ex.inexact) // a copied pass's key says it had the same
 	}
 	for _, d := range chain[start:] {
 		x := c.abs(d)

@@ -46,8 +46,9 @@ const claudeSettingsMax = 1 << 20
 // claudeExcludes are the claudeMdExcludes in force for one working
 // directory.
 type claudeExcludes struct {
-	// key is the globs and where each is from, sorted and joined: passes
-	// whose keys agree exclude the same files, for the same reasons.
+	// key is inexact and the globs with where each is from, sorted and
+	// joined: passes whose keys agree exclude the same files, for the same
+	// reasons, and are as exact.
 	key   string
 	globs []claudeGlob
 	// inexact says why the patterns may not be Claude Code's.
@@ -135,7 +136,9 @@ func (c *ClaudeResolver) excludesOf(dir string) (*claudeExcludes, error) {
 	for i, g := range x.globs {
 		keys[i] = g.glob + "\x00" + g.from
 	}
-	x.key = strings.Join(slices.Compact(slices.Sorted(slices.Values(keys))), "\x00")
+	// The reason is part of the key: a pass copied from another must
+	// inherit no reason of that pass's settings, nor lose its own.
+	x.key = x.inexact + "\x01" + strings.Join(slices.Compact(slices.Sorted(slices.Values(keys))), "\x00")
 	c.excls[dir] = x
 	return x, nil
 }

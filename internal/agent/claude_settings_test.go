@@ -187,6 +187,33 @@ func TestClaudeManagedSettings(t *testing.T) {
 	}
 }
 
+// A pass that starts from its parent's copy keeps its own reasons: the
+// parent's unreadable settings are not the child's, and the child's are
+// its own.
+func TestClaudeSettingsPrefixReasons(t *testing.T) {
+	root := tree(t, map[string]string{
+		"a/CLAUDE.md":                   "a\n",
+		"a/.claude/settings.local.json": "{,}",
+		"a/b/CLAUDE.md":                 "b\n",
+		"c/CLAUDE.md":                   "c\n",
+		"c/d/CLAUDE.md":                 "d\n",
+		"c/d/.claude/settings.json":     "{,}",
+	})
+	r := claudeResolver(t, root, ClaudeOptions{})
+	for _, c := range []struct {
+		dir   string
+		exact bool
+	}{{"a", false}, {"a/b", true}, {"c", true}, {"c/d", false}} {
+		v, err := r.View(c.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Exact() != c.exact {
+			t.Errorf("%s: exact %v (%s), want %v", c.dir, v.Exact(), v.Inexact, c.exact)
+		}
+	}
+}
+
 // A .git file inside the root (a submodule) hides its canonical Git root;
 // an absolute pattern whose directory is a link gains a resolved twin in
 // Claude Code: neither is modelled, and the view says so.
