@@ -27,6 +27,8 @@ type claudeSim struct {
 	within []string
 	// chainDirs is chain(), once made.
 	chainDirs []string
+	// ex are the claudeMdExcludes of the working directory.
+	ex *claudeExcludes
 }
 
 // in is claudeWithin(p, cwd), remembering p when it holds.
@@ -118,7 +120,7 @@ func (s *claudeSim) run() error {
 	}
 	chain := s.chain()
 	start := 0
-	if st, at := prefixPass(c, c.mains, func(m *claudeMain) []string { return m.within }, s.dir, chain); st != nil {
+	if st, at := prefixPass(c, c.mains, func(m *claudeMain) []string { return m.within }, func(m *claudeMain) bool { return m.ex == s.exKey() }, s.dir, chain); st != nil {
 		// The passes agree on the chain above: start from a copy.
 		s.main = s.newLoad(c.o.ExternalImports)
 		s.main.processed = st.processed.over()
@@ -134,6 +136,9 @@ func (s *claudeSim) run() error {
 		if err := s.user(env); err != nil {
 			return err
 		}
+	}
+	if s.ex != nil && s.ex.inexact != "" {
+		s.setInexact(s.ex.inexact) // a copied pass's key says it had the same
 	}
 	for _, d := range chain[start:] {
 		x := c.abs(d)
@@ -161,7 +166,7 @@ func (s *claudeSim) run() error {
 	// Copies: the plugin may take items of this pass out of the message.
 	frozen := s.main.processed
 	s.main.processed = frozen.over()
-	c.mains[s.dir] = &claudeMain{processed: frozen, items: append([]claudeItem(nil), s.main.items...), unordered: s.main.unordered,
+	c.mains[s.dir] = &claudeMain{ex: s.exKey(), processed: frozen, items: append([]claudeItem(nil), s.main.items...), unordered: s.main.unordered,
 		slots: maps.Clone(s.slots), within: append([]string(nil), s.within...), inexact: s.inexact}
 	return s.plugin(mode)
 }
@@ -172,7 +177,7 @@ func (s *claudeSim) user(env *claudeEnv) error {
 	if c.home == "" {
 		return nil
 	}
-	u, err := c.userPass()
+	u, err := c.userPass(s.ex)
 	if err != nil {
 		return err
 	}
@@ -192,6 +197,7 @@ func (s *claudeSim) user(env *claudeEnv) error {
 // claudeMain is a main pass as it stood after its working directory's own
 // files: a deeper directory's pass starts from a copy of it.
 type claudeMain struct {
+	ex        string // the excludes' key
 	processed *pathSet
 	items     []claudeItem
 	unordered int
@@ -205,7 +211,7 @@ type claudeMain struct {
 // it; at is 0 when none may be used: every path that got into it because
 // it lay in that directory's working directory must lie in dir's too
 // (then every answer of the pass is the same from dir).
-func prefixPass[T any](c *ClaudeResolver, passes map[string]*T, within func(*T) []string, dir string, chain []string) (st *T, at int) {
+func prefixPass[T any](c *ClaudeResolver, passes map[string]*T, within func(*T) []string, same func(*T) bool, dir string, chain []string) (st *T, at int) {
 	if dir == "" {
 		return nil, 0
 	}
@@ -215,8 +221,8 @@ func prefixPass[T any](c *ClaudeResolver, passes map[string]*T, within func(*T) 
 		if !ok {
 			continue
 		}
-		if !inAll(within(st), cwd) {
-			return nil, 0
+		if !inAll(within(st), cwd) || !same(st) {
+			return nil, 0 // or it excluded other files
 		}
 		return st, i + 1
 	}
@@ -227,6 +233,7 @@ func prefixPass[T any](c *ClaudeResolver, passes map[string]*T, within func(*T) 
 // working directory's files, before the files the main pass has were
 // taken out: a deeper directory's pass starts from a copy of it.
 type claudePlugin struct {
+	ex        string // the excludes' key
 	processed *pathSet
 	items     []claudeItem
 	spans     []claudeSpan // each chain file's items, in items
@@ -249,12 +256,25 @@ type claudeUser struct {
 	err       error
 }
 
-// userPass runs the user's pass once, in a pass of its own.
-func (c *ClaudeResolver) userPass() (*claudeUser, error) {
-	if c.user != nil {
-		return c.user, c.user.err
+// exKey is the key of the pass's excludes.
+func (s *claudeSim) exKey() string {
+	if s.ex == nil {
+		return ""
 	}
-	s := &claudeSim{c: c, cwd: "/", dir: ""}
+	return s.ex.key
+}
+
+// userPass runs the user's pass once per set of excludes, in a pass of
+// its own.
+func (c *ClaudeResolver) userPass(ex *claudeExcludes) (*claudeUser, error) {
+	key := ""
+	if ex != nil {
+		key = ex.key
+	}
+	if u, ok := c.users[key]; ok {
+		return u, u.err
+	}
+	s := &claudeSim{c: c, cwd: "/", dir: "", ex: ex}
 	l := s.newLoad(true)
 	u := &claudeUser{}
 	if _, err := l.zne(c.home+"/.claude/CLAUDE.md", kindUser, 0, nil); err != nil {
@@ -264,7 +284,7 @@ func (c *ClaudeResolver) userPass() (*claudeUser, error) {
 	}
 	u.items, u.inexact = l.items, s.inexact
 	u.processed = l.processed.all()
-	c.user = u
+	c.users[key] = u
 	return u, u.err
 }
 
@@ -333,13 +353,13 @@ func (l *claudeLoad) zne(p string, kind claudeKind, depth int, imp *claudeImport
 	if depth >= 5 {
 		return note(Dropped, "more than four levels of imports below the file that starts them: Claude Code drops it")
 	}
-	if c.excluded(p, kind) {
+	if why := l.s.excluded(p, kind); why != "" {
 		if imp == nil {
 			if ok, err := c.exists(p); err != nil || !ok {
 				return 0, err
 			}
 		}
-		return note(Excluded, "claudeMdExcludes matches it")
+		return note(Excluded, why)
 	}
 	real, err := c.realpath(p)
 	if err != nil {
@@ -639,7 +659,7 @@ func (l *claudeLoad) rules(dir string, kind claudeKind, visited map[string]bool,
 		}
 		zt := jt.path
 		pn := at + "/" + ent.name
-		if pn != zt && c.excluded(pn, kind) {
+		if pn != zt && l.s.excluded(pn, kind) != "" {
 			continue
 		}
 		isDir, isFile := ent.kind == resolve.Dir, ent.kind == resolve.Regular
@@ -853,7 +873,7 @@ func (s *claudeSim) loadAgents() error {
 	first := 0
 	var spans []claudeSpan
 	w0, was := len(s.within), s.inexact
-	if st, at := prefixPass(c, c.plugins, func(p *claudePlugin) []string { return p.within }, s.dir, chain); st != nil {
+	if st, at := prefixPass(c, c.plugins, func(p *claudePlugin) []string { return p.within }, func(p *claudePlugin) bool { return p.ex == s.exKey() }, s.dir, chain); st != nil {
 		// The plugin's pass agrees on the chain above: start from a copy.
 		l.processed = st.processed.over()
 		l.items = append([]claudeItem(nil), st.items...)
@@ -889,7 +909,7 @@ func (s *claudeSim) loadAgents() error {
 	// Copies, before the items below are taken out of the message.
 	frozen := l.processed
 	l.processed = frozen.over()
-	st := &claudePlugin{processed: frozen, items: append([]claudeItem(nil), l.items...),
+	st := &claudePlugin{ex: s.exKey(), processed: frozen, items: append([]claudeItem(nil), l.items...),
 		spans: append([]claudeSpan(nil), spans...), within: append([]string(nil), s.within[w0:]...)}
 	if was == "" {
 		st.inexact = s.inexact
