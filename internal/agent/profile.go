@@ -87,7 +87,7 @@ var profiles = []*Profile{
 		Summary: "from the top down per directory CLAUDE.md (with its @imports), .claude/CLAUDE.md, unconditional .claude/rules, CLAUDE.local.md; AGENTS.md only where no CLAUDE.md-family file is on the path; links followed; front matter and block HTML comments removed; files over 4 MiB skipped",
 		Options: []Option{
 			{"claude.instruction_files", "claude-md-or-agents-md", "which files load: the agents-md plugin's instructionFiles"},
-			{"claude.md_excludes", "[]", "claudeMdExcludes: globs of absolute paths not loaded"},
+			{"claude.md_excludes", "[]", "claudeMdExcludes besides the settings files' (--settings, managed): globs of absolute paths not loaded"},
 		}},
 }
 

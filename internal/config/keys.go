@@ -129,7 +129,7 @@ var Keys = []Key{
 		Doc:  "Which files Claude Code loads (its agents-md plugin's instructionFiles): AGENTS.md only where no CLAUDE.md exists on the path (the default), CLAUDE.md only, both, or managed files only.",
 		ref:  func(c *Config) any { return &c.Claude.InstructionFiles }},
 	{Path: "claude.md_excludes", Kind: KindPatterns, def: []string{},
-		Doc: "Claude Code's claudeMdExcludes: globs matched against each file's absolute path.",
+		Doc: "More of Claude Code's claudeMdExcludes, besides those of the settings files the profile reads: globs matched against each file's absolute path.",
 		ref: func(c *Config) any { return &c.Claude.Excludes }},
 	{Path: "claude.external_imports", Kind: KindBool, def: false,
 		Doc: "Whether the users approved this project's imports from outside the working directory (~/.claude.json's hasClaudeMdExternalIncludesApproved): Claude Code then loads them; unapproved, it skips them.",

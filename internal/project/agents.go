@@ -9,6 +9,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/agent/claude"
 	"github.com/rivumi/rivumi-lint/internal/agent/codex"
 	"github.com/rivumi/rivumi-lint/internal/config"
+	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
@@ -142,16 +143,50 @@ func (r *Run) claude() (agent.Build, error) {
 	o := claude.Options{Mode: r.Config.Claude.InstructionFiles, RootAbs: abs,
 		Home: r.p.opts.Env.ClaudeHome, Excludes: r.Config.Claude.Excludes, ExternalImports: r.Config.Claude.ExternalImports}
 	root := filepath.FromSlash(abs)
+	// Claude Code reads .claude/settings.local.json at the canonical Git
+	// root too (#33.4): the root itself when it is a Git top, else the top
+	// above it, or a linked worktree's main worktree, looked at by name.
+	linked := r.p.GitDir != "" && repo.CommonDir(r.p.GitDir) != filepath.Clean(r.p.GitDir)
+	o.RootGit = r.p.GitDir != "" && r.p.Prefix == "" && !linked
+	if r.p.GitDir != "" && !o.RootGit {
+		canon := r.p.GitTop
+		if common := repo.CommonDir(r.p.GitDir); linked && filepath.Base(common) == ".git" {
+			canon = filepath.Dir(common)
+		}
+		o.LocalAbove = func() string { return localAbove(canon) }
+	}
+	o.RealDir = func(abs string) string {
+		p, err := filepath.EvalSymlinks(filepath.FromSlash(abs))
+		if err != nil {
+			return abs
+		}
+		return filepath.ToSlash(p)
+	}
 	o.Above = func(name string) bool { return nameAbove(root, name) }
-	o.Managed = func() bool {
-		for _, p := range []string{"/etc/claude-code/CLAUDE.md", "/etc/claude-code/.claude/rules"} {
+	anyOf := func(ps ...string) bool {
+		for _, p := range ps {
 			if _, err := os.Stat(p); err == nil {
 				return true
 			}
 		}
 		return false
 	}
+	o.Managed = func() bool { return anyOf("/etc/claude-code/CLAUDE.md", "/etc/claude-code/.claude/rules") }
+	o.ManagedSettings = func() bool {
+		return anyOf("/etc/claude-code/managed-settings.json", "/etc/claude-code/managed-settings.d")
+	}
 	return func(e agent.Engine) (agent.Resolver, error) { return claude.New(e, o), nil }, nil
+}
+
+// localAbove says why a claude view is not exact when the canonical Git
+// root canon, outside the root, holds .claude/settings.local.json, whose
+// claudeMdExcludes Claude Code applies: only the name is looked at.
+func localAbove(canon string) string {
+	p := filepath.Join(canon, ".claude", "settings.local.json")
+	if _, err := os.Lstat(p); err != nil {
+		return ""
+	}
+	return "the Git root Claude Code takes (" + filepath.ToSlash(canon) + ", outside the root) holds .claude/settings.local.json, whose claudeMdExcludes Claude Code applies; rivumi-lint reads only the repository"
 }
 
 // nameAbove reports whether a directory above root, below the file

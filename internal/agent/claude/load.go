@@ -29,6 +29,8 @@ type sim struct {
 	within []string
 	// chainDirs is chain(), once made.
 	chainDirs []string
+	// ex are the claudeMdExcludes of the working directory.
+	ex *excludeSet
 }
 
 // in is withinOf(p, cwd), remembering p when it holds.
@@ -120,7 +122,7 @@ func (s *sim) run() error {
 	}
 	chain := s.chain()
 	start := 0
-	if st, at := prefixPass(c, c.mains, func(m *mainName) []string { return m.within }, s.dir, chain); st != nil {
+	if st, at := prefixPass(c, c.mains, func(m *mainName) []string { return m.within }, func(m *mainName) bool { return m.ex == s.exKey() }, s.dir, chain); st != nil {
 		// The passes agree on the chain above: start from a copy.
 		s.main = s.newLoad(c.o.ExternalImports)
 		s.main.processed = st.processed.over()
@@ -136,6 +138,9 @@ func (s *sim) run() error {
 		if err := s.user(env); err != nil {
 			return err
 		}
+	}
+	if s.ex != nil && s.ex.inexact != "" {
+		s.setInexact(s.ex.inexact) // a copied pass's key says it had the same
 	}
 	for _, d := range chain[start:] {
 		x := c.abs(d)
@@ -163,7 +168,7 @@ func (s *sim) run() error {
 	// Copies: the plugin may take items of this pass out of the message.
 	frozen := s.main.processed
 	s.main.processed = frozen.over()
-	c.mains[s.dir] = &mainName{processed: frozen, items: append([]item(nil), s.main.items...), unordered: s.main.unordered,
+	c.mains[s.dir] = &mainName{ex: s.exKey(), processed: frozen, items: append([]item(nil), s.main.items...), unordered: s.main.unordered,
 		slots: maps.Clone(s.slots), within: append([]string(nil), s.within...), inexact: s.inexact}
 	return s.plugin(mode)
 }
@@ -174,7 +179,7 @@ func (s *sim) user(env *envOf) error {
 	if c.home == "" {
 		return nil
 	}
-	u, err := c.userPass()
+	u, err := c.userPass(s.ex)
 	if err != nil {
 		return err
 	}
@@ -194,6 +199,7 @@ func (s *sim) user(env *envOf) error {
 // mainName is a main pass as it stood after its working directory's own
 // files: a deeper directory's pass starts from a copy of it.
 type mainName struct {
+	ex        string // the excludes' key
 	processed *pathSet
 	items     []item
 	unordered int
@@ -207,7 +213,7 @@ type mainName struct {
 // it; at is 0 when none may be used: every path that got into it because
 // it lay in that directory's working directory must lie in dir's too
 // (then every answer of the pass is the same from dir).
-func prefixPass[T any](c *Resolver, passes map[string]*T, within func(*T) []string, dir string, chain []string) (st *T, at int) {
+func prefixPass[T any](c *Resolver, passes map[string]*T, within func(*T) []string, same func(*T) bool, dir string, chain []string) (st *T, at int) {
 	if dir == "" {
 		return nil, 0
 	}
@@ -217,8 +223,8 @@ func prefixPass[T any](c *Resolver, passes map[string]*T, within func(*T) []stri
 		if !ok {
 			continue
 		}
-		if !inAll(within(st), cwd) {
-			return nil, 0
+		if !inAll(within(st), cwd) || !same(st) {
+			return nil, 0 // or it excluded other files
 		}
 		return st, i + 1
 	}
@@ -229,6 +235,7 @@ func prefixPass[T any](c *Resolver, passes map[string]*T, within func(*T) []stri
 // working directory's files, before the files the main pass has were
 // taken out: a deeper directory's pass starts from a copy of it.
 type pluginMode struct {
+	ex        string // the excludes' key
 	processed *pathSet
 	items     []item
 	spans     []span   // each chain file's items, in items
@@ -251,12 +258,25 @@ type userFiles struct {
 	err       error
 }
 
-// userPass runs the user's pass once, in a pass of its own.
-func (c *Resolver) userPass() (*userFiles, error) {
-	if c.user != nil {
-		return c.user, c.user.err
+// exKey is the key of the pass's excludes.
+func (s *sim) exKey() string {
+	if s.ex == nil {
+		return ""
 	}
-	s := &sim{c: c, cwd: "/", dir: ""}
+	return s.ex.key
+}
+
+// userPass runs the user's pass once per set of excludes, in a pass of
+// its own.
+func (c *Resolver) userPass(ex *excludeSet) (*userFiles, error) {
+	key := ""
+	if ex != nil {
+		key = ex.key
+	}
+	if u, ok := c.users[key]; ok {
+		return u, u.err
+	}
+	s := &sim{c: c, cwd: "/", dir: "", ex: ex}
 	l := s.newLoad(true)
 	u := &userFiles{}
 	if _, err := l.zne(c.home+"/.claude/CLAUDE.md", kindUser, 0, nil); err != nil {
@@ -266,7 +286,7 @@ func (c *Resolver) userPass() (*userFiles, error) {
 	}
 	u.items, u.inexact = l.items, s.inexact
 	u.processed = l.processed.all()
-	c.user = u
+	c.users[key] = u
 	return u, u.err
 }
 
@@ -336,13 +356,13 @@ func (l *loadPass) zne(p string, kind fileKind, depth int, imp *importer) (int, 
 	if depth >= 5 {
 		return note(agent.Dropped, "more than four levels of imports below the file that starts them: Claude Code drops it")
 	}
-	if c.excluded(p, kind) {
+	if why := l.s.excluded(p, kind); why != "" {
 		if imp == nil {
 			if ok, err := c.exists(p); err != nil || !ok {
 				return 0, err
 			}
 		}
-		return note(agent.Excluded, "claudeMdExcludes matches it")
+		return note(agent.Excluded, why)
 	}
 	real, err := c.realpath(p)
 	if err != nil {
@@ -643,7 +663,7 @@ func (l *loadPass) rules(dir string, kind fileKind, visited map[string]bool, dis
 		}
 		zt := jt.path
 		pn := at + "/" + ent.name
-		if pn != zt && c.excluded(pn, kind) {
+		if pn != zt && l.s.excluded(pn, kind) != "" {
 			continue
 		}
 		isDir, isFile := ent.kind == resolve.Dir, ent.kind == resolve.Regular
@@ -859,7 +879,7 @@ func (s *sim) loadAgents() error {
 	first := 0
 	var spans []span
 	w0, was := len(s.within), s.inexact
-	if st, at := prefixPass(c, c.plugins, func(p *pluginMode) []string { return p.within }, s.dir, chain); st != nil {
+	if st, at := prefixPass(c, c.plugins, func(p *pluginMode) []string { return p.within }, func(p *pluginMode) bool { return p.ex == s.exKey() }, s.dir, chain); st != nil {
 		// The plugin's pass agrees on the chain above: start from a copy.
 		l.processed = st.processed.over()
 		l.items = append([]item(nil), st.items...)
@@ -895,7 +915,7 @@ func (s *sim) loadAgents() error {
 	// Copies, before the items below are taken out of the message.
 	frozen := l.processed
 	l.processed = frozen.over()
-	st := &pluginMode{processed: frozen, items: append([]item(nil), l.items...),
+	st := &pluginMode{ex: s.exKey(), processed: frozen, items: append([]item(nil), l.items...),
 		spans: append([]span(nil), spans...), within: append([]string(nil), s.within[w0:]...)}
 	if was == "" {
 		st.inexact = s.inexact

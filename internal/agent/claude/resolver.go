@@ -20,7 +20,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/agent/claude/jsstring"
 	"github.com/rivumi/rivumi-lint/internal/agent/claude/marked"
@@ -52,9 +51,23 @@ type Options struct {
 	// for none (CI, tests): no user files, and a "~/" import is taken to
 	// lie outside the repository.
 	Home string
-	// Excludes are the claudeMdExcludes globs, matched against absolute
-	// paths (dot files included).
+	// Excludes are claudeMdExcludes globs besides those of the settings
+	// files the resolver reads (claude_settings.go): the config's
+	// claude.md_excludes, for settings it cannot see (--settings, managed).
 	Excludes []string
+	// RootGit says the root holds a .git directory (it is a Git top whose
+	// .claude/settings.local.json Claude Code reads from every directory
+	// below it).
+	RootGit bool
+	// LocalAbove says why the view is not exact when no Git top is found
+	// inside the root, yet Claude Code's canonical Git root (the top above
+	// a --root below it, or a linked worktree's main worktree) holds a
+	// .claude/settings.local.json, looked at by name only; nil or "": none.
+	LocalAbove func() string
+	// RealDir is realpath(3) of an absolute directory outside the root (a
+	// name lookup, nothing read), for an absolute claudeMdExcludes
+	// pattern; nil takes every such directory as physical.
+	RealDir func(abs string) string
 	// ExternalImports is the project's hasClaudeMdExternalIncludesApproved
 	// in ~/.claude.json: imports may then leave the working directory.
 	ExternalImports bool
@@ -67,6 +80,11 @@ type Options struct {
 	// (/etc/claude-code/CLAUDE.md or /etc/claude-code/.claude/rules), which
 	// rivumi-lint never reads; nil: none.
 	Managed func() bool
+	// ManagedSettings reports whether managed settings exist
+	// (/etc/claude-code/managed-settings.json or managed-settings.d), whose
+	// claudeMdExcludes Claude Code applies and rivumi-lint never reads;
+	// nil: none.
+	ManagedSettings func() bool
 }
 
 func (o *Options) mode() string {
@@ -133,8 +151,15 @@ type Resolver struct {
 	// made, by working directory.
 	mains   map[string]*mainName
 	plugins map[string]*pluginMode
-	// user is the user's pass, the same for every directory.
-	user *userFiles
+	// users are the user's passes, by the excludes' key: the same for
+	// every directory whose settings exclude the same.
+	users map[string]*userFiles
+	// excls are the claudeMdExcludes by working directory, userSettings
+	// the user's settings file's part, read once.
+	excls        map[string]*excludeSet
+	userSettings *settingsRead
+	// tops are gitTop's answers by directory.
+	tops map[string]gitTopAt
 	// names is, per chain directory, whether it or a directory
 	// above it lists CLAUDE.md, .claude or CLAUDE.local.md.
 	names map[string]bool
@@ -153,6 +178,7 @@ type envOf struct {
 	above           string // the first of CLAUDE.md, CLAUDE.local.md, .claude above the root, "" for none
 	agentsAbove     bool   // an AGENTS.md above the root
 	managed, memory bool
+	managedSettings bool
 }
 
 // environment asks the options' functions once.
@@ -171,6 +197,7 @@ func (c *Resolver) environment() *envOf {
 	}
 	e.agentsAbove = c.o.Above != nil && c.o.Above(agentsMD)
 	e.managed = c.o.Managed != nil && c.o.Managed()
+	e.managedSettings = c.o.ManagedSettings != nil && c.o.ManagedSettings()
 	e.memory = c.home != "" && autoMemory(c.home)
 	c.env = e
 	return e
@@ -209,7 +236,8 @@ func New(e agent.Engine, o Options) *Resolver {
 	home := strings.TrimSuffix(o.Home, "/")
 	return &Resolver{e: e, o: o, home: home, views: map[string]*agent.View{}, follows: map[string]agent.Followed{},
 		lstats: map[string]bool{}, reads: map[string]fileRead{}, texts: map[string]*loadedText{}, lists: map[string]dirListing{},
-		within: map[*agent.View][]string{}, mains: map[string]*mainName{}, plugins: map[string]*pluginMode{}, names: map[string]bool{}}
+		within: map[*agent.View][]string{}, mains: map[string]*mainName{}, plugins: map[string]*pluginMode{}, names: map[string]bool{},
+		users: map[string]*userFiles{}, excls: map[string]*excludeSet{}, tops: map[string]gitTopAt{}}
 }
 
 // Profile implements Resolver.
@@ -315,17 +343,17 @@ func (t *loadedText) reasons(first string) []string {
 	return why
 }
 
-// excluded reports whether claudeMdExcludes matches the absolute p.
-func (c *Resolver) excluded(p string, k fileKind) bool {
-	if k == kindManaged {
-		return false
+// excluded says why the pass's claudeMdExcludes match the absolute p,
+// "" when they do not; managed files are never excluded.
+func (s *sim) excluded(p string, k fileKind) string {
+	if k == kindManaged || s.ex == nil {
+		return ""
 	}
-	for _, g := range c.o.Excludes {
-		if ok, err := doublestar.Match(strings.ReplaceAll(g, `\`, "/"), p); err == nil && ok {
-			return true
-		}
+	g, ok := s.ex.match(p)
+	if !ok {
+		return ""
 	}
-	return false
+	return "claudeMdExcludes matches it (" + strconvQuote(g.glob) + ", from " + g.from + ")"
 }
 
 // listing lists the physical directory abs once.
@@ -411,12 +439,22 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 		v.Lost = noStart
 		return v, nil
 	}
+	ex, err := c.excludesOf(dir)
+	if err != nil {
+		return nil, err
+	}
 	if dir != "" && !holdsName(info) {
 		pv, err := c.View(resolve.ParentDir(dir))
 		if err != nil {
 			return nil, err
 		}
-		if origin := pv.Origin(); origin.Inexact == "" || !strings.HasPrefix(origin.Inexact, "the directory is below") {
+		pex, err := c.excludesOf(resolve.ParentDir(dir))
+		if err != nil {
+			return nil, err
+		}
+		// The parent's own settings (or its Git top's) need not be dir's.
+		same := pex.key == ex.key
+		if origin := pv.Origin(); same && (origin.Inexact == "" || !strings.HasPrefix(origin.Inexact, "the directory is below")) {
 			if inAll(c.within[origin], c.abs(dir)) {
 				cp := *pv
 				cp.Dir = dir
@@ -425,7 +463,7 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 			}
 		}
 	}
-	s := &sim{c: c, cwd: c.abs(dir), dir: dir}
+	s := &sim{c: c, cwd: c.abs(dir), dir: dir, ex: ex}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
