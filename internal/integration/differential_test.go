@@ -13,7 +13,11 @@ package integration
 // must match the oracle over that repository, and the same PATH given at
 // the outer top must print the same (the sub-test seed=S/inner-path; run
 // only those with -run '^TestDifferential$/^seed=/^inner-path$', leave
-// them out with -skip 'TestDifferential/seed=/inner-path').
+// them out with -skip 'TestDifferential/seed=/inner-path'). Issue #38's
+// inner-repository cases (innergen_test.go, innerdiff_test.go) have a
+// sub-test each: seed=S/uninit (uninitialised submodules), seed=S/
+// worktree-elsewhere (core.worktree naming any directory) and seed=S/linked
+// (a linked worktree of the superproject, checked from inside it).
 //
 //	RIVUMI_DIFF_SEEDS=N       seeds 1..N (default 4 with RIVUMI_LINT_INTEGRATION=1,
 //	                          else 1: the long run is CI's)

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func innerCases(t *testing.T, bin string, g *genSpec, c committed, root string) 
 func uninitPaths(t *testing.T, bin, what string, g *genSpec, top, p string, paths []string) {
 	t.Helper()
 	parent := pathParent(p)
-	x := expectation{dirs: []oChain{newOracle(diskSnapshot(t, top, parent), g.maxFileBytes).chain(parent)}}
+	x := expectation{dirs: []oChain{newOracle(diskSnapshot(t, top, parent, false), g.maxFileBytes).chain(parent)}}
 	r := run(t, top, env(t), nil, bin, "check", "--format", "json", "--", displayDir(parent))
 	where := fmt.Sprintf("%s: PATH %q, the ordinary directory holding the uninitialised submodule %q (the disk oracle's control)", what, displayDir(parent), p)
 	if r.code != 0 && r.code != 1 {
@@ -72,7 +73,17 @@ func uninitPaths(t *testing.T, bin, what string, g *genSpec, top, p string, path
 			arg, rel = p+"/"+q, q
 			dir = pathParent(arg)
 		}
-		x := expectation{dirs: []oChain{newOracle(diskSnapshot(t, top, dir), g.maxFileBytes).chain(dir)}}
+		// A PATH names its directory, or itself when it is one; an
+		// instruction file also every directory beneath holding a
+		// candidate (R7).
+		file := q != "" && contains(genCandidates, path.Base(q))
+		o := newOracle(diskSnapshot(t, top, dir, file), g.maxFileBytes)
+		x := expectation{dirs: []oChain{o.chain(dir)}}
+		for _, d := range sortedKeys(o.s.dirs) {
+			if file && d != dir && under(d, dir) && o.holdsCandidate(d) {
+				x.dirs = append(x.dirs, o.chain(d))
+			}
+		}
 		where := fmt.Sprintf("%s: PATH %q in the uninitialised submodule %q (R1, #38.8: an ordinary directory of the superproject, chain from its root)", what, arg, p)
 		r := run(t, top, env(t), nil, bin, "check", "--format", "json", "--", arg)
 		if r.code != 0 && r.code != 1 {
@@ -160,8 +171,11 @@ func elsewhereCases(t *testing.T, bin, tag, top string, e elsewhereRepo) {
 	if !e.refused() {
 		o = newOracle(treeSnapshot(t, filepath.Join(top, filepath.FromSlash(e.path)), "HEAD"), e.maxFileBytes)
 	}
-	// want checks one run that reaches into e: refused, or the chain of d.
-	want := func(where string, r result, d string) {
+	// want checks one run that reaches into e: refused, or what the PATH
+	// p (relative to e's top) resolves: its directory, or itself when it is
+	// one, and for an instruction file every directory beneath holding a
+	// candidate (R7).
+	want := func(where string, r result, p string, file bool) {
 		t.Helper()
 		if e.refused() {
 			if r.code != 2 || !strings.Contains(r.stderr, "core.worktree") {
@@ -173,27 +187,38 @@ func elsewhereCases(t *testing.T, bin, tag, top string, e elsewhereRepo) {
 			t.Errorf("%s: %s: exit %d: %s", what, where, r.code, strings.TrimSpace(r.stderr))
 			return
 		}
-		for _, diff := range compare(expectation{dirs: []oChain{o.chain(d)}}, []byte(r.stdout)) {
+		var x expectation
+		if file {
+			for _, d := range o.affected([]string{p}) {
+				x.dirs = append(x.dirs, o.chain(d))
+			}
+		} else {
+			x.dirs = []oChain{o.chain(p)}
+		}
+		for _, diff := range compare(x, []byte(r.stdout)) {
 			t.Errorf("%s: %s: %s", what, where, diff)
 		}
 	}
 	for _, d := range e.dirs {
 		if d != "" {
 			arg := e.path + "/" + d
-			want(fmt.Sprintf("PATH %q at the outer top", arg), run(t, top, env(t), nil, bin, "check", "--format", "json", "--", arg), d)
+			want(fmt.Sprintf("PATH %q at the outer top", arg), run(t, top, env(t), nil, bin, "check", "--format", "json", "--", arg), d, false)
 		}
 	}
-	arg := e.path + "/AGENTS.md"
-	want(fmt.Sprintf("PATH %q at the outer top", arg), run(t, top, env(t), nil, bin, "check", "--format", "json", "--", arg), "")
+	if f, ok := e.tree["AGENTS.md"]; ok && (f.mode == modeFile || f.mode == modeExec) {
+		// A file of it (a random entry below may have made AGENTS.md a directory).
+		arg := e.path + "/AGENTS.md"
+		want(fmt.Sprintf("PATH %q at the outer top", arg), run(t, top, env(t), nil, bin, "check", "--format", "json", "--", arg), "AGENTS.md", true)
+	}
 	for _, d := range e.dirs {
 		at := filepath.Join(top, filepath.FromSlash(pathJoin(e.path, d)))
-		want(fmt.Sprintf("PATH . started in %q", pathJoin(e.path, d)), run(t, at, env(t), nil, bin, "check", "--format", "json", "--", "."), d)
+		want(fmt.Sprintf("PATH . started in %q", pathJoin(e.path, d)), run(t, at, env(t), nil, bin, "check", "--format", "json", "--", "."), d, false)
 		if !e.refused() {
 			continue // the scopes of an inner repository as such: the outer checks' business
 		}
 		for _, args := range [][]string{nil, {"--staged"}, {"--base", "HEAD"}} {
 			r := run(t, at, env(t), nil, bin, append([]string{"check", "--format", "json"}, args...)...)
-			want(fmt.Sprintf("check %s started in %q", strings.Join(args, " "), pathJoin(e.path, d)), r, d)
+			want(fmt.Sprintf("check %s started in %q", strings.Join(args, " "), pathJoin(e.path, d)), r, d, false)
 		}
 	}
 }

@@ -554,11 +554,14 @@ func mapKeys2(m map[string][2]string) map[string]bool {
 
 // diskSnapshot is the worktree on disk under top, as far as the chain of
 // dir reads it: every entry of dir and of each directory above it (lstat,
-// never following a link; a link's data is its target text). A .git entry
-// is no candidate and left out. It is what a runtime started in dir reads
-// (R3 from the root down), ignored and untracked files included, and the
-// whole of what a PATH check of the worktree reads for dir's chain.
-func diskSnapshot(t *testing.T, top, dir string) *snapshot {
+// never following a link; a link's data is its target text), and with
+// below everything beneath dir too (for R7's directories beneath a changed
+// instruction file; a directory holding a .git entry is listed, never
+// descended into: R1). A .git entry is no candidate and left out. It is
+// what a runtime started in dir reads (R3 from the root down), ignored and
+// untracked files included, and the whole of what a PATH check of the
+// worktree reads for dir's chain.
+func diskSnapshot(t *testing.T, top, dir string, below bool) *snapshot {
 	t.Helper()
 	s := &snapshot{ents: map[string]snapEntry{}, dirs: map[string]bool{"": true}, blobs: map[string][]byte{}}
 	prefixes := []string{""}
@@ -568,7 +571,9 @@ func diskSnapshot(t *testing.T, top, dir string) *snapshot {
 			prefixes = append(prefixes, strings.Join(parts[:i+1], "/"))
 		}
 	}
-	for _, x := range prefixes {
+	for len(prefixes) > 0 {
+		x := prefixes[0]
+		prefixes = prefixes[1:]
 		list, err := os.ReadDir(filepath.Join(top, filepath.FromSlash(x)))
 		if err != nil {
 			t.Fatalf("the disk oracle: %v", err)
@@ -587,6 +592,9 @@ func diskSnapshot(t *testing.T, top, dir string) *snapshot {
 			switch {
 			case fi.IsDir():
 				s.dirs[p] = true
+				if _, err := os.Lstat(filepath.Join(f, ".git")); below && under(p, dir) && err != nil {
+					prefixes = append(prefixes, p)
+				}
 			case fi.Mode()&fs.ModeSymlink != 0:
 				target, err := os.Readlink(f)
 				if err != nil {
