@@ -16,8 +16,10 @@ package integration
 // them out with -skip 'TestDifferential/seed=/inner-path'). Issue #38's
 // inner-repository cases (innergen_test.go, innerdiff_test.go) have a
 // sub-test each: seed=S/uninit (uninitialised submodules), seed=S/
-// worktree-elsewhere (core.worktree naming any directory) and seed=S/linked
-// (a linked worktree of the superproject, checked from inside it).
+// worktree-elsewhere and seed=S/worktree-elsewhere-inside (core.worktree
+// naming any directory: PATHs named from the outer top, checks started
+// inside it) and seed=S/linked (a linked worktree of the superproject,
+// checked from inside it).
 //
 //	RIVUMI_DIFF_SEEDS=N       seeds 1..N (default 4 with RIVUMI_LINT_INTEGRATION=1,
 //	                          else 1: the long run is CI's)

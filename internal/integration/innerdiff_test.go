@@ -5,7 +5,8 @@ package integration
 // left out alone:
 //
 //	-run '^TestDifferential$/^seed=/^uninit$'              (b)
-//	-run '^TestDifferential$/^seed=/^worktree-elsewhere$'  (c)
+//	-run '^TestDifferential$/^seed=/^worktree-elsewhere$'  (c), named from the outer top
+//	-run '^TestDifferential$/^seed=/^worktree-elsewhere-inside$'  (c), started inside it
 //	-run '^TestDifferential$/^seed=/^linked$'              (d)
 //
 // They run in the committed repository after the layouts and the
@@ -36,7 +37,12 @@ func innerCases(t *testing.T, bin string, g *genSpec, c committed, root string) 
 	if len(g.elsewhere) > 0 {
 		t.Run("worktree-elsewhere", func(t *testing.T) {
 			for _, e := range g.elsewhere {
-				elsewhereCases(t, bin, tag, c.dir, e)
+				elsewhereCases(t, bin, tag, c.dir, e, false)
+			}
+		})
+		t.Run("worktree-elsewhere-inside", func(t *testing.T) {
+			for _, e := range g.elsewhere {
+				elsewhereCases(t, bin, tag, c.dir, e, true)
 			}
 		})
 	}
@@ -150,22 +156,25 @@ func onlyDir(stdout string) (string, error) {
 	return exact(doc.Directories[0].Path, doc.Directories[0].PathBytes), nil
 }
 
-// elsewhereCases is (c) for e in the worktree top. Its top named as a PATH
-// is an entry of the outer repository, as any inner repository's is (R1):
-// its parent is checked, nothing in it is read. Every other scope that
-// reaches into it — a PATH inside it from the outer top, and every check
-// started inside it — is exit 2 naming core.worktree when the setting
-// names another directory than e's top (R1: refused, never followed, never
-// taken as an ordinary directory; M4: no root outside the project); when
-// it names e's top, e is an inner repository as any other, checked as at
-// its top.
-func elsewhereCases(t *testing.T, bin, tag, top string, e elsewhereRepo) {
+// elsewhereCases is (c) for e in the worktree top: the PATHs named at the
+// outer top, or with inside the checks started inside e. Its top named as
+// a PATH is an entry of the outer repository, as any inner repository's
+// is (R1): its parent is checked, nothing in it is read. Every other scope
+// that reaches into it — a PATH inside it from the outer top, and every
+// check started inside it — is exit 2 naming core.worktree when the
+// setting names another directory than e's top (R1: refused, never
+// followed, never taken as an ordinary directory; M4: no root outside the
+// project); when it names e's top, e is an inner repository as any other,
+// checked as at its top.
+func elsewhereCases(t *testing.T, bin, tag, top string, e elsewhereRepo, inside bool) {
 	t.Helper()
 	what := fmt.Sprintf("%s: the %s %q whose core.worktree is %q (%s)", tag, e.kind(), e.path, e.worktree, e.target)
-	r := run(t, top, env(t), nil, bin, "check", "--format", "json", "--", e.path)
-	if got, err := onlyDir(r.stdout); (r.code != 0 && r.code != 1) || err != nil || got != displayDir(pathParent(e.path)) {
-		t.Errorf("%s: PATH %q at the outer top (R1: an entry of the outer repository): want exactly the directory %q; got %q, exit %d, %v: %s",
-			what, e.path, displayDir(pathParent(e.path)), got, r.code, err, strings.TrimSpace(r.stderr))
+	if !inside {
+		r := run(t, top, env(t), nil, bin, "check", "--format", "json", "--", e.path)
+		if got, err := onlyDir(r.stdout); (r.code != 0 && r.code != 1) || err != nil || got != displayDir(pathParent(e.path)) {
+			t.Errorf("%s: PATH %q at the outer top (R1: an entry of the outer repository): want exactly the directory %q; got %q, exit %d, %v: %s",
+				what, e.path, displayDir(pathParent(e.path)), got, r.code, err, strings.TrimSpace(r.stderr))
+		}
 	}
 	var o *oracle
 	if !e.refused() {
@@ -199,16 +208,19 @@ func elsewhereCases(t *testing.T, bin, tag, top string, e elsewhereRepo) {
 			t.Errorf("%s: %s: %s", what, where, diff)
 		}
 	}
-	for _, d := range e.dirs {
-		if d != "" {
-			arg := e.path + "/" + d
-			want(fmt.Sprintf("PATH %q at the outer top", arg), run(t, top, env(t), nil, bin, "check", "--format", "json", "--", arg), d, false)
+	if !inside {
+		for _, d := range e.dirs {
+			if d != "" {
+				arg := e.path + "/" + d
+				want(fmt.Sprintf("PATH %q at the outer top", arg), run(t, top, env(t), nil, bin, "check", "--format", "json", "--", arg), d, false)
+			}
 		}
-	}
-	if f, ok := e.tree["AGENTS.md"]; ok && (f.mode == modeFile || f.mode == modeExec) {
-		// A file of it (a random entry below may have made AGENTS.md a directory).
-		arg := e.path + "/AGENTS.md"
-		want(fmt.Sprintf("PATH %q at the outer top", arg), run(t, top, env(t), nil, bin, "check", "--format", "json", "--", arg), "AGENTS.md", true)
+		if f, ok := e.tree["AGENTS.md"]; ok && (f.mode == modeFile || f.mode == modeExec) {
+			// A file of it (a random entry below may have made AGENTS.md a directory).
+			arg := e.path + "/AGENTS.md"
+			want(fmt.Sprintf("PATH %q at the outer top", arg), run(t, top, env(t), nil, bin, "check", "--format", "json", "--", arg), "AGENTS.md", true)
+		}
+		return
 	}
 	for _, d := range e.dirs {
 		at := filepath.Join(top, filepath.FromSlash(pathJoin(e.path, d)))
