@@ -592,7 +592,7 @@ func diskSnapshot(t *testing.T, top, dir string, below bool) *snapshot {
 			switch {
 			case fi.IsDir():
 				s.dirs[p] = true
-				if _, err := os.Lstat(filepath.Join(f, ".git")); below && under(p, dir) && err != nil {
+				if _, err := os.Lstat(filepath.Join(f, ".git")); below && p != dir && under(p, dir) && err != nil {
 					prefixes = append(prefixes, p)
 				}
 			case fi.Mode()&fs.ModeSymlink != 0:
