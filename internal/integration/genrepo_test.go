@@ -6,7 +6,10 @@ package integration
 // field conditions (§11) must get right: nested candidates with every kind
 // of content, symbolic links to files and directories, gitlinks,
 // directories named like candidates, type and mode changes, odd names,
-// nested ignore files, and submodules and nested repositories (R1).
+// nested ignore files, and submodules and nested repositories (R1); the
+// differential test adds issue #38's inner-repository cases
+// (innergen_test.go: uninitialised submodules, core.worktree pointing
+// anywhere, a linked worktree).
 
 import (
 	"bytes"
