@@ -13,7 +13,13 @@ package integration
 // must match the oracle over that repository, and the same PATH given at
 // the outer top must print the same (the sub-test seed=S/inner-path; run
 // only those with -run '^TestDifferential$/^seed=/^inner-path$', leave
-// them out with -skip 'TestDifferential/seed=/inner-path').
+// them out with -skip 'TestDifferential/seed=/inner-path'). Issue #38's
+// inner-repository cases (innergen_test.go, innerdiff_test.go) have a
+// sub-test each: seed=S/uninit (uninitialised submodules), seed=S/
+// worktree-elsewhere and seed=S/worktree-elsewhere-inside (core.worktree
+// naming any directory: PATHs named from the outer top, checks started
+// inside it) and seed=S/linked (a linked worktree of the superproject,
+// checked from inside it).
 //
 //	RIVUMI_DIFF_SEEDS=N       seeds 1..N (default 4 with RIVUMI_LINT_INTEGRATION=1,
 //	                          else 1: the long run is CI's)
@@ -168,6 +174,7 @@ func summary(runs []diffRun) string {
 
 func diffSeed(t *testing.T, bin string, seed uint64) {
 	g := generate(seed)
+	g.addInnerCases()
 	root := t.TempDir()
 	if keep := os.Getenv("RIVUMI_DIFF_KEEP"); keep != "" {
 		// Keep the repositories to inspect a mismatch by hand.
@@ -180,6 +187,15 @@ func diffSeed(t *testing.T, bin string, seed uint64) {
 	c := buildCommitted(t, g, filepath.Join(root, "committed"))
 	for _, in := range g.inner {
 		t.Logf("seed %d: a %s at %q, its PATH cases %q", seed, in.kind(), in.path, in.dirs)
+	}
+	for _, u := range g.uninit {
+		t.Logf("seed %d: an uninitialised submodule at %q, its PATH cases %q", seed, u.path, u.paths)
+	}
+	for _, e := range g.elsewhere {
+		t.Logf("seed %d: a %s at %q whose core.worktree is %q (%s), its PATH cases %q", seed, e.kind(), e.path, e.worktree, e.target, e.dirs)
+	}
+	if g.linked {
+		t.Logf("seed %d: a linked worktree", seed)
 	}
 	wds := []string{""}
 	if g.subdir != "" {
@@ -252,12 +268,17 @@ func diffSeed(t *testing.T, bin string, seed uint64) {
 	for _, what := range f.order {
 		t.Errorf("seed %d (RIVUMI_DIFF_SEED=%d): %s\n    runs: %s", seed, seed, what, summary(f.runs[what]))
 	}
-	if len(g.inner) == 0 {
-		return
+	if len(g.inner) > 0 {
+		innerPaths(t, bin, g, c)
 	}
-	// A PATH inside a submodule or nested repository (R1): the check run
-	// at its top is compared with the oracle here; the same PATH given at
-	// the outer top must print the same, in its own sub-test.
+	innerCases(t, bin, g, c, root)
+}
+
+// innerPaths: a PATH inside a submodule or nested repository (R1): the
+// check run at its top is compared with the oracle here; the same PATH
+// given at the outer top must print the same, in its own sub-test.
+func innerPaths(t *testing.T, bin string, g *genSpec, c committed) {
+	seed := g.seed
 	type innerCase struct {
 		in  innerRepo
 		dir string

@@ -6,7 +6,10 @@ package integration
 // field conditions (§11) must get right: nested candidates with every kind
 // of content, symbolic links to files and directories, gitlinks,
 // directories named like candidates, type and mode changes, odd names,
-// nested ignore files, and submodules and nested repositories (R1).
+// nested ignore files, and submodules and nested repositories (R1); the
+// differential test adds issue #38's inner-repository cases
+// (innergen_test.go: uninitialised submodules, core.worktree pointing
+// anywhere, a linked worktree).
 
 import (
 	"bytes"
@@ -137,6 +140,10 @@ type genSpec struct {
 	untracked    map[string][]byte // files left untracked in the worktree (F4)
 	exclude      string            // .git/info/exclude
 	inner        []innerRepo       // a submodule and/or a nested repository (R1)
+	uninit       []uninitSub       // uninitialised submodules (innergen_test.go)
+	elsewhere    []elsewhereRepo   // inner repositories that set core.worktree (innergen_test.go)
+	linked       bool              // check a linked worktree of it too (innergen_test.go)
+	both         []string          // directories real at the head and when staged, where inner repositories go
 }
 
 // innerRepo is a repository inside the generated one: a submodule (a
@@ -247,6 +254,7 @@ func generate(seed uint64) *genSpec {
 		g.subdir = subs[r.IntN(len(subs))]
 	}
 	g.addInner(both)
+	g.both = both
 	return g
 }
 
@@ -657,6 +665,7 @@ func buildCommitted(t *testing.T, g *genSpec, parent string) committed {
 		gitCmd(t, dir, nil, nil, "commit", "-q", "-m", "submodule")
 		c.head = strings.TrimSpace(gitCmd(t, dir, nil, nil, "rev-parse", "HEAD"))
 	}
+	c.head = buildInnerCases(t, g, parent, dir, c.head)
 	return c
 }
 
@@ -716,14 +725,20 @@ func mapKeys(m map[string][]byte) map[string]bool {
 	return out
 }
 
-// addUntracked writes g.untracked into the worktree of dir where the disk
-// has room for it (nothing in the way, no link on the way), and the
-// info/exclude file.
+// addUntracked writes the info/exclude file of dir and g.untracked into
+// its worktree (writeUntracked).
 func addUntracked(t *testing.T, g *genSpec, dir string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte(g.exclude), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	writeUntracked(t, g, dir)
+}
+
+// writeUntracked writes g.untracked into the worktree dir where the disk
+// has room for it (nothing in the way, no link on the way).
+func writeUntracked(t *testing.T, g *genSpec, dir string) {
+	t.Helper()
 next:
 	for _, p := range sortedKeys(mapKeys(g.untracked)) {
 		parts := strings.Split(p, "/")

@@ -3,7 +3,8 @@ package integration
 // The oracle of the differential test: a reference resolver, small, slow
 // and written from the SPEC text alone (§2 R2–R5, R7, R8; §3 C1–C4;
 // docs/json.md, docs/behaviour.md), over nothing but what the git binary
-// prints. It shares no code with the engine: where the two disagree, one of
+// prints (and, for a PATH of the worktree, what the disk holds:
+// diskSnapshot). It shares no code with the engine: where the two disagree, one of
 // them is wrong, and the test says where.
 
 import (
@@ -14,6 +15,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -546,4 +550,70 @@ func mapKeys2(m map[string][2]string) map[string]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// diskSnapshot is the worktree on disk under top, as far as the chain of
+// dir reads it: every entry of dir and of each directory above it (lstat,
+// never following a link; a link's data is its target text), and with
+// below everything beneath dir too (for R7's directories beneath a changed
+// instruction file; a directory holding a .git entry is listed, never
+// descended into: R1). A .git entry is no candidate and left out. It is
+// what a runtime started in dir reads (R3 from the root down), ignored and
+// untracked files included, and the whole of what a PATH check of the
+// worktree reads for dir's chain.
+func diskSnapshot(t *testing.T, top, dir string, below bool) *snapshot {
+	t.Helper()
+	s := &snapshot{ents: map[string]snapEntry{}, dirs: map[string]bool{"": true}, blobs: map[string][]byte{}}
+	prefixes := []string{""}
+	if dir != "" {
+		parts := strings.Split(dir, "/")
+		for i := range parts {
+			prefixes = append(prefixes, strings.Join(parts[:i+1], "/"))
+		}
+	}
+	for len(prefixes) > 0 {
+		x := prefixes[0]
+		prefixes = prefixes[1:]
+		list, err := os.ReadDir(filepath.Join(top, filepath.FromSlash(x)))
+		if err != nil {
+			t.Fatalf("the disk oracle: %v", err)
+		}
+		for _, de := range list {
+			p := pathJoin(x, de.Name())
+			if de.Name() == ".git" {
+				continue
+			}
+			f := filepath.Join(top, filepath.FromSlash(p))
+			fi, err := os.Lstat(f)
+			if err != nil {
+				t.Fatalf("the disk oracle: %v", err)
+			}
+			oid := "disk:" + p // a key of blobs, never a Git object id
+			switch {
+			case fi.IsDir():
+				s.dirs[p] = true
+				if _, err := os.Lstat(filepath.Join(f, ".git")); below && p != dir && under(p, dir) && err != nil {
+					prefixes = append(prefixes, p)
+				}
+			case fi.Mode()&fs.ModeSymlink != 0:
+				target, err := os.Readlink(f)
+				if err != nil {
+					t.Fatalf("the disk oracle: %v", err)
+				}
+				s.ents[p], s.blobs[oid] = snapEntry{modeLink, oid}, []byte(target)
+			case fi.Mode().IsRegular():
+				s.ents[p] = snapEntry{modeFile, oid}
+				if contains(genCandidates, de.Name()) {
+					data, err := os.ReadFile(f)
+					if err != nil {
+						t.Fatalf("the disk oracle: %v", err)
+					}
+					s.blobs[oid] = data
+				}
+			default:
+				t.Fatalf("the disk oracle: %s is neither a directory, a link nor a file (%v)", f, fi.Mode())
+			}
+		}
+	}
+	return s
 }

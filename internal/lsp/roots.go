@@ -25,6 +25,9 @@ func (s *Server) rootOf(dir string) string {
 		return ri.root
 	}
 	loc, err := repo.Locate(dir)
+	if err == nil {
+		err = loc.Elsewhere()
+	}
 	ri := rootInfo{}
 	switch {
 	case err == nil && loc.Top != "":

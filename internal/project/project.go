@@ -144,6 +144,9 @@ func (p *Project) locate(o Options) error {
 	case err != nil:
 		return err
 	}
+	if err := loc.Elsewhere(); err != nil {
+		return err
+	}
 	p.GitDir = loc.GitDir
 	if loc.Top == "" {
 		p.noWorktree = &repo.NoWorktreeError{Dir: start, GitDir: loc.GitDir, Bare: loc.BareConfig}

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	formatcfg "github.com/go-git/go-git/v5/plumbing/format/config"
 
 	"github.com/rivumi/rivumi-lint/internal/rootpath"
+	"github.com/rivumi/rivumi-lint/internal/shell"
 )
 
 // Location is where git itself finds the repository from a directory
@@ -23,6 +25,24 @@ type Location struct {
 	BareConfig bool
 	// FromEnv says GIT_DIR or GIT_WORK_TREE decided the location.
 	FromEnv bool
+	// Entry is the directory holding the .git entry discovery found; ""
+	// when GIT_DIR named the Git directory or one was found as itself.
+	Entry string
+}
+
+// Elsewhere is the error of a location whose .git entry leads to a Git
+// directory whose core.worktree names another directory than the one
+// holding the entry, nil otherwise. Git takes that directory as the top;
+// rivumi-lint takes a repository's top as the directory holding its .git
+// and refuses the rest (R1): a .git file and a config written inside a
+// project would otherwise move the root to anywhere on the machine — a
+// directory above the project, a missing one.
+func (l *Location) Elsewhere() error {
+	if l.Entry == "" || l.Top == "" || l.FromEnv || sameDir(l.Entry, l.Top) {
+		return nil
+	}
+	return fmt.Errorf("the repository at %s sets core.worktree to %s, not to the directory holding its .git: rivumi-lint takes a repository's top as the directory holding its .git (R1); "+
+		"unset it (git -C %s config --unset core.worktree), or name the worktree with GIT_WORK_TREE", strconv.Quote(l.Entry), strconv.Quote(l.Top), shell.Quote(l.Entry))
 }
 
 // ErrNoWorktree says a repository has no worktree: it is bare, or the
@@ -69,14 +89,14 @@ func Locate(dir string) (*Location, error) {
 				// A .git directory that is no Git directory (an empty
 				// one, say): git looks further up too.
 				if isGitDirectory(p) {
-					return worktreeOf(p, d)
+					return discovered(p, d)
 				}
 			} else {
 				gd, err := readGitFile(p, fi)
 				if err != nil {
 					return nil, err
 				}
-				return worktreeOf(gd, d)
+				return discovered(gd, d)
 			}
 		}
 		if isGitDirectory(d) {
@@ -88,6 +108,16 @@ func Locate(dir string) (*Location, error) {
 		}
 		d = parent
 	}
+}
+
+// discovered is the location of Git directory gd, whose .git entry
+// discovery found in directory d.
+func discovered(gd, d string) (*Location, error) {
+	loc, err := worktreeOf(gd, d)
+	if err == nil {
+		loc.Entry = d
+	}
+	return loc, err
 }
 
 // locateEnv is Locate with GIT_DIR set: the worktree is GIT_WORK_TREE,
