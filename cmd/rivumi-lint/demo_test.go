@@ -94,6 +94,9 @@ func TestDemoAgents(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, f := range doc.Findings {
+		if _, twice := got[f.Rule+" "+f.Path]; twice && f.Rule == "RL017" {
+			t.Errorf("RL017 on %s twice: one finding per file, every agent's side in it (#34)", f.Path)
+		}
 		got[f.Rule+" "+f.Path] = f.Agent
 		if f.Agent == "" {
 			t.Errorf("%s %s carries no agent with --agent all", f.Rule, f.Path)
@@ -103,19 +106,24 @@ func TestDemoAgents(t *testing.T) {
 		"RL015 budget/more/AGENTS.md":             "codex",
 		"RL015 budget/more/most/AGENTS.md":        "codex",
 		"RL016 codex-override/AGENTS.override.md": "codex",
-		"RL017 shadowed/RIVUMI.md":                "rivumi,codex",
-		"RL017 symlink/AGENTS.md":                 "rivumi,codex",
-		"RL017 utf16/AGENTS.md":                   "rivumi,codex",
+		"RL017 shadowed/RIVUMI.md":                "rivumi,codex,claude",
 		"RL001 symlink/AGENTS.md":                 "rivumi",
 		"RL009 empty-override/AGENTS.override.md": "rivumi",
 		// Issue #24: each of Claude Code's findings.
 		"RL018 claude/AGENTS.md":           "claude",
 		"RL019 claude/CLAUDE.md":           "claude",
-		"RL017 claude/AGENTS.md":           "rivumi,claude",
 		"RL020 claude-oversized/CLAUDE.md": "claude",
 	} {
 		if a, ok := got[key]; !ok || a != agent {
 			t.Errorf("%s: agent %q, present %v; want agent %q", key, a, ok, agent)
+		}
+	}
+	// #34: no RL017 that repeats another finding on its file: the
+	// rejections (RL001, RL004) name what every agent does, RL018 says
+	// Claude Code does not load claude/AGENTS.md.
+	for _, key := range []string{"RL017 symlink/AGENTS.md", "RL017 utf16/AGENTS.md", "RL017 latin1/AGENTS.md", "RL017 claude/AGENTS.md"} {
+		if a, ok := got[key]; ok {
+			t.Errorf("%s (agent %q) repeats another finding on the file", key, a)
 		}
 	}
 	for _, f := range doc.Findings {

@@ -17,11 +17,15 @@ type Finding struct {
 	// for the formats that count so (SARIF); not part of the JSON form.
 	UTF16Column int    `json:"-"`
 	Message     string `json:"message"`
-	// Agent is the agent profile the finding is about (A4): set on every
-	// finding once a profile other than Rivumi is enabled ("rivumi",
-	// "codex", or the profiles compared, "rivumi,codex"); empty otherwise,
-	// so Rivumi-only output is unchanged.
+	// Agent is the agent profiles the finding holds for (A4), joined by
+	// commas: set on every finding once a profile other than Rivumi is
+	// enabled ("rivumi", "codex", or the profiles compared,
+	// "rivumi,codex,claude"); empty otherwise, so Rivumi-only output is
+	// unchanged. It is the agent part of the baseline identity (B2).
 	Agent string `json:"agent,omitempty"`
+	// Agents is Agent as a list, in the table's order. One problem is one
+	// finding, whatever the number of agents it holds for (mergeAgents).
+	Agents []string `json:"agents,omitempty"`
 	// Directories are the resolved directories whose chain the finding affects.
 	Directories []string `json:"directories"`
 	// DirectoriesTotal is how many directories the finding affects: a
@@ -64,6 +68,9 @@ type Finding struct {
 	// fromUser marks a finding about the user-level file made on its
 	// repository path, for Run to merge into the project layer's (F10).
 	fromUser bool
+	// differ is what an RL017 finding says, in parts, for mergeAgents to
+	// put every agent's side of one file into one message.
+	differ []differPart
 }
 
 // A finding's Baseline: not in the baseline (it fails the run), or in it

@@ -28,7 +28,7 @@ func init() {
 	register(Rule{ID: "RL017", Name: "agents-differ", Default: Notice, Agent: AnyAgents,
 		Category: "loading", Precision: "very-high",
 		Summary: "The enabled agents load different files, or different bytes, in one directory.",
-		Doc:     "The agents each read the same files by their own rules (docs/agent-profiles.md): Rivumi skips a link, Codex follows it; Rivumi reads RIVUMI.md, Codex never does; Rivumi rejects a file with invalid UTF-8, Codex replaces the bytes; Rivumi's override suppresses the layers above it, Codex's only takes its directory's slot. The finding lists who sees what in the directory. It is a notice: a difference may be intended. Fix: make the files mean the same to every agent the repository is used with (one regular UTF-8 AGENTS.md per directory is read alike), or turn the rule off.",
+		Doc:     "The agents each read the same files by their own rules (docs/agent-profiles.md): Rivumi skips a link, Codex follows it; Rivumi reads RIVUMI.md, Codex never does; Rivumi rejects a file with invalid UTF-8, Codex replaces the bytes; Rivumi's override suppresses the layers above it, Codex's only takes its directory's slot. The finding lists who sees what in the directory, every enabled agent's side in one finding per file; it is left out where another finding on the file already says what differs (a rejection names what every agent does; RL018 says Claude Code does not load an AGENTS.md). It is a notice: a difference may be intended. Fix: make the files mean the same to every agent the repository is used with (one regular UTF-8 AGENTS.md per directory is read alike), or turn the rule off.",
 		Input:   InAgents, run: checkAgentsDiffer})
 }
 
@@ -82,8 +82,8 @@ func checkAgentsDiffer(p *pass) {
 		case agent.Imported:
 			// Text only this agent adds: an @import Rivumi reads as a line.
 			if by := c.ImportedBy; by != "" && !strings.HasPrefix(by, "/") && !strings.HasPrefix(by, "~") {
-				p.emit(Finding{Path: by, Line: c.Line, Column: c.Column, Agent: pairOf(p.agent), Message: fmt.Sprintf(
-					"%s adds %s, which this file imports, to its instructions; Rivumi loads the import line as text. %s", label, c.Path, differFix)})
+				part := differPart{lead: "Rivumi loads the import line as text", side: fmt.Sprintf("%s adds %s, which this file imports, to its instructions", label, c.Path), sideFirst: true}
+				p.emit(Finding{Path: by, Line: c.Line, Column: c.Column, Agent: pairOf(p.agent), Message: part.message(), differ: []differPart{part}})
 			}
 			continue
 		}
@@ -121,7 +121,7 @@ func checkAgentsDiffer(p *pass) {
 			suppressed[riv.By] = append(suppressed[riv.By], rootRelative(riv.Path))
 			continue
 		}
-		if msg := differ(riv, c, p.agent.Profile().Label()); msg != "" {
+		if part, ok := differ(riv, c, p.agent.Profile()); ok {
 			at := ""
 			switch {
 			case riv != nil:
@@ -129,43 +129,75 @@ func checkAgentsDiffer(p *pass) {
 			case c != nil:
 				at = c.Path
 			}
-			p.emit(Finding{Path: at, Agent: pairOf(p.agent), Message: msg + ". " + differFix})
+			p.emit(Finding{Path: at, Agent: pairOf(p.agent), Message: part.message(), differ: []differPart{part}})
 		}
 	}
 	for _, by := range order {
-		p.emit(Finding{Path: by, Agent: pairOf(p.agent), Message: fmt.Sprintf("Rivumi's override %s suppresses %s for the directories below it; %s still loads them, since its overrides take only their own directory's slot. %s",
-			by, strings.Join(suppressed[by], ", "), p.agent.Profile().Label(), differFix)})
+		side := p.agent.Profile().Label() + " still loads them"
+		if p.agent.Profile().Name == agent.Codex {
+			side += ", since its overrides take only their own directory's slot"
+		}
+		part := differPart{lead: fmt.Sprintf("Rivumi's override %s suppresses %s for the directories below it", by, strings.Join(suppressed[by], ", ")), side: side}
+		p.emit(Finding{Path: by, Agent: pairOf(p.agent), Message: part.message(), differ: []differPart{part}})
 	}
+}
+
+// differPart is one agent's side of what RL017 says about a file: the
+// sentence's Rivumi part (lead) and the agent's (side), side first when
+// sideFirst. rejected says the lead is Rivumi skipping a file it rejects,
+// which the rejection's own finding already says, for every agent.
+type differPart struct {
+	lead, side string
+	sideFirst  bool
+	rejected   bool
+	// about is the file the agent's side is about, when it is the
+	// finding's own: a finding of the agent's own rules on it (RL018)
+	// already says what the agent does there.
+	about string
+}
+
+// message is the finding's message for one agent's part.
+func (d differPart) message() string { return d.sentence([]string{d.side}) + ". " + differFix }
+
+// sentence is the lead with the sides of every agent that has it.
+func (d differPart) sentence(sides []string) string {
+	if d.sideFirst {
+		return strings.Join(sides, "; ") + "; " + d.lead
+	}
+	return d.lead + "; " + strings.Join(sides, "; ")
 }
 
 const differFix = "Fix: make the files mean the same to every agent used with the repository (one regular UTF-8 AGENTS.md per directory is read alike), or turn RL017 off if the difference is intended"
 
-// differ says in words how Rivumi's layer and Codex's file of one
-// directory differ; "" when both agents get the same bytes (or neither
-// gets any).
-func differ(riv *resolve.Layer, c *agent.Candidate, codex string) string {
+// differ says in parts how Rivumi's layer and the agent's file of one
+// directory differ; false when both agents get the same bytes (or
+// neither gets any). A file the agent loads through a link to Rivumi's
+// layer in the same directory (CLAUDE.md -> AGENTS.md) is the same file.
+func differ(riv *resolve.Layer, c *agent.Candidate, prof *agent.Profile) (differPart, bool) {
+	codex := prof.Label()
 	codexGets := c != nil && (c.State == agent.Loaded || c.State == agent.Truncated)
 	rivGets := riv != nil && riv.State == resolve.Active
+	same := riv != nil && c != nil && (riv.Path == c.Path || c.Link == riv.Path && resolve.ParentDir(c.Path) == riv.Dir)
 	switch {
 	case riv == nil && c == nil:
-		return ""
+		return differPart{}, false
 	case riv == nil:
 		if !codexGets {
-			return ""
+			return differPart{}, false
 		}
-		return fmt.Sprintf("%s loads %s; Rivumi reads no file in this directory (not one of its names)", codex, c.Path)
+		return differPart{lead: "Rivumi reads no file in this directory (not one of its names)", side: fmt.Sprintf("%s loads %s", codex, c.Path), sideFirst: true, about: c.Path}, true
 	case c == nil:
 		if !rivGets {
-			return ""
+			return differPart{}, false
 		}
-		return fmt.Sprintf("Rivumi loads %s; %s reads no file in this directory (not one of its names)", riv.Path, codex)
-	case riv.Path != c.Path:
+		return differPart{lead: "Rivumi loads " + riv.Path, side: codex + " reads no file in this directory (not one of its names)"}, true
+	case !same:
 		if !rivGets && !codexGets {
-			return ""
+			return differPart{}, false
 		}
-		return fmt.Sprintf("%s; %s %s %s", rivSees(riv), codex, codexVerb(c), c.Path)
+		return differPart{lead: rivSees(riv), side: fmt.Sprintf("%s %s %s", codex, codexVerb(c), c.Path), rejected: riv.State == resolve.Rejected, about: riv.Path}, true
 	case c.State == agent.Empty:
-		return "" // the same whitespace: neither gets text from it
+		return differPart{}, false // the same whitespace: neither gets text from it
 	}
 	// The same file: the same bytes when both load it (an accepted file
 	// is valid UTF-8; a cut is RL015's), unless the agent takes text out.
@@ -178,22 +210,22 @@ func differ(riv *resolve.Layer, c *agent.Candidate, codex string) string {
 		case c.FrontMatterRemoved:
 			what = "its front matter and HTML comments"
 		}
-		return fmt.Sprintf("Rivumi loads %s whole; %s removes %s", riv.Path, codex, what)
+		return differPart{lead: "Rivumi loads " + riv.Path + " whole", side: codex + " removes " + what, about: riv.Path}, true
 	case !rivGets && codexGets:
 		how := "loads it"
 		switch {
-		case c.Link != "":
+		case c.Link != "" && c.Link != riv.Path:
 			how = "follows the link and loads " + c.Link
 		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseNotUTF8:
 			how = "loads it with its invalid bytes replaced by U+FFFD"
-		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseOversized:
+		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseOversized && prof.Name == agent.Codex:
 			how = "loads it: Codex has no size limit of its own, only the chain's shared budget"
 		}
-		return fmt.Sprintf("%s; %s %s", rivSees(riv), codex, how)
+		return differPart{lead: rivSees(riv), side: codex + " " + how, rejected: riv.State == resolve.Rejected, about: riv.Path}, true
 	case rivGets && !codexGets && c.State != agent.Dropped && c.State != agent.Failed:
-		return fmt.Sprintf("Rivumi loads %s; %s %s", riv.Path, codex, codexVerb(c))
+		return differPart{lead: "Rivumi loads " + riv.Path, side: codex + " " + codexVerb(c), about: riv.Path}, true
 	}
-	return ""
+	return differPart{}, false
 }
 
 // rivSees says what Rivumi does with its layer of a directory.

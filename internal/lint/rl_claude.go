@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
 // The claude profile's rules (issue #24): they read Claude Code's view of
@@ -34,7 +35,7 @@ func claudeLabel() string { return "Claude Code " + agent.ClaudeVersion }
 func checkClaudeAgentsOff(p *pass) {
 	for _, c := range p.view.Candidates {
 		base := c.Path[strings.LastIndexByte(c.Path, '/')+1:]
-		if c.State != agent.Ignored || base != "AGENTS.md" {
+		if c.State != agent.Ignored || base != "AGENTS.md" || loadedThroughLink(p.view, c.Path) {
 			continue
 		}
 		p.emit(Finding{Path: c.Path, Agent: agent.Claude,
@@ -70,4 +71,16 @@ func checkClaudeOversized(p *pass) {
 		p.emit(Finding{Path: c.Path, Agent: agent.Claude,
 			Message: fmt.Sprintf("%s skips this file whole: %s. Fix: shorten it or split it into the directories it is about", claudeLabel(), c.Reason)})
 	}
+}
+
+// loadedThroughLink reports whether the view loads the bytes of the file
+// at p through a link beside it (CLAUDE.md -> AGENTS.md, the layout RL001
+// and fix recommend): the agent then has the file's text after all.
+func loadedThroughLink(v *agent.View, p string) bool {
+	for _, c := range v.Candidates {
+		if c.Link == p && c.State == agent.Loaded && resolve.ParentDir(c.Path) == resolve.ParentDir(p) {
+			return true
+		}
+	}
+	return false
 }

@@ -237,6 +237,7 @@ func Check(in Inputs, cfg Config) *Result {
 	}
 	res.Findings = mergeUserFindings(res.Findings)
 	res.Findings = in.forAgents(res.Findings)
+	res.Findings = in.mergeAgents(res.Findings)
 	Sort(res.Findings)
 	return res
 }
@@ -272,6 +273,97 @@ func (in *Inputs) forAgents(fs []Finding) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// mergeAgents makes one finding of one problem, whatever the number of
+// agents it holds for (#34): the RL017 findings of one place (a file, or
+// an import's line) become one, naming every agent's side in one message;
+// an agent's side of a file Rivumi rejects is left out where the
+// rejection's own finding is reported, since its message already says
+// what every enabled agent does with the file. Every finding gets Agents.
+func (in *Inputs) mergeAgents(fs []Finding) []Finding {
+	if in.Agents == nil {
+		return fs
+	}
+	rejected := map[string]bool{} // paths a rejection's finding is about
+	type own struct{ agent, path string }
+	owned := map[own]bool{} // paths a profile's own rule reports, by agent
+	for _, f := range fs {
+		rule, ok := Lookup(f.Rule)
+		switch {
+		case !ok || f.User:
+		case len(rule.rejects) > 0:
+			rejected[f.Path] = true
+		case rule.Agent != "" && rule.Agent != AnyAgents && rule.Agent != agent.Rivumi:
+			owned[own{rule.Agent, f.Path}] = true
+		}
+	}
+	type place struct {
+		path         string
+		line, column int
+	}
+	at := map[place]int{} // place → index in out of its RL017 finding
+	out := fs[:0]
+	for _, f := range fs {
+		if f.differ == nil {
+			f.Agents = strings.Split(f.Agent, ",")
+			out = append(out, f)
+			continue
+		}
+		var parts []differPart
+		for _, d := range f.differ {
+			_, name, _ := strings.Cut(f.Agent, ",") // rivumi,NAME
+			if d.rejected && rejected[f.Path] || d.about == f.Path && owned[own{name, f.Path}] {
+				continue // said by the rejection's finding, or the agent's own
+			}
+			parts = append(parts, d)
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		f.differ = parts
+		k := place{f.Path, f.Line, f.Column}
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			f.Agents = strings.Split(f.Agent, ",")
+			out = append(out, f)
+			continue
+		}
+		m := &out[i]
+		m.differ = append(m.differ, f.differ...)
+		m.Agents = agent.Ordered(append(m.Agents, strings.Split(f.Agent, ",")...))
+		m.Agent = strings.Join(m.Agents, ",")
+		for _, d := range f.Directories {
+			if !slices.Contains(m.Directories, d) {
+				m.Directories = append(m.Directories, d)
+			}
+		}
+		m.Message = differMessage(m.differ)
+	}
+	return out
+}
+
+// differMessage is the message of the RL017 parts of one place: a
+// sentence per Rivumi side, with the sides of every agent that has it.
+func differMessage(parts []differPart) string {
+	var leads []string
+	sides := map[string][]string{}
+	first := map[string]differPart{}
+	for _, d := range parts {
+		if _, ok := first[d.lead]; !ok {
+			leads = append(leads, d.lead)
+			first[d.lead] = d
+		}
+		if !slices.Contains(sides[d.lead], d.side) {
+			sides[d.lead] = append(sides[d.lead], d.side)
+		}
+	}
+	var sentences []string
+	for _, l := range leads {
+		sentences = append(sentences, first[l].sentence(sides[l]))
+	}
+	return strings.Join(sentences, ". ") + ". " + differFix
 }
 
 // withAgentNote puts an agent's note into a rejection's message, before

@@ -147,7 +147,7 @@ func SARIF(w io.Writer, r *lint.Result, o Options) error {
 			if res.Properties == nil {
 				res.Properties = &sarifResultProperties{Directories: []string{}}
 			}
-			res.Properties.Agent = f.Agent
+			res.Properties.Agent, res.Properties.Agents = f.Agent, f.Agents
 		}
 		results = append(results, res)
 	}
@@ -386,9 +386,11 @@ type sarifResultProperties struct {
 	// DirectoriesTotal is the full count when Directories is capped
 	// (MaxListedDirectories, as in the JSON output).
 	DirectoriesTotal int `json:"directories_total"`
-	// Agent is the agent profile the finding is about (A4), once one
-	// other than Rivumi is on.
-	Agent string `json:"agent,omitempty"`
+	// Agent is the agent profiles the finding holds for (A4), joined by
+	// commas, once one other than Rivumi is on; Agents is the same as a
+	// list.
+	Agent  string   `json:"agent,omitempty"`
+	Agents []string `json:"agents,omitempty"`
 }
 
 type sarifLocation struct {
