@@ -72,12 +72,12 @@ func TestHoverShowsCodexStateA3(t *testing.T) {
 		{"t/u/AGENTS.md", "active", "dropped (the budget is used up)"},
 		{"e/AGENTS.override.md", "active", "empty: adds nothing"},
 		{"e/AGENTS.md", "shadowed by `e/AGENTS.override.md`", "shadowed by `e/AGENTS.override.md`"},
-		{"r/RIVUMI.md", "active", "ignored: not one of Codex's names"},
+		{"r/RIVUMI.md", "active", "ignored: not one of Codex CLI's names"},
 		{"f/CLAUDE.md", "ignored: not one of Rivumi's names (filenames.override, filenames.normal)", "loaded"},
 		{"n/AGENTS.override.md", "rejected: RL001, it is a symbolic link to missing.md", "not a file"},
 		{"n/AGENTS.md", "shadowed by `n/AGENTS.override.md`", "loaded"},
 		{"o/AGENTS.md", "shadowed by `o/AGENTS.override.md`",
-			"error: Codex loads no project file (following o/AGENTS.override.md loops through links (too many levels of symbolic links))"},
+			"error: Codex CLI loads no project file (following o/AGENTS.override.md loops through links (too many levels of symbolic links))"},
 	} {
 		t.Run(tc.rel, func(t *testing.T) {
 			got := openHover(t, c, dir, tc.rel)
@@ -103,7 +103,7 @@ func TestHoverCodexOffA3(t *testing.T) {
 	c := newClient(t)
 	c.initialize(dir, map[string]any{}, nil)
 	for rel, want := range map[string]string{
-		"t/AGENTS.md":          "off: project_doc_max_bytes is 0",
+		"t/AGENTS.md":          `off: project\_doc\_max\_bytes is 0: Codex reads no project file`,
 		"n/AGENTS.override.md": "not a file",
 	} {
 		if got := openHover(t, c, dir, rel); !strings.Contains(got, "\n- Codex CLI 0.171.0: "+want+"\n") {

@@ -37,7 +37,7 @@ func (s *Server) hover(params json.RawMessage) (any, error) {
 		return nil, err // the pipeline names the directory (resolve DIR: ...)
 	}
 	name := path.Base(d.rel)
-	if len(run.Resolutions) == 0 || !run.Engine.IsCandidate(name) && !codexName(run, name) && !agentsFile(run, d.rel) {
+	if len(run.Resolutions) == 0 || !run.Engine.IsCandidate(name) && !agentName(run, name) && !agentsFile(run, d.rel) {
 		return nil, nil // not an instruction file of an enabled agent: nothing to show
 	}
 	var ld *lint.Directory
@@ -103,20 +103,18 @@ var markdownEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_",
 
 func escapeMarkdown(s string) string { return markdownEscaper.Replace(s) }
 
-// codexName reports whether name is one Codex tries in a directory, when
-// the codex profile is on: a fallback name such as CLAUDE.md is an
-// instruction file to Codex alone.
-func codexName(run *project.Run, name string) bool {
-	c := codexOf(run)
-	return c != nil && slices.Contains(c.Names(), name)
-}
-
-// codexOf is the run's Codex resolver, nil when the profile is off.
-func codexOf(run *project.Run) agent.Resolver {
-	if a := run.Agent(agent.Codex); a != nil {
-		return a.Resolver
+// agentName reports whether name is one an enabled profile tries in a
+// directory: a fallback name such as CLAUDE.md is an instruction file to
+// that agent alone.
+func agentName(run *project.Run, name string) bool {
+	for _, a := range run.Agents {
+		for _, n := range a.Resolver.Names() {
+			if path.Base(n) == name {
+				return true
+			}
+		}
 	}
-	return nil
+	return false
 }
 
 // agentsMarkdown is the hover's part for the other enabled profiles (A3):
@@ -126,13 +124,8 @@ func agentsMarkdown(run *project.Run, rel string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n**The enabled agents on %s**\n\n", code(rel))
 	fmt.Fprintf(&b, "- Rivumi: %s\n", rivumiFileState(run, rel))
-	if codexOf(run) != nil {
-		fmt.Fprintf(&b, "- %s: %s\n", agent.Lookup(agent.Codex).Label(), codexFileState(run, rel))
-	}
 	for _, a := range run.Agents {
-		if a.Resolver.Profile().Name != agent.Codex {
-			fmt.Fprintf(&b, "- %s: %s\n", a.Resolver.Profile().Label(), agentFileState(a, rel))
-		}
+		fmt.Fprintf(&b, "- %s: %s\n", a.Resolver.Profile().Label(), agentFileState(a, rel))
 	}
 	return b.String()
 }
@@ -146,22 +139,6 @@ func agentsFile(run *project.Run, rel string) bool {
 		}
 	}
 	return false
-}
-
-// agentFileState is what another profile's agent does with the file rel
-// started in rel's directory: its state and reason in that view, else as
-// a file of its directory alone.
-func agentFileState(a project.AgentRun, rel string) string {
-	v := a.Views[0]
-	for _, c := range v.Candidates {
-		if c.Path == rel {
-			return escapeMarkdown(string(c.State)+": "+c.Reason) + inexact(v)
-		}
-	}
-	if c, ok := a.Resolver.FileState(rel); ok {
-		return escapeMarkdown(string(c.State)+": "+c.Reason) + inexact(v)
-	}
-	return "not one of its files" + inexact(v)
 }
 
 // rivumiFileState is the state of the file rel in Rivumi's chain of its
@@ -178,38 +155,39 @@ func rivumiFileState(run *project.Run, rel string) string {
 	return "not in the chain"
 }
 
-// codexFileState is what Codex does with the file rel when it starts in
-// rel's directory: its state in the view of that directory's chain (the
-// budget from the chain's start down to it), else as a candidate of its
-// directory alone (a view lists no file it cannot know, nor a non-file
-// once project files are off).
-func codexFileState(run *project.Run, rel string) string {
-	v := run.Agent(agent.Codex).Views[0]
+// agentFileState is what a profile's agent does with the file rel when it
+// starts in rel's directory: its state in the view of that directory's
+// chain (a budget from the chain's start down to it), else as a
+// candidate of its directory alone (a view lists no file it cannot know,
+// nor a non-file once project files are off).
+func agentFileState(a project.AgentRun, rel string) string {
+	v, res := a.Views[0], a.Resolver
 	for i, c := range v.Candidates {
 		if c.Path == rel {
-			return codexState(c, v.Lost, shadowing(v.Candidates[:i], rel)) + inexact(v)
+			return agentState(res.Profile(), c, v.Lost, shadowing(v.Candidates[:i], rel)) + inexact(v)
 		}
 	}
-	if !codexName(run, path.Base(rel)) {
-		return codexState(agent.Candidate{State: agent.Ignored}, "", "")
+	names := res.Names()
+	if !slices.ContainsFunc(names, func(n string) bool { return path.Base(n) == path.Base(rel) }) {
+		return agentState(res.Profile(), agent.Candidate{State: agent.Ignored}, "", "")
 	}
-	if c, ok := codexOf(run).FileState(rel); ok {
+	if c, ok := res.FileState(rel); ok {
 		var before []agent.Candidate
-		for _, n := range codexOf(run).Names() {
+		for _, n := range names {
 			p := path.Join(resolve.ParentDir(rel), n)
 			if p == rel {
 				break
 			}
-			if o, ok := codexOf(run).FileState(p); ok {
+			if o, ok := res.FileState(p); ok {
 				before = append(before, o)
 			}
 		}
-		return codexState(c, "", shadowing(before, rel)) + inexact(v)
+		return agentState(res.Profile(), c, "", shadowing(before, rel)) + inexact(v)
 	}
 	switch {
 	case v.Lost != "":
-		// Codex stopped at an error before it reached the file's name.
-		return codexState(agent.Candidate{State: agent.Failed}, v.Lost, "")
+		// The agent stopped at an error before it reached the file's name.
+		return agentState(res.Profile(), agent.Candidate{State: agent.Failed}, v.Lost, "")
 	case v.Inexact != "":
 		return "not known: " + escapeMarkdown(v.Inexact)
 	}
@@ -229,13 +207,27 @@ func shadowing(before []agent.Candidate, rel string) string {
 	return by
 }
 
-// codexState says in a few words what Codex does with one candidate; lost
-// is the view's error, by the file that takes the slot of a shadowed one.
-func codexState(c agent.Candidate, lost, by string) string {
+// agentState says in a few words what an agent does with one candidate;
+// lost is the view's error, by the file that takes the slot of a shadowed
+// one.
+func agentState(prof *agent.Profile, c agent.Candidate, lost, by string) string {
 	var s string
 	switch c.State {
 	case agent.Loaded:
 		s = "loaded"
+		var how []string
+		if c.FrontMatterRemoved {
+			how = append(how, "front matter removed")
+		}
+		if c.CommentsRemoved {
+			how = append(how, "HTML comments removed")
+		}
+		if c.Replaced {
+			how = append(how, "invalid UTF-8 replaced with U+FFFD")
+		}
+		if len(how) > 0 {
+			s += " (" + strings.Join(how, ", ") + ")"
+		}
 	case agent.Truncated:
 		s = fmt.Sprintf("cut at byte %d of %d (line %d)", c.Kept, c.Size, c.Line)
 	case agent.Dropped:
@@ -255,13 +247,20 @@ func codexState(c agent.Candidate, lost, by string) string {
 		if lost == "" {
 			lost = c.Reason
 		}
-		s = "error: Codex loads no project file (" + escapeMarkdown(lost) + ")"
+		s = "error: " + escapeMarkdown(prof.Product) + " loads no project file (" + escapeMarkdown(lost) + ")"
 	case agent.Disabled:
-		s = "off: project_doc_max_bytes is 0"
+		s = "off: " + escapeMarkdown(c.Reason)
 	case agent.Ignored:
-		s = "ignored: not one of Codex's names"
+		if c.Reason == "" {
+			s = "ignored: not one of " + escapeMarkdown(prof.Product) + "'s names"
+		} else {
+			s = "ignored: " + escapeMarkdown(c.Reason)
+		}
 	default:
 		s = escapeMarkdown(string(c.State))
+		if c.Reason != "" {
+			s += ": " + escapeMarkdown(c.Reason)
+		}
 	}
 	if c.Link != "" {
 		s = "follows the link to " + code(c.Link) + ": " + s
