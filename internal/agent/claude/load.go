@@ -279,7 +279,7 @@ func (c *Resolver) userPass(ex *excludeSet) (*userFiles, error) {
 	s := &sim{c: c, cwd: "/", dir: "", ex: ex}
 	l := s.newLoad(true)
 	u := &userFiles{}
-	if _, err := l.zne(c.home+"/.claude/CLAUDE.md", kindUser, 0, nil); err != nil {
+	if _, err := l.loadFile(c.home+"/.claude/CLAUDE.md", kindUser, 0, nil); err != nil {
 		u.err = err
 	} else if err := l.rulesTree(c.home+"/.claude/rules", kindUser); err != nil {
 		u.err = err
@@ -314,7 +314,7 @@ func (l *loadPass) chainFile(d, name string, kind fileKind) (int, error) {
 		l.processed.add(path.Clean(p))
 		return 0, err
 	}
-	return l.zne(p, kind, 0, nil)
+	return l.loadFile(p, kind, 0, nil)
 }
 
 // autoMemory reports whether home holds an auto-memory index.
@@ -323,9 +323,10 @@ func autoMemory(home string) bool {
 	return len(m) > 0
 }
 
-// zne is Zne: it loads the file at p (absolute) as kind, then its imports
-// depth first; it returns how many files entered the message.
-func (l *loadPass) zne(p string, kind fileKind, depth int, imp *importer) (int, error) {
+// loadFile loads the file at p (absolute) as kind, then its imports depth
+// first (the original's Zne); it returns how many files entered the
+// message.
+func (l *loadPass) loadFile(p string, kind fileKind, depth int, imp *importer) (int, error) {
 	c := l.s.c
 	p = path.Clean(p)
 	cand := agent.Candidate{Size: -1}
@@ -498,7 +499,7 @@ func (l *loadPass) zne(p string, kind fileKind, depth int, imp *importer) (int, 
 			l.items = append(l.items, item{c: ic})
 			continue
 		}
-		k, err := l.zne(target, kind, depth+1, sub)
+		k, err := l.loadFile(target, kind, depth+1, sub)
 		if err != nil {
 			return n, err
 		}
@@ -712,7 +713,7 @@ func (l *loadPass) rules(dir string, kind fileKind, visited map[string]bool, dis
 				continue
 			}
 			start := len(l.items)
-			n, err := l.zne(zt, kind, 0, nil)
+			n, err := l.loadFile(zt, kind, 0, nil)
 			if err != nil {
 				return err
 			}
