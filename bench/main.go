@@ -395,17 +395,26 @@ func (b *bench) verifyRename(j *job, base, head string) {
 		b.fail("%s: commit B renames no setup_guide.md (monorepo.Repo.Renamed)", j.name)
 		return
 	}
-	n := 0
+	// Two files name it: the AGENTS.md beside it, and one in a directory
+	// the change leaves alone, outside its chain, by a relative path
+	// (monorepo.Rename.Far; #33.2: read because the change renames).
+	near, far := 0, 0
 	for _, f := range j.doc.Findings {
-		if f.Rule == "RL021" && f.Path == path.Join(path.Dir(from), "AGENTS.md") && strings.Contains(f.Message, from) && strings.Contains(f.Message, to) {
-			n++
+		if f.Rule != "RL021" || !strings.Contains(f.Message, to) {
+			continue
+		}
+		switch {
+		case f.Path == path.Join(path.Dir(from), "AGENTS.md") && strings.Contains(f.Message, from):
+			near++
+		case strings.Contains(f.Message, "../") && strings.Contains(f.Message, path.Base(from)):
+			far++
 		}
 	}
-	if n != 1 {
-		b.fail("%s: %d RL021 findings report that %s was renamed to %s, want 1", j.name, n, from, to)
+	if near != 1 || far != 1 {
+		b.fail("%s: RL021 reports the rename of %s to %s %d times beside it and %d times from afar, want 1 and 1", j.name, from, to, near, far)
 		return
 	}
-	j.note = "the rename of a referenced file reported (RL021)"
+	j.note = "the rename of a referenced file reported (RL021), beside it and from a directory the change leaves alone"
 }
 
 // gitOut is a git command's output, failing the run on an error.

@@ -23,7 +23,7 @@ import (
 // Version changes whenever the generator makes other repositories from the
 // same size and seed (scripts/bench --dir reuses a repository only of the
 // same version).
-const Version = 3
+const Version = 4
 
 // Size is the shape of a generated repository.
 type Size struct {
@@ -116,8 +116,10 @@ type Repo struct {
 }
 
 // Rename is a file of commit A that commit B renames, and the instruction
-// file that names it.
-type Rename struct{ From, To, By string }
+// files that name it: By in its own directory, by its path from the root,
+// and Far in another directory outside its chain, by a relative path
+// ("../x/setup_guide.md"; #33.2: read only because B renames something).
+type Rename struct{ From, To, By, Far string }
 
 // rng is splitmix64: fixed, fast, good enough for shapes.
 type rng struct{ s uint64 }
@@ -263,6 +265,37 @@ func (g *Repo) referenced(r *rng) {
 		g.files[from] = plainContent(r, from, 0)
 		g.files[by] = append(g.files[by], fmt.Sprintf("\nThe local setup is in `%s`.\n", from)...)
 		g.Renamed = Rename{From: from, To: join(d, "setup.md"), By: by}
+		g.farReference(d)
+		return
+	}
+}
+
+// belowFar reports whether directory d is Renamed.Far's or below it: B
+// changes nothing there, so that no changed directory's chain holds Far.
+func (g *Repo) belowFar(d string) bool {
+	if g.Renamed.Far == "" {
+		return false
+	}
+	e := resolve.ParentDir(g.Renamed.Far)
+	return d == e || strings.HasPrefix(d+"/", e+"/")
+}
+
+// farReference gives Renamed a second instruction file that names it: the
+// AGENTS.md of the first directory after d (in creation order) that is
+// neither on d's chain nor below d, holds only an AGENTS.md and sits
+// under no override, by the relative path from there.
+func (g *Repo) farReference(d string) {
+	for _, e := range g.dirs[1:] {
+		far := join(e, Agents)
+		if e == d || strings.HasPrefix(d+"/", e+"/") || strings.HasPrefix(e+"/", d+"/") {
+			continue
+		}
+		if _, ok := g.files[far]; !ok || hasOther(g.files, e) || g.overrideAbove(e) {
+			continue
+		}
+		rel := strings.Repeat("../", strings.Count(e, "/")+1) + g.Renamed.From
+		g.files[far] = append(g.files[far], fmt.Sprintf("\nThe shared setup is in `%s`.\n", rel)...)
+		g.Renamed.Far = far
 		return
 	}
 }
@@ -327,7 +360,7 @@ func (g *Repo) planB(r *rng) {
 	for _, p := range g.order {
 		d := resolve.ParentDir(p)
 		byDir[d] = append(byDir[d], p)
-		if IsInstruction(p) && p != Agents && p != g.Renamed.By {
+		if IsInstruction(p) && p != Agents && p != g.Renamed.By && !g.belowFar(d) {
 			instr = append(instr, p)
 		}
 	}
@@ -337,7 +370,7 @@ func (g *Repo) planB(r *rng) {
 	if rn := g.Renamed; rn.From != "" {
 		// The rename: the same content under a new name, in B's count.
 		changes = append(changes, Change{Path: rn.From, Kind: Delete}, Change{Path: rn.To, Kind: Add, Content: g.files[rn.From]})
-		used[rn.From], used[rn.By] = true, true
+		used[rn.From], used[rn.By], used[rn.Far] = true, true, true
 		dirs[resolve.ParentDir(rn.From)] = true
 	}
 	// Instruction changes: a tenth added, a tenth deleted, the rest modified.
@@ -356,7 +389,7 @@ func (g *Repo) planB(r *rng) {
 	}
 	for nAdd > 0 {
 		d := g.dirs[1+r.intn(len(g.dirs)-1)]
-		if dirs[d] || hasFileIn(onlyInstr(byDir[d]), d) {
+		if dirs[d] || hasFileIn(onlyInstr(byDir[d]), d) || g.belowFar(d) {
 			continue
 		}
 		p := join(d, Agents)
@@ -367,7 +400,9 @@ func (g *Repo) planB(r *rng) {
 	}
 	// Other directories up to ChangedDirs.
 	for len(dirs) < s.ChangedDirs {
-		dirs[g.dirs[r.intn(len(g.dirs))]] = true
+		if d := g.dirs[r.intn(len(g.dirs))]; !g.belowFar(d) {
+			dirs[d] = true
+		}
 	}
 	list := make([]string, 0, len(dirs))
 	for d := range dirs {

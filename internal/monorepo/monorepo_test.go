@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"os"
 	"path"
+	"strings"
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/internal/resolve"
@@ -104,5 +105,31 @@ func TestGenerateRename(t *testing.T) {
 	}
 	if !deleted || !added {
 		t.Errorf("B: %s deleted %v, %s added with the same content %v", rn.From, deleted, rn.To, added)
+	}
+}
+
+// #33.2's bench row: a second AGENTS.md, outside the renamed file's chain
+// and in a directory B leaves alone (nor any below it), names the file by
+// a relative path; only the whole head snapshot's references see it.
+func TestGenerateFarReference(t *testing.T) {
+	for _, size := range []Size{Small, Full} {
+		g := Generate(size, 1)
+		rn := g.Renamed
+		if rn.Far == "" {
+			t.Fatalf("%v: no far reference planned", size)
+		}
+		e := path.Dir(rn.Far)
+		rel := strings.Repeat("../", strings.Count(e, "/")+1) + rn.From
+		if far, ok := g.Content(rn.Far); !ok || !bytes.Contains(far, []byte("`"+rel+"`")) {
+			t.Fatalf("%s does not name `%s`:\n%s", rn.Far, rel, far)
+		}
+		if strings.HasPrefix(path.Dir(rn.From)+"/", e+"/") || strings.HasPrefix(e+"/", path.Dir(rn.From)+"/") {
+			t.Fatalf("%s is on the chain of %s", rn.Far, rn.From)
+		}
+		for _, c := range g.B {
+			if d := path.Dir(c.Path); d == e || strings.HasPrefix(d+"/", e+"/") {
+				t.Errorf("%v: B changes %s, in or below %s", size, c.Path, e)
+			}
+		}
 	}
 }
