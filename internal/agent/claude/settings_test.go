@@ -21,7 +21,7 @@ func testResolver(t testing.TB, root string, o Options) *Resolver {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { wt.Close() })
-	o.RootAbs = root
+	o.RootAbs = filepath.ToSlash(root) // as the run gives it (project.Run.rootAbs): a slash path on Windows too
 	e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 		Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: o.Also()})
 	return New(e, o)
@@ -106,6 +106,12 @@ func TestClaudeSettingsExcludes(t *testing.T) {
 		{name: "range", files: map[string]string{"sub/.claude/settings.local.json": ex("**/{1..3}.md")}, inexact: "brace range"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.name == "globs" && runtime.GOOS == "windows" {
+				// "*/CLAUDE.md" and a relative pattern against C:/… are not
+				// what the Linux binary showed: the profile is pinned on POSIX
+				// paths, and Claude Code's Windows matching is not modelled.
+				t.Skip("the glob cases are POSIX absolute paths")
+			}
 			files := map[string]string{}
 			for k, v := range base {
 				files[k] = v
