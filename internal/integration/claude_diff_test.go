@@ -1,7 +1,8 @@
 package integration
 
 // TestClaudeDifferential proves the claude agent profile against the real
-// Claude Code: seeded random repositories (claudegen_test.go), each
+// Claude Code, through the harness every profile shares
+// (agentdiff_test.go): seeded random repositories (claudegen_test.go), each
 // compared from a few directories, where the harness
 // (claudeharness_test.go) captures the instruction block Claude Code
 // 2.1.328 sends and `rivumi-lint preview --agent claude --section
@@ -23,7 +24,6 @@ package integration
 // Code); scripts/claude-differential runs it over fresh seeds.
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -32,9 +32,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/agent/claude"
@@ -46,213 +44,80 @@ import (
 // directories).
 const claudeDefaultRepos = 22
 
-func claudeSeeds(t *testing.T) (first, count uint64) {
-	return agentSeeds(t, "RIVUMI_CLAUDE", claudeDefaultRepos)
+func TestClaudeDifferential(t *testing.T) { agentDiff(t, claudeDiff{}) }
+
+// claudeDiff is the claude profile's side of the differential test
+// (agentdiff_test.go).
+type claudeDiff struct{}
+
+func (claudeDiff) info() diffInfo {
+	return diffInfo{agent: "claude", product: "Claude Code", prefix: claudeBinVar, repos: claudeDefaultRepos}
 }
 
-// claudeTally sums what the parallel seeds compared.
-type claudeTally struct {
-	mu                                   sync.Mutex
-	repos, dirs, explained, none, failed int
-	feat                                 map[string]int
-	why                                  map[string]int
+func (claudeDiff) binary(t *testing.T) string { return claudeBinary(t) }
+
+func (claudeDiff) generate(seed uint64) diffCase { return &claudeDiffCase{c: claudeGenerate(seed)} }
+
+func (claudeDiff) cleanAbove(t *testing.T, base string) { needClaudeCleanAbove(t, base) }
+
+// claudeDiffCase is one generated case, once written where it is, and the
+// home of the last run of Claude Code (compare follows real).
+type claudeDiffCase struct {
+	c    *claudeCase
+	p    claudePaths
+	home map[string]string // the user's files, written into each run's home
+	run  string            // the last run's home
 }
 
-func (ct *claudeTally) add(c *claudeCase, dirs, explained, none int, failed bool, why []string) {
-	ct.mu.Lock()
-	defer ct.mu.Unlock()
-	ct.repos++
-	ct.dirs += dirs
-	ct.explained += explained
-	ct.none += none
-	if failed {
-		ct.failed++
-	}
-	for k, v := range c.feat {
-		ct.feat[k] += v
-	}
-	for _, w := range why {
-		ct.why[w]++
-	}
+func (dc *claudeDiffCase) write(t *testing.T, base string) diffPlace {
+	dc.p, dc.home = dc.c.write(t, base)
+	return diffPlace{repo: dc.p.repo, config: dc.c.config(t, base)}
 }
 
-func sortedCounts(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "\n    %-60s %d", k, m[k])
-	}
-	return b.String()
-}
+func (dc *claudeDiffCase) dirs() []string { return dc.c.dirs }
 
-func TestClaudeDifferential(t *testing.T) {
-	bin := claudeBinary(t)
-	first, count := claudeSeeds(t)
-	start := time.Now()
-	tally := &claudeTally{feat: map[string]int{}, why: map[string]int{}}
-	t.Cleanup(func() {
-		t.Logf("claude differential: %d repositories (seeds %d..%d), %d directories compared, %d explained (the product says it is not exact, and the repository holds what it names), %d where Claude Code sends no instructions, %d repositories mismatching, %s",
-			tally.repos, first, first+count-1, tally.dirs, tally.explained, tally.none, tally.failed, time.Since(start).Round(time.Millisecond))
-		t.Logf("claude differential: why the explained cases are not exact:%s", sortedCounts(tally.why))
-		t.Logf("claude differential: what the generator wrote (counts over all repositories):%s", sortedCounts(tally.feat))
-	})
-	for seed := first; seed < first+count; seed++ {
-		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			t.Parallel()
-			claudeSeed(t, bin, seed, tally)
-		})
-	}
-}
-
-func claudeSeed(t *testing.T, bin string, seed uint64, tally *claudeTally) {
-	c := claudeGenerate(seed)
-	base := t.TempDir()
-	keep := os.Getenv("RIVUMI_CLAUDE_KEEP")
-	if keep != "" {
-		if !filepath.IsAbs(keep) {
-			t.Fatalf("RIVUMI_CLAUDE_KEEP=%q: want an absolute directory, outside any repository", keep)
-		}
-		base = filepath.Join(keep, fmt.Sprintf("seed-%d", seed))
-		if err := os.RemoveAll(base); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(base, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	base, err := filepath.EvalSymlinks(base)
+// real runs Claude Code in d, with a home of its own (which the block
+// names): the product reads it as the user's own.
+func (dc *claudeDiffCase) real(t *testing.T, bin, d string) (string, bool, []string) {
+	t.Helper()
+	res := runClaude(t, bin, filepath.Join(dc.p.repo, filepath.FromSlash(d)), claudeOptions{settings: dc.c.settings(dc.p.base), home: dc.home})
+	text, sent, err := claudeBlock(res.bodies)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("claude in %s: %v\n%s", d, err, res)
 	}
-	needClaudeCleanAbove(t, base)
-	compared, explained, none := 0, 0, 0
-	var why []string
-	defer func() { tally.add(c, compared, explained, none, t.Failed(), why) }()
-	p, home := c.write(t, base)
-	lint := rivumiLint(t)
-	cfg := c.config(t, base)
-	for i, d := range c.dirs {
-		dir := filepath.Join(p.repo, filepath.FromSlash(d))
-		compared++
-		res := runClaude(t, bin, dir, claudeOptions{settings: c.settings(base), home: home})
-		want, sent, err := claudeBlock(res.bodies)
-		if err != nil {
-			t.Fatalf("seed %d: claude in %s: %v\n%s", seed, d, err, res)
-		}
-		if !sent {
-			none++
-		}
-		// The harness's home is known here, with the user's files or
-		// without: the product reads it as the user's own.
-		// Each run has a home of its own, which the block names. The
-		// product answers through the command line (preview's section and
-		// its JSON); the resolver itself, every directory of the case
-		// resolved with one resolver, must answer the same.
-		o := claude.Options{Mode: c.mode, Excludes: c.settingsExcludes(base), Home: res.home, ExternalImports: c.external}
-		direct, dexact, _, cands := newClaudeProfile(t, p.repo, o, c.sortedDirs()).view(t, d)
-		a := claudeCLI(t, lint, p, cfg, res.home, d, i)
-		if a.err != "" {
-			t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: %s (%s)", seed, seed, d, a.err, a.how)
-			continue
-		}
-		got, exact, inexact, how := a.text, a.exact, a.inexact, a.how
-		if exact != dexact || exact && got != direct {
-			t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: the command line and the resolver differ (exact %v and %v): %s (%s)",
-				seed, seed, d, exact, dexact, codexBytesDiffer("command line", got, "resolver", direct), how)
-		}
-		switch {
-		case !exact && !c.explains(d, inexact):
-			t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: the product says it is not exact (%q), which the repository does not explain\n%s",
-				seed, seed, d, inexact, c.describe(p, d))
-		case !exact:
-			explained++
-			why = append(why, claudeWhy(inexact))
-		case got != want:
-			t.Errorf("seed %d (RIVUMI_CLAUDE_SEED=%d): dir %q: claude and rivumi-lint differ (%s): %s\n%s\n    candidates:%s",
-				seed, seed, d, how, claudeByteDiff(want, got), c.describe(p, d), cands)
-		}
-	}
-	if keep != "" && !t.Failed() {
-		os.RemoveAll(base)
-	} else if keep != "" {
-		t.Logf("seed %d kept in %s", seed, base)
-	}
+	dc.run = res.home
+	return text, sent, []string{"HOME=" + res.home, "RIVUMI_HOME=" + res.home}
 }
 
-// claudeAnswer is what the command line printed for one directory.
-type claudeAnswer struct {
-	text    string
-	exact   bool
-	inexact string
-	how     string // the command line, to reproduce it
-	err     string // a failure of the command itself
+// compare: the resolver itself, every directory of the case resolved with
+// one resolver, must answer as the command line does; a case whose
+// external imports are approved says so with claude.external_imports.
+func (dc *claudeDiffCase) compare(t *testing.T, d string, a diffAnswer) (string, error) {
+	t.Helper()
+	o := claude.Options{Mode: dc.c.mode, Excludes: dc.c.settingsExcludes(dc.p.base), Home: dc.run, ExternalImports: dc.c.external}
+	direct, dexact, _, cands := newClaudeProfile(t, dc.p.repo, o, dc.c.sortedDirs()).view(t, d)
+	note := "\n    candidates:" + cands
+	if a.exact != dexact || a.exact && a.text != direct {
+		return note, fmt.Errorf("the command line and the resolver differ (exact %v and %v): %s",
+			a.exact, dexact, codexBytesDiffer("command line", a.text, "resolver", direct))
+	}
+	return note, nil
 }
+
+func (dc *claudeDiffCase) explains(d, inexact string) (string, bool) {
+	return claudeWhy(inexact), dc.c.explains(d, inexact)
+}
+
+func (dc *claudeDiffCase) describe(d string) string { return dc.c.describe(dc.p, d) }
+
+func (dc *claudeDiffCase) features() map[string]int { return dc.c.feat }
 
 // claudeCLI runs the claude profile's preview for the directory d
-// (repo-relative) twice: the section's bytes and the JSON's exactness,
-// with HOME the run's home. Which working directory and DIR form it uses
-// varies with i, since the contract holds for all of them.
-func claudeCLI(t *testing.T, bin string, p claudePaths, cfg, home, d string, i int) claudeAnswer {
+// (repo-relative) as the differential test does (agentPreview), with
+// HOME the run's home.
+func claudeCLI(t *testing.T, bin string, p claudePaths, cfg, home, d string, i int) diffAnswer {
 	t.Helper()
-	abs := filepath.Join(p.repo, filepath.FromSlash(d))
-	var wd string
-	var where []string
-	switch i % 3 {
-	case 0:
-		wd, where = p.base, []string{"--root", p.repo, abs}
-	case 1:
-		wd, where = p.repo, []string{"." + string(filepath.Separator) + filepath.FromSlash(d)}
-	default:
-		wd, where = abs, []string{"."}
-	}
-	environ := env(t, "HOME="+home, "RIVUMI_HOME="+home, "PWD="+wd)
-	common := []string{"preview", "--agent", "claude", "--config", cfg}
-	sectionArgs := append(append(append([]string(nil), common...), "--section", "instructions"), where...)
-	jsonArgs := append(append(append([]string(nil), common...), "--format", "json"), where...)
-	a := claudeAnswer{how: fmt.Sprintf("cd %q && HOME=%q rivumi-lint %s", wd, home, strings.Join(quoteAll(sectionArgs), " "))}
-	r := run(t, wd, environ, nil, bin, sectionArgs...)
-	if r.code != 0 {
-		a.err = fmt.Sprintf("--section instructions: exit %d: %s", r.code, strings.TrimSpace(r.stderr))
-		return a
-	}
-	a.text = r.stdout
-	r = run(t, wd, environ, nil, bin, jsonArgs...)
-	if r.code != 0 {
-		a.err = fmt.Sprintf("--format json: exit %d: %s", r.code, strings.TrimSpace(r.stderr))
-		return a
-	}
-	var doc struct {
-		Agents []struct {
-			Agent   string  `json:"agent"`
-			Exact   *bool   `json:"exact"`
-			Inexact string  `json:"inexact"`
-			Text    *string `json:"text"`
-		} `json:"agents"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		a.err = fmt.Sprintf("--format json: %v", err)
-		return a
-	}
-	for _, ag := range doc.Agents {
-		if ag.Agent != "claude" {
-			continue
-		}
-		if ag.Exact == nil {
-			a.err = "--format json: the claude agent has no \"exact\""
-			return a
-		}
-		a.exact, a.inexact = *ag.Exact, ag.Inexact
-		if a.exact && (ag.Text == nil && a.text != "" || ag.Text != nil && *ag.Text != a.text) {
-			a.err = "--format json: the claude agent's text is not what --section instructions prints: " + codexBytesDiffer("section", a.text, "JSON", deref(ag.Text))
-		}
-		return a
-	}
-	a.err = fmt.Sprintf("--format json: no agent \"claude\" in %q", r.stdout)
-	return a
+	return agentPreview(t, bin, "claude", p.base, diffPlace{repo: p.repo, config: cfg}, []string{"HOME=" + home, "RIVUMI_HOME=" + home}, d, i)
 }
 
 // config writes rivumi-lint's config for the case: the plugin's mode (an

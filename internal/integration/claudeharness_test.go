@@ -65,29 +65,20 @@ var claudeChecked struct {
 // when the binary is missing or another release.
 func claudeBinary(t *testing.T) string {
 	t.Helper()
-	needIntegration(t, "the Claude Code harness")
-	bin := os.Getenv(claudeBinVar)
-	if bin == "" {
-		p, err := exec.LookPath("claude")
-		if err != nil {
-			t.Fatalf("Claude Code is not installed (%s unset, no claude on PATH): %s", claudeBinVar, claudeInstallHint)
-		}
-		bin = p
-	}
-	claudeChecked.Lock()
-	defer claudeChecked.Unlock()
-	if claudeChecked.versions == nil {
-		claudeChecked.versions = map[string]error{}
-	}
-	err, ok := claudeChecked.versions[bin]
-	if !ok {
-		err = checkClaudeVersion(bin)
-		claudeChecked.versions[bin] = err
-	}
-	if err != nil {
-		t.Fatalf("%v: %s", err, claudeInstallHint)
-	}
-	return bin
+	return agentBinary(t, agentBin{what: "Claude Code", envVar: claudeBinVar, command: "claude", hint: claudeInstallHint,
+		check: func(bin string) error {
+			claudeChecked.Lock()
+			defer claudeChecked.Unlock()
+			if claudeChecked.versions == nil {
+				claudeChecked.versions = map[string]error{}
+			}
+			err, ok := claudeChecked.versions[bin]
+			if !ok {
+				err = checkClaudeVersion(bin)
+				claudeChecked.versions[bin] = err
+			}
+			return err
+		}})
 }
 
 func checkClaudeVersion(bin string) error {
@@ -101,14 +92,7 @@ func checkClaudeVersion(bin string) error {
 	cmd := exec.CommandContext(ctx, bin, "--version")
 	cmd.Dir = home
 	cmd.Env = claudeEnv(home, home, "")
-	out, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("%s --version: %w", bin, err)
-	}
-	if got := strings.TrimSpace(string(out)); got != claudeVersionOutput {
-		return fmt.Errorf("%s --version prints %q, want %q", bin, got, claudeVersionOutput)
-	}
-	return nil
+	return checkVersion(cmd, claudeVersionOutput)
 }
 
 // claudeEnv is the whole environment of a run: nothing of the test's own

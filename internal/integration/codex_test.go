@@ -1,7 +1,8 @@
 package integration
 
 // TestCodexDifferential proves the codex agent profile against the real
-// OpenAI Codex CLI: seeded random repositories (codexgen_test.go), each
+// OpenAI Codex CLI, through the harness every profile shares
+// (agentdiff_test.go): seeded random repositories (codexgen_test.go), each
 // compared from several directories, where `codex debug prompt-input`
 // prints the model input Codex would send and `rivumi-lint preview --agent
 // codex --section instructions` must print its AGENTS.md message byte for
@@ -31,11 +32,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -56,139 +54,35 @@ const (
 // failure with the install hint when it is missing or another version.
 func codexBinary(t *testing.T) string {
 	t.Helper()
-	needIntegration(t, "the Codex differential test")
-	bin := os.Getenv("RIVUMI_CODEX")
-	if bin == "" {
-		p, err := exec.LookPath("codex")
-		if err != nil {
-			t.Fatalf("the Codex CLI is not installed (no RIVUMI_CODEX, no codex on PATH): %s", codexHint)
-		}
-		bin = p
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), codexTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--version")
-	cmd.Env = env(t, "CODEX_HOME="+t.TempDir()) // it writes there, not in ~/.codex
-	codexProcessGroup(cmd)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s --version: %v: %s", bin, err, codexHint)
-	}
-	if v := strings.TrimSpace(string(out)); v != codexVersion {
-		t.Fatalf("%s --version prints %q, want %q: %s", bin, v, codexVersion, codexHint)
-	}
-	return bin
+	return agentBinary(t, agentBin{what: "the Codex CLI", envVar: "RIVUMI_CODEX", command: "codex", hint: codexHint,
+		check: func(bin string) error {
+			ctx, cancel := context.WithTimeout(context.Background(), codexTimeout)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, "--version")
+			cmd.Env = env(t, "CODEX_HOME="+t.TempDir()) // it writes there, not in ~/.codex
+			codexProcessGroup(cmd)
+			return checkVersion(cmd, codexVersion)
+		}})
 }
 
-// codexSeeds reads the seed range from the environment.
-func codexSeeds(t *testing.T) (first, count uint64) {
-	return agentSeeds(t, "RIVUMI_CODEX", codexDefaultRepos)
+func TestCodexDifferential(t *testing.T) { agentDiff(t, codexDiff{}) }
+
+// codexDiff is the codex profile's side of the differential test
+// (agentdiff_test.go).
+type codexDiff struct{}
+
+func (codexDiff) info() diffInfo {
+	return diffInfo{agent: "codex", product: "Codex", prefix: "RIVUMI_CODEX", repos: codexDefaultRepos}
 }
 
-// agentSeeds reads an agent differential's seeds from PREFIX_SEED (one),
-// else PREFIX_FIRST (default 1) and PREFIX_REPOS (default repos).
-func agentSeeds(t *testing.T, prefix string, repos uint64) (first, count uint64) {
+func (codexDiff) binary(t *testing.T) string { return codexBinary(t) }
+
+func (codexDiff) generate(seed uint64) diffCase { return &codexDiffCase{c: codexGenerate(seed)} }
+
+// cleanAbove: Codex's root search goes past the repository: nothing above
+// it may hold a marker, or the chains would start there.
+func (codexDiff) cleanAbove(t *testing.T, base string) {
 	t.Helper()
-	num := func(name string, def uint64) uint64 {
-		s := os.Getenv(name)
-		if s == "" {
-			return def
-		}
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("%s=%q: want a non-negative integer", name, s)
-		}
-		return n
-	}
-	if os.Getenv(prefix+"_SEED") != "" {
-		return num(prefix+"_SEED", 0), 1
-	}
-	return num(prefix+"_FIRST", 1), num(prefix+"_REPOS", repos)
-}
-
-// codexTally sums what the parallel seeds compared.
-type codexTally struct {
-	mu                                   sync.Mutex
-	repos, dirs, explained, none, failed int
-	feat                                 map[string]int
-}
-
-func (ct *codexTally) add(c *codexCase, dirs, explained, none int, failed bool) {
-	ct.mu.Lock()
-	defer ct.mu.Unlock()
-	ct.repos++
-	ct.dirs += dirs
-	ct.explained += explained
-	ct.none += none
-	if failed {
-		ct.failed++
-	}
-	for k, v := range c.feat {
-		ct.feat[k] += v
-	}
-}
-
-func (ct *codexTally) features() string {
-	keys := make([]string, 0, len(ct.feat))
-	for k := range ct.feat {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "\n    %-34s %d", k, ct.feat[k])
-	}
-	return b.String()
-}
-
-func TestCodexDifferential(t *testing.T) {
-	codex := codexBinary(t)
-	bin := rivumiLint(t)
-	first, count := codexSeeds(t)
-	start := time.Now()
-	tally := &codexTally{feat: map[string]int{}}
-	// The seeds run in parallel (up to -parallel, GOMAXPROCS by default);
-	// a cleanup runs after all of them.
-	t.Cleanup(func() {
-		t.Logf("codex differential: %d repositories (seeds %d..%d), %d directories compared, %d explained (a link out of the repository: the product says it is not exact), %d where Codex sends no instructions, %d repositories mismatching, %s",
-			tally.repos, first, first+count-1, tally.dirs, tally.explained, tally.none, tally.failed, time.Since(start).Round(time.Millisecond))
-		t.Logf("codex differential: what the generator wrote (counts over all repositories):%s", tally.features())
-	})
-	for seed := first; seed < first+count; seed++ {
-		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			t.Parallel()
-			codexSeed(t, codex, bin, seed, tally)
-		})
-	}
-}
-
-// codexPaths are where one case lives on disk.
-type codexPaths struct {
-	base, repo, home, userHome, config string
-}
-
-func codexSeed(t *testing.T, codex, bin string, seed uint64, tally *codexTally) {
-	c := codexGenerate(seed)
-	base := t.TempDir()
-	keep := os.Getenv("RIVUMI_CODEX_KEEP")
-	if keep != "" {
-		if !filepath.IsAbs(keep) {
-			t.Fatalf("RIVUMI_CODEX_KEEP=%q: want an absolute directory, outside any repository", keep)
-		}
-		base = filepath.Join(keep, fmt.Sprintf("seed-%d", seed))
-		if err := os.RemoveAll(base); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(base, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Codex's root search goes past the repository: nothing above it may
-	// hold a marker, or the chains would start there.
-	base, err := filepath.EvalSymlinks(base)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for d := filepath.Dir(base); ; d = filepath.Dir(d) {
 		for _, m := range []string{".git", ".codexroot"} {
 			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
@@ -199,39 +93,43 @@ func codexSeed(t *testing.T, codex, bin string, seed uint64, tally *codexTally) 
 			break
 		}
 	}
-	compared, explained, none := 0, 0, 0
-	// Counted however the seed ends, a fatal error included.
-	defer func() { tally.add(c, compared, explained, none, t.Failed()) }()
-	p := c.write(t, base)
-	for i, d := range c.dirs {
-		dir := filepath.Join(p.repo, filepath.FromSlash(d))
-		compared++
-		want, sent := codexPrompt(t, codex, dir, p)
-		if !sent {
-			none++
-		}
-		got := codexProduct(t, bin, p, d, i)
-		out := codexLeadsOut(p.repo, dir, c)
-		switch {
-		case got.err != "":
-			t.Errorf("seed %d (RIVUMI_CODEX_SEED=%d): dir %q: %s (%s)\n%s", seed, seed, d, got.err, got.how, c.describe(p, d))
-		case !got.exact && len(out) == 0:
-			t.Errorf("seed %d (RIVUMI_CODEX_SEED=%d): dir %q: the product says it is not exact (%q), but no candidate or root marker of the chain is a link out of the repository (%s)\n%s",
-				seed, seed, d, got.inexact, got.how, c.describe(p, d))
-		case !got.exact:
-			explained++
-		case got.text != want:
-			t.Errorf("seed %d (RIVUMI_CODEX_SEED=%d): dir %q: codex and rivumi-lint differ (%s): %s\n%s",
-				seed, seed, d, got.how, codexByteDiff(want, got.text), c.describe(p, d))
-		}
-	}
-	if keep != "" {
-		if t.Failed() {
-			t.Logf("seed %d kept in %s (CODEX_HOME=%s, --config %s)", seed, base, p.home, p.config)
-		} else if err := os.RemoveAll(base); err != nil {
-			t.Error(err)
-		}
-	}
+}
+
+// codexDiffCase is one generated case and, once written, where it is.
+type codexDiffCase struct {
+	c *codexCase
+	p codexPaths
+}
+
+func (dc *codexDiffCase) write(t *testing.T, base string) diffPlace {
+	dc.p = dc.c.write(t, base)
+	return diffPlace{repo: dc.p.repo, config: dc.p.config}
+}
+
+func (dc *codexDiffCase) dirs() []string { return dc.c.dirs }
+
+func (dc *codexDiffCase) real(t *testing.T, bin, d string) (string, bool, []string) {
+	text, sent := codexPrompt(t, bin, filepath.Join(dc.p.repo, filepath.FromSlash(d)), dc.p)
+	return text, sent, []string{"CODEX_HOME=" + dc.p.home, "HOME=" + dc.p.userHome, "RIVUMI_HOME=" + dc.p.userHome}
+}
+
+// compare: nothing but preview answers for the codex profile.
+func (dc *codexDiffCase) compare(*testing.T, string, diffAnswer) (string, error) { return "", nil }
+
+// explains: the product cannot be exact only past a link out of the
+// repository, which it never reads.
+func (dc *codexDiffCase) explains(d, _ string) (string, bool) {
+	out := codexLeadsOut(dc.p.repo, filepath.Join(dc.p.repo, filepath.FromSlash(d)), dc.c)
+	return "a link out of the repository", len(out) > 0
+}
+
+func (dc *codexDiffCase) describe(d string) string { return dc.c.describe(dc.p, d) }
+
+func (dc *codexDiffCase) features() map[string]int { return dc.c.feat }
+
+// codexPaths are where one case lives on disk.
+type codexPaths struct {
+	base, repo, home, userHome, config string
 }
 
 // codexPrompt runs `codex debug prompt-input` in dir and returns the
@@ -294,79 +192,6 @@ func codexInstructions(out []byte) (text string, ok bool, err error) {
 	return "", false, nil
 }
 
-// codexAnswer is what the product printed for one directory.
-type codexAnswer struct {
-	text    string
-	exact   bool
-	inexact string
-	how     string // the command line, to reproduce it
-	err     string // a failure of the command itself
-}
-
-// codexProduct runs the preview of the codex profile for the directory d
-// (repo-relative) twice: the section's bytes and the JSON's exactness.
-// Which working directory and DIR form it uses varies with i, since the
-// contract holds for all of them.
-func codexProduct(t *testing.T, bin string, p codexPaths, d string, i int) codexAnswer {
-	t.Helper()
-	abs := filepath.Join(p.repo, filepath.FromSlash(d))
-	var wd string
-	var where []string
-	switch i % 3 {
-	case 0: // outside the repository: the root is named
-		wd, where = p.base, []string{"--root", p.repo, abs}
-	case 1: // at the root, DIR relative ("./": a name may start with "-")
-		wd, where = p.repo, []string{"." + string(filepath.Separator) + filepath.FromSlash(d)}
-	default: // in the directory itself
-		wd, where = abs, []string{"."}
-	}
-	environ := env(t, "CODEX_HOME="+p.home, "HOME="+p.userHome, "RIVUMI_HOME="+p.userHome, "PWD="+wd)
-	common := []string{"preview", "--agent", "codex", "--config", p.config}
-	sectionArgs := append(append(slices.Clone(common), "--section", "instructions"), where...)
-	jsonArgs := append(append(slices.Clone(common), "--format", "json"), where...)
-	a := codexAnswer{how: fmt.Sprintf("cd %q && rivumi-lint %s", wd, strings.Join(quoteAll(sectionArgs), " "))}
-	r := run(t, wd, environ, nil, bin, sectionArgs...)
-	if r.code != 0 {
-		a.err = fmt.Sprintf("--section instructions: exit %d: %s", r.code, strings.TrimSpace(r.stderr))
-		return a
-	}
-	a.text = r.stdout
-	r = run(t, wd, environ, nil, bin, jsonArgs...)
-	if r.code != 0 {
-		a.err = fmt.Sprintf("--format json: exit %d: %s", r.code, strings.TrimSpace(r.stderr))
-		return a
-	}
-	var doc struct {
-		Agents []struct {
-			Agent   string  `json:"agent"`
-			Exact   *bool   `json:"exact"`
-			Inexact string  `json:"inexact"`
-			Text    *string `json:"text"`
-		} `json:"agents"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		a.err = fmt.Sprintf("--format json: %v", err)
-		return a
-	}
-	for _, ag := range doc.Agents {
-		if ag.Agent == "codex" {
-			if ag.Exact == nil {
-				a.err = "--format json: the codex agent has no \"exact\""
-				return a
-			}
-			a.exact, a.inexact = *ag.Exact, ag.Inexact
-			// The JSON carries the same message: a second reading to hold
-			// to it, where the product claims exactness.
-			if a.exact && (ag.Text == nil && a.text != "" || ag.Text != nil && *ag.Text != a.text) {
-				a.err = fmt.Sprintf("--format json: the codex agent's text is not what --section instructions prints: %s", codexBytesDiffer("section", a.text, "JSON", deref(ag.Text)))
-			}
-			return a
-		}
-	}
-	a.err = fmt.Sprintf("--format json: no agent \"codex\" in %q", r.stdout)
-	return a
-}
-
 func deref(s *string) string {
 	if s == nil {
 		return ""
@@ -382,12 +207,8 @@ func quoteAll(args []string) []string {
 	return out
 }
 
-// codexByteDiff shows where two texts part: the first differing byte and
-// 40 bytes either side of it in each.
-func codexByteDiff(want, got string) string {
-	return codexBytesDiffer("codex", want, "rivumi-lint", got)
-}
-
+// codexBytesDiffer shows where two texts part: the first differing byte
+// and 40 bytes either side of it in each.
 func codexBytesDiffer(aName, a, bName, b string) string {
 	i := 0
 	for i < len(a) && i < len(b) && a[i] == b[i] {
