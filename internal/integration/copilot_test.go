@@ -66,6 +66,25 @@ const copilotTablePreamble = "Here is a list of instruction files that contain r
 // the last).
 func copilotTable(rows ...string) string { return copilotTablePreamble + strings.Join(rows, "\n") }
 
+// copilotNestedTable is the paragraph and the rows of the other table,
+// which lists the AGENTS.md of a COPILOT_CUSTOM_INSTRUCTIONS_DIRS
+// directory (not inlined).
+func copilotNestedTable(rows ...string) string {
+	return "Here is a list of nested AGENTS.md files that contain additional agent instructions.\n" +
+		"These files provide context-specific instructions for different parts of the codebase.\n" +
+		"Please make sure to follow the rules specified in these files when working with the relevant areas.\n" +
+		"If you have not already read the file, use the `view` tool to acquire it.\n" +
+		"Make sure to acquire the instructions before making any changes to the code in those areas.\n" +
+		"| Directory | File Path | Description |\n" +
+		"| --------- | --------- | ----------- |\n" + strings.Join(rows, "\n")
+}
+
+// copilotNestedRow is a row of it: the directory and the file relative to
+// the working directory, and a description naming the directory's files.
+func copilotNestedRow(dir string) string {
+	return "| " + dir + " | '" + dir + "AGENTS.md' | Agent instructions for " + dir + "**/* |"
+}
+
 // copilotRow is one row of that table: the pattern (a list joined by ", "),
 // the path relative to the directory whose folder holds the file, in single
 // quotes, the description.
@@ -120,6 +139,10 @@ type copilotCase struct {
 	tree copilotTree
 	wd   string
 	want string
+	// home holds files under the run's empty HOME; env is added to the
+	// run's environment (ROOT in a value stands for the tree's path).
+	home map[string]string
+	env  []string
 }
 
 func TestCopilotHarnessTrees(t *testing.T) {
@@ -132,8 +155,14 @@ func TestCopilotHarnessTrees(t *testing.T) {
 			if err := os.MkdirAll(wd, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			want := strings.ReplaceAll(c.want, "ROOT", root)
-			if got := copilotInstructions(t, bin, wd, copilotOptions{}); got != want {
+			home := t.TempDir()
+			writeFiles(t, home, c.home)
+			want := strings.ReplaceAll(strings.ReplaceAll(c.want, "ROOT", root), "HOME", home)
+			opt := copilotOptions{home: home}
+			for _, kv := range c.env {
+				opt.env = append(opt.env, strings.ReplaceAll(kv, "ROOT", root))
+			}
+			if got := copilotInstructions(t, bin, wd, opt); got != want {
 				t.Errorf("copilot in %s: span\n%q\nwant\n%q", c.wd, got, want)
 			}
 		})
@@ -546,6 +575,40 @@ func copilotCases() []copilotCase {
 			wd: ".",
 			want: copilotSpan("a with a BOM\n", "c \ufffd\n",
 				copilotTable(copilotRow("b/**", ".github/instructions/b.instructions.md", ""))),
+		},
+		{
+			// The user's files under ~/.copilot: copilot-instructions.md
+			// first of the blocks, instructions/ first of the folder
+			// files, a conditional one's row by its absolute path; no
+			// AGENTS.md there.
+			name: "user-files",
+			tree: copilotTree{git: []string{"."}, files: map[string]string{
+				"AGENTS.md": "repo\n",
+			}},
+			home: map[string]string{
+				".copilot/copilot-instructions.md":        "user copilot\n",
+				".copilot/instructions/u.instructions.md": "user instructions\n",
+				".copilot/instructions/s.instructions.md": "---\napplyTo: \"*.go\"\n---\nuser go\n",
+				".copilot/AGENTS.md":                      "not read\n",
+			},
+			wd:   ".",
+			want: copilotWant(copilotSpan(copilotBlock("user copilot\n"), copilotBlock("repo\n")), copilotSpan("user instructions\n", copilotTable(copilotRow("*.go", "HOME/.copilot/instructions/s.instructions.md", "")))),
+		},
+		{
+			// COPILOT_CUSTOM_INSTRUCTIONS_DIRS: a directory's
+			// .github/instructions is inlined, its AGENTS.md listed in a
+			// table of its own (by paths relative to the working
+			// directory), its .github/copilot-instructions.md not read.
+			name: "custom-dirs",
+			tree: copilotTree{git: []string{"repo"}, files: map[string]string{
+				"repo/AGENTS.md":                               "repo\n",
+				"extra/AGENTS.md":                              "extra agents\n",
+				"extra/.github/copilot-instructions.md":        "extra copilot\n",
+				"extra/.github/instructions/e.instructions.md": "extra instructions\n",
+			}},
+			env:  []string{"COPILOT_CUSTOM_INSTRUCTIONS_DIRS=ROOT/extra"},
+			wd:   "repo",
+			want: copilotWant(copilotBlock("repo\n"), copilotSpan("extra instructions\n", copilotNestedTable(copilotNestedRow("../extra/")))),
 		},
 	}
 }

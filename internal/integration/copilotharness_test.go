@@ -204,9 +204,9 @@ func (rec *copilotRecorder) bodies() ([][]byte, []string) {
 
 // copilotOptions are what a run may vary besides the directory.
 type copilotOptions struct {
-	// home holds files written under the run's empty HOME before it
-	// starts, by slash path (".copilot/copilot-instructions.md").
-	home map[string]string
+	// home is the run's HOME, prepared by the test (user files under
+	// .copilot); "" is a fresh empty one.
+	home string
 	// env comes after the harness's own variables.
 	env []string
 }
@@ -228,8 +228,10 @@ func (r copilotResult) String() string {
 // a process group of its own that ends with the test.
 func runCopilot(t *testing.T, bin, dir string, opt copilotOptions) copilotResult {
 	t.Helper()
-	home := t.TempDir()
-	writeFiles(t, home, opt.home)
+	home := opt.home
+	if home == "" {
+		home = t.TempDir()
+	}
 	tmp := t.TempDir()
 	rec := newCopilotRecorder(t)
 
