@@ -7,6 +7,7 @@ package integration
 // the pinned 1.0.102 binary are the rules' evidence (#35).
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,6 +144,8 @@ type copilotCase struct {
 	// run's environment (ROOT in a value stands for the tree's path).
 	home map[string]string
 	env  []string
+	// setup runs after the tree is written.
+	setup func(t *testing.T, root string)
 }
 
 func TestCopilotHarnessTrees(t *testing.T) {
@@ -151,6 +154,9 @@ func TestCopilotHarnessTrees(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			root := c.tree.make(t)
+			if c.setup != nil {
+				c.setup(t, root)
+			}
 			wd := filepath.Join(root, filepath.FromSlash(c.wd))
 			if err := os.MkdirAll(wd, 0o755); err != nil {
 				t.Fatal(err)
@@ -610,5 +616,56 @@ func copilotCases() []copilotCase {
 			wd:   "repo",
 			want: copilotWant(copilotBlock("repo\n"), copilotSpan("extra instructions\n", copilotNestedTable(copilotNestedRow("../extra/")))),
 		},
+		{
+			// A linked worktree (.git is a file): its own top is the root.
+			name: "worktree",
+			tree: copilotTree{git: []string{"main"}, files: map[string]string{
+				"main/AGENTS.md": "main\n",
+			}},
+			setup: func(t *testing.T, root string) {
+				main := filepath.Join(root, "main")
+				git(t, main, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "x")
+				git(t, main, "worktree", "add", "-q", filepath.Join(root, "wt"))
+				writeFiles(t, root, map[string]string{"wt/AGENTS.md": "wt root\n", "wt/a/AGENTS.md": "wt a\n"})
+			},
+			wd:   "wt/a",
+			want: copilotSpan(copilotBlock("wt root\n"), copilotBlock("wt a\n")),
+		},
+		{
+			// Ignored by Git: still loaded.
+			name: "gitignored",
+			tree: copilotTree{git: []string{"."}, files: map[string]string{
+				".gitignore":    "a/\n",
+				"a/AGENTS.md":   "ignored a\n",
+				"a/b/AGENTS.md": "wd\n",
+			}},
+			wd:   "a/b",
+			want: copilotSpan(copilotBlock("wd\n"), copilotBlock("ignored a\n")),
+		},
+		{
+			// Many folder files: is there an entry limit?
+			name: "many-folder-files",
+			tree: copilotTree{git: []string{"."}, files: manyInstructionFiles(600)},
+			wd:   ".",
+			want: copilotSpan(manyInstructionTexts(600)...),
+		},
 	}
+}
+
+// manyInstructionFiles are n unconditional .github/instructions files,
+// i000.instructions.md … (sorted as numbered).
+func manyInstructionFiles(n int) map[string]string {
+	files := map[string]string{}
+	for i := range n {
+		files[fmt.Sprintf(".github/instructions/i%03d.instructions.md", i)] = fmt.Sprintf("i%03d\n", i)
+	}
+	return files
+}
+
+func manyInstructionTexts(n int) []string {
+	var texts []string
+	for i := range n {
+		texts = append(texts, fmt.Sprintf("i%03d\n", i))
+	}
+	return texts
 }
