@@ -146,7 +146,8 @@ func copilotEnv(home, tmp, baseURL string) []string {
 			"COPILOT_PROVIDER_API_KEY=x",
 			"COPILOT_MODEL=m",
 			// The unknown model's default prompt budget refuses a 300 KB
-			// file before any request; the budget decides no file's loading.
+			// file before any request ("exceed the model's usable context
+			// budget"); the other trees sent the same span without it.
 			"COPILOT_PROVIDER_MAX_PROMPT_TOKENS=10000000",
 			"NO_PROXY=127.0.0.1")
 	}
@@ -316,4 +317,37 @@ func copilotBodySpan(body []byte) (string, error) {
 		return "", fmt.Errorf("no %q after %q in the system message", copilotSpanEnd, copilotSpanStart)
 	}
 	return span, nil
+}
+
+// TestCopilotBodySpan checks the span's extraction on made-up bodies, so
+// that a change of the harness is caught without the binary (it runs
+// without RIVUMI_LINT_INTEGRATION).
+func TestCopilotBodySpan(t *testing.T) {
+	body := func(system string) []byte {
+		js, err := json.Marshal(map[string]any{"messages": []map[string]any{{"role": "system", "content": system}, {"role": "user", "content": "hello"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return js
+	}
+	good := "intro\n<tools>x</tools>\n\n<custom_instruction>\na </tools>\n\n b\n</custom_instruction>\n<system_notifications>\nmore\n</system_notifications>\n<system_notifications>"
+	if got, err := copilotBodySpan(body(good)); err != nil || got != "<custom_instruction>\na </tools>\n\n b\n</custom_instruction>" {
+		t.Errorf("span %q, %v", got, err)
+	}
+	if got, err := copilotBodySpan(body("</tools>\n\n\n<system_notifications>")); err != nil || got != "" {
+		t.Errorf("empty span: %q, %v", got, err)
+	}
+	for name, b := range map[string][]byte{
+		"no start":       body("<custom_instruction>\n</custom_instruction>\n<system_notifications>"),
+		"no end":         body("</tools>\n\n<custom_instruction>\n</custom_instruction>"),
+		"not JSON":       []byte("{"),
+		"no system":      []byte(`{"messages":[{"role":"user","content":"</tools>\n\n\n<system_notifications>"}]}`),
+		"no messages":    []byte(`{"messages":[]}`),
+		"parts":          []byte(`{"messages":[{"role":"system","content":[{"type":"text","text":"</tools>\n\n\n<system_notifications>"}]}]}`),
+		"lone surrogate": []byte(`{"messages":[{"role":"system","content":"</tools>\n\n\ud800\n<system_notifications>"}]}`),
+	} {
+		if got, err := copilotBodySpan(b); err == nil {
+			t.Errorf("%s: span %q, want an error", name, got)
+		}
+	}
 }
