@@ -101,7 +101,9 @@ func (c *Resolver) Names() []string {
 
 // Also are the names the engine's listings must keep for this profile.
 func (o *Options) Also() []string {
-	return []string{nameMD, nameLocalMD, dotClaude, agentsMD}
+	// .git: where the Git top is, for the settings (gitTop), read from
+	// the listing rather than by a stat of every directory.
+	return []string{nameMD, nameLocalMD, dotClaude, agentsMD, ".git"}
 }
 
 const (

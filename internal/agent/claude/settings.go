@@ -154,7 +154,13 @@ func (c *Resolver) gitTop(dir string) (top string, found bool, err error) {
 		return t.top, t.found, nil
 	}
 	t := gitTopAt{}
-	ent, err := c.e.Source().Lstat(path.Join(dir, ".git"))
+	var ent resolve.Entry
+	if info, ok := c.e.Listed(dir); ok {
+		// The engine lists the directory keeping .git (Also): no stat.
+		ent, _ = info.Lookup(".git")
+	} else {
+		ent, err = c.e.Source().Lstat(path.Join(dir, ".git"))
+	}
 	switch {
 	case resolve.IsFatal(err):
 		return "", false, err
