@@ -647,18 +647,9 @@ func (pl *planner) apply(c *change) error {
 		}
 		// X1: the swap is staged only when staging adds nothing else; the
 		// question is asked before the swap, which makes both paths differ.
-		clean := false
-		if c.tracked {
-			why, err := pl.swapClean(c.path, c.to)
-			if err != nil {
-				return err
-			}
-			clean, c.unstaged = why == "", why
-			if clean {
-				if err := pl.indexFree(); err != nil {
-					return err
-				}
-			}
+		clean, err := pl.stageable(c, c.path, c.to)
+		if err != nil {
+			return err
 		}
 		// The link becomes the file first: should the second step fail,
 		// both hold the text and nothing is lost.
@@ -688,18 +679,9 @@ func (pl *planner) apply(c *change) error {
 		}
 		// X1: staged only when staging adds nothing else, asked before
 		// the write, as for a swap.
-		clean := false
-		if c.tracked {
-			why, err := pl.swapClean(c.path)
-			if err != nil {
-				return err
-			}
-			clean, c.unstaged = why == "", why
-			if clean {
-				if err := pl.indexFree(); err != nil {
-					return err
-				}
-			}
+		clean, err := pl.stageable(c, c.path)
+		if err != nil {
+			return err
 		}
 		if err := replaceFile(d, name, c.old.data, c.old.mode, nil, pl.limit, pl.temps, pl.hooks.BeforeCommit); err != nil {
 			return err

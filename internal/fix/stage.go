@@ -18,6 +18,24 @@ import (
 // matches HEAD. Otherwise the user's own changes would be staged along
 // with it, so fix leaves the index alone and prints the git add line.
 
+// stageable reports whether the write of tracked change c, to paths,
+// may be staged (swapClean, then the index lock), asked before the write;
+// when it may not, c.unstaged says why.
+func (pl *planner) stageable(c *change, paths ...string) (bool, error) {
+	if !c.tracked {
+		return false, nil
+	}
+	why, err := pl.swapClean(paths...)
+	if err != nil {
+		return false, err
+	}
+	c.unstaged = why
+	if why != "" {
+		return false, nil
+	}
+	return true, pl.indexFree()
+}
+
 // swapClean returns "" when every root-relative path is clean in that
 // sense, or what is not (for the line that tells the user to stage).
 func (pl *planner) swapClean(paths ...string) (string, error) {
