@@ -18,11 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,55 +114,9 @@ func claudeEnv(home, tmp, baseURL string) []string {
 	return env
 }
 
-// claudeRecorder is the loopback API server: it keeps every request and
-// answers each with a 400 error, so Claude Code gives up after its retries.
-type claudeRecorder struct {
-	srv *httptest.Server
-	mu  sync.Mutex
-	// messages holds the bodies of the POSTs to /v1/messages, in order.
-	messages [][]byte
-	// others counts the requests to any other path.
-	others []string
-}
-
+// claudeRefusal is the API's error body the recorder answers Claude Code
+// with: it gives up after its retries.
 const claudeRefusal = `{"type":"error","error":{"type":"invalid_request_error","message":"test server"}}`
-
-func newClaudeRecorder(t *testing.T) *claudeRecorder {
-	t.Helper()
-	rec := &claudeRecorder{}
-	// 127.0.0.1 explicitly: httptest would fall back to [::1], and the
-	// run must never be given any other address.
-	l, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("claude recorder: listen on 127.0.0.1: %v", err)
-	}
-	rec.srv = httptest.NewUnstartedServer(http.HandlerFunc(rec.serve))
-	rec.srv.Listener.Close()
-	rec.srv.Listener = l
-	rec.srv.Start()
-	t.Cleanup(rec.srv.Close)
-	return rec
-}
-
-func (rec *claudeRecorder) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	rec.mu.Lock()
-	if r.Method == http.MethodPost && r.URL.Path == "/v1/messages" {
-		rec.messages = append(rec.messages, body)
-	} else {
-		rec.others = append(rec.others, r.Method+" "+r.URL.Path)
-	}
-	rec.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	io.WriteString(w, claudeRefusal)
-}
-
-func (rec *claudeRecorder) bodies() [][]byte {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	return append([][]byte(nil), rec.messages...)
-}
 
 // claudeOptions are what a run may vary besides the directory.
 type claudeOptions struct {
@@ -206,7 +156,7 @@ func runClaude(t *testing.T, bin, dir string, opt claudeOptions) claudeResult {
 	home := t.TempDir()
 	writeFiles(t, home, opt.home)
 	tmp := t.TempDir()
-	rec := newClaudeRecorder(t)
+	rec := newLoopRecorder(t, "claude", "/v1/messages", claudeRefusal)
 
 	ctx, cancel := context.WithTimeout(context.Background(), claudeRunTimeout)
 	defer cancel()
@@ -228,9 +178,10 @@ func runClaude(t *testing.T, bin, dir string, opt claudeOptions) claudeResult {
 	default:
 		t.Fatalf("claude in %s: %v", dir, err)
 	}
-	res.bodies = rec.bodies()
+	var others []string
+	res.bodies, others = rec.bodies()
 	if len(res.bodies) == 0 {
-		t.Fatalf("claude in %s sent no request to the recorder (others: %v)\n%s", dir, rec.others, res)
+		t.Fatalf("claude in %s sent no request to the recorder (others: %v)\n%s", dir, others, res)
 	}
 	return res
 }

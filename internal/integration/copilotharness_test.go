@@ -19,10 +19,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,54 +150,9 @@ func copilotEnv(home, tmp, baseURL string) []string {
 	return env
 }
 
-// copilotRecorder is the loopback provider: it keeps every request and
-// answers each with a 400 error, so Copilot gives up and exits.
-type copilotRecorder struct {
-	srv *httptest.Server
-	mu  sync.Mutex
-	// completions holds the bodies of the POSTs to /v1/chat/completions.
-	completions [][]byte
-	// others lists the requests to any other path.
-	others []string
-}
-
+// copilotRefusal is the provider's error body the recorder answers
+// Copilot with: it gives up and exits.
 const copilotRefusal = `{"error":{"message":"test server","type":"invalid_request_error"}}`
-
-func newCopilotRecorder(t *testing.T) *copilotRecorder {
-	t.Helper()
-	rec := &copilotRecorder{}
-	// 127.0.0.1 explicitly: the run must never be given another address.
-	l, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("copilot recorder: listen on 127.0.0.1: %v", err)
-	}
-	rec.srv = httptest.NewUnstartedServer(http.HandlerFunc(rec.serve))
-	rec.srv.Listener.Close()
-	rec.srv.Listener = l
-	rec.srv.Start()
-	t.Cleanup(rec.srv.Close)
-	return rec
-}
-
-func (rec *copilotRecorder) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	rec.mu.Lock()
-	if r.Method == http.MethodPost && r.URL.Path == "/v1/chat/completions" {
-		rec.completions = append(rec.completions, body)
-	} else {
-		rec.others = append(rec.others, r.Method+" "+r.URL.Path)
-	}
-	rec.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	io.WriteString(w, copilotRefusal)
-}
-
-func (rec *copilotRecorder) bodies() ([][]byte, []string) {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	return append([][]byte(nil), rec.completions...), append([]string(nil), rec.others...)
-}
 
 // copilotOptions are what a run may vary besides the directory.
 type copilotOptions struct {
@@ -234,7 +185,7 @@ func runCopilot(t *testing.T, bin, dir string, opt copilotOptions) copilotResult
 		home = t.TempDir()
 	}
 	tmp := t.TempDir()
-	rec := newCopilotRecorder(t)
+	rec := newLoopRecorder(t, "copilot", "/v1/chat/completions", copilotRefusal)
 
 	ctx, cancel := context.WithTimeout(context.Background(), copilotRunTimeout)
 	defer cancel()
