@@ -13,6 +13,12 @@ type Env struct {
 	// ClaudeHome is the home directory whose .claude/CLAUDE.md Claude
 	// Code reads; "" for none.
 	ClaudeHome string
+	// CopilotHome is where GitHub Copilot CLI reads the user's files
+	// ($HOME/.copilot); "" for none.
+	CopilotHome string
+	// CopilotCustomDirs is COPILOT_CUSTOM_INSTRUCTIONS_DIRS, which the
+	// copilot profile does not model (its views are then not exact).
+	CopilotCustomDirs string
 }
 
 // EnvFrom finds the agents' homes as the agents do: getenv reads the
@@ -24,6 +30,10 @@ func EnvFrom(getenv func(string) string, home func() (string, error)) Env {
 		h = ""
 	}
 	e.ClaudeHome = h
+	if h != "" {
+		e.CopilotHome = filepath.Join(h, ".copilot")
+	}
+	e.CopilotCustomDirs = getenv("COPILOT_CUSTOM_INSTRUCTIONS_DIRS")
 	switch c := getenv("CODEX_HOME"); {
 	case c != "":
 		e.CodexHome = c

@@ -40,9 +40,10 @@ func (p *Profile) Label() string {
 
 // The names of the profiles.
 const (
-	Rivumi = "rivumi"
-	Codex  = "codex"
-	Claude = "claude"
+	Rivumi  = "rivumi"
+	Codex   = "codex"
+	Claude  = "claude"
+	Copilot = "copilot"
 )
 
 // Resolver is one agent profile's resolution over an engine's listings
@@ -68,6 +69,10 @@ const CodexVersion = "0.171.0"
 // ClaudeVersion is the Claude Code release the claude profile follows.
 const ClaudeVersion = "2.1.328"
 
+// CopilotVersion is the GitHub Copilot CLI release the copilot profile
+// follows, taken from runs of that release's binary (#35).
+const CopilotVersion = "1.0.102"
+
 var profiles = []*Profile{
 	{Name: Rivumi, Product: "Rivumi",
 		Summary: "one layer per directory from the root down (overrides first), a user layer; links, non-regular, oversized and non-UTF-8 files rejected whole; the deepest override suppresses the layers above (docs/spec.md R1–R10, C1–C5)",
@@ -89,6 +94,9 @@ var profiles = []*Profile{
 			{"claude.instruction_files", "claude-md-or-agents-md", "which files load: the agents-md plugin's instructionFiles"},
 			{"claude.md_excludes", "[]", "claudeMdExcludes besides the settings files' (--settings, managed): globs of absolute paths not loaded"},
 		}},
+	{Name: Copilot, Product: "GitHub Copilot CLI", Version: CopilotVersion,
+		Summary: "the Git root, the working directory and the directories between (no Git: the working directory): every one of .github/copilot-instructions.md, AGENTS.md, CLAUDE.md, GEMINI.md, raw, in <custom_instruction> blocks, a text loaded twice dropped; @imports expanded (not through a link); .github/instructions and .claude/rules of the root and the working directory inlined, or listed in a table when conditional",
+		Options: []Option{}},
 }
 
 // Profiles returns every profile, Rivumi first.

@@ -7,6 +7,7 @@ package integration
 // the pinned 1.0.102 binary are the rules' evidence (#35).
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -146,10 +147,69 @@ type copilotCase struct {
 	env  []string
 	// setup runs after the tree is written.
 	setup func(t *testing.T, root string)
+	// inexact is a word the copilot profile's preview must give as why
+	// its view is not exact ("" when it must be exact).
+	inexact string
+}
+
+// copilotComparePreview runs `preview --agent copilot` in wd with vars and
+// compares its instruction section with span, the binary's, byte for byte;
+// when the case is one the profile does not model (inexact, a word of its
+// reason), the preview must say so instead.
+func copilotComparePreview(t *testing.T, rl, wd string, vars, where []string, span, inexact string) {
+	t.Helper()
+	environ := env(t, append(vars, "PWD="+wd)...)
+	r := run(t, wd, environ, nil, rl, append([]string{"preview", "--agent", "copilot"}, append([]string{"--format", "json"}, where...)...)...)
+	if r.code != 0 {
+		t.Fatalf("preview --format json: exit %d: %s", r.code, r.stderr)
+	}
+	var doc struct {
+		Agents []struct {
+			Agent   string `json:"agent"`
+			Exact   bool   `json:"exact"`
+			Inexact string `json:"inexact"`
+			Text    string `json:"text"`
+		} `json:"agents"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("preview --format json: %v", err)
+	}
+	var exact bool
+	var why, text string
+	found := false
+	for _, a := range doc.Agents {
+		if a.Agent == "copilot" {
+			exact, why, text, found = a.Exact, a.Inexact, a.Text, true
+		}
+	}
+	if !found {
+		t.Fatalf("preview --format json: no copilot agent in %s", r.stdout)
+	}
+	if inexact != "" {
+		if exact || !strings.Contains(why, inexact) {
+			t.Errorf("preview: exact %v, inexact %q; want not exact, naming %q", exact, why, inexact)
+		}
+		return
+	}
+	if !exact {
+		t.Errorf("preview: not exact (%s); the binary's span is\n%q", why, span)
+		return
+	}
+	r = run(t, wd, environ, nil, rl, append([]string{"preview", "--agent", "copilot"}, append([]string{"--section", "instructions"}, where...)...)...)
+	if r.code != 0 {
+		t.Fatalf("preview --section instructions: exit %d: %s", r.code, r.stderr)
+	}
+	if r.stdout != span {
+		t.Errorf("preview --section instructions differs from the binary: %s", codexBytesDiffer("preview", r.stdout, "copilot", span))
+	}
+	if text != span {
+		t.Errorf("preview --format json's text differs from the binary: %s", codexBytesDiffer("preview", text, "copilot", span))
+	}
 }
 
 func TestCopilotHarnessTrees(t *testing.T) {
 	bin := copilotBinary(t)
+	rl := rivumiLint(t)
 	for _, c := range copilotCases() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -168,9 +228,20 @@ func TestCopilotHarnessTrees(t *testing.T) {
 			for _, kv := range c.env {
 				opt.env = append(opt.env, strings.ReplaceAll(kv, "ROOT", root))
 			}
-			if got := copilotInstructions(t, bin, wd, opt); got != want {
+			got := copilotInstructions(t, bin, wd, opt)
+			if got != want {
 				t.Errorf("copilot in %s: span\n%q\nwant\n%q", c.wd, got, want)
 			}
+			// The copilot profile's preview, run where the binary ran with
+			// its HOME and variables, prints the binary's span byte for
+			// byte, or says why it cannot (the case's inexact).
+			// Outside Git rivumi-lint needs --root: the working directory,
+			// which is all Copilot reads there.
+			where := []string{"."}
+			if len(c.tree.git) == 0 {
+				where = []string{"--root", ".", "."}
+			}
+			copilotComparePreview(t, rl, wd, append([]string{"HOME=" + home}, opt.env...), where, got, c.inexact)
 		})
 	}
 }
@@ -612,9 +683,11 @@ func copilotCases() []copilotCase {
 				"extra/.github/copilot-instructions.md":        "extra copilot\n",
 				"extra/.github/instructions/e.instructions.md": "extra instructions\n",
 			}},
-			env:  []string{"COPILOT_CUSTOM_INSTRUCTIONS_DIRS=ROOT/extra"},
-			wd:   "repo",
-			want: copilotWant(copilotBlock("repo\n"), copilotSpan("extra instructions\n", copilotNestedTable(copilotNestedRow("../extra/")))),
+			env: []string{"COPILOT_CUSTOM_INSTRUCTIONS_DIRS=ROOT/extra"},
+			// Not modelled yet: the preview says so.
+			inexact: "COPILOT_CUSTOM_INSTRUCTIONS_DIRS",
+			wd:      "repo",
+			want:    copilotWant(copilotBlock("repo\n"), copilotSpan("extra instructions\n", copilotNestedTable(copilotNestedRow("../extra/")))),
 		},
 		{
 			// A linked worktree (.git is a file): its own top is the root.

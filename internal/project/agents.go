@@ -8,6 +8,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/agent/claude"
 	"github.com/rivumi/rivumi-lint/internal/agent/codex"
+	"github.com/rivumi/rivumi-lint/internal/agent/copilot"
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
@@ -30,6 +31,8 @@ var builders = map[string]profileRow{
 		build: (*Run).codex},
 	agent.Claude: {also: func(*config.Config) []string { var o claude.Options; return o.Also() },
 		build: (*Run).claude},
+	agent.Copilot: {also: func(*config.Config) []string { return copilot.Also() },
+		build: (*Run).copilot},
 }
 
 // profilesOn are the enabled profiles' names but Rivumi's, in the table's
@@ -135,6 +138,21 @@ func (r *Run) codex() (agent.Build, error) {
 		return nil, fmt.Errorf("codex profile: %w", err)
 	}
 	return func(e agent.Engine) (agent.Resolver, error) { return codex.New(e, o), nil }, nil
+}
+
+// copilot builds the copilot profile's resolver: the user's files from
+// ~/.copilot, read once per run.
+func (r *Run) copilot() (agent.Build, error) {
+	o := copilot.Options{RootAbs: r.rootAbs(), CustomDirs: r.p.opts.Env.CopilotCustomDirs}
+	// Copilot's chain runs from the Git top (the worktree's own, for a
+	// linked one), which the root is, or lies above.
+	o.Git = r.p.GitDir != "" && r.p.Prefix == ""
+	o.GitAbove = r.p.GitDir != "" && r.p.Prefix != ""
+	var err error
+	if o.User, err = copilot.ReadUser(r.p.opts.Env.CopilotHome); err != nil {
+		return nil, fmt.Errorf("copilot profile: %w", err)
+	}
+	return func(e agent.Engine) (agent.Resolver, error) { return copilot.New(e, o), nil }, nil
 }
 
 // claude builds the claude profile's resolver, from the config.

@@ -1,0 +1,527 @@
+// Package copilot is the copilot profile (#35): what GitHub Copilot CLI
+// 1.0.102 loads, as docs/agent-profiles.md ("What GitHub Copilot CLI
+// 1.0.102 does", rules 1–8) states it from runs of the binary (its loader
+// is closed source: the fixed trees of TestCopilotHarnessTrees are the
+// evidence).
+package copilot
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/content"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+)
+
+// The names Copilot reads in each directory of its chain (rule 2), in
+// its order, and the folders it reads at the Git root and the working
+// directory (rule 4).
+const (
+	copilotName     = ".github/copilot-instructions.md"
+	instructionsDir = ".github/instructions"
+	instructionsExt = ".instructions.md"
+	rulesDir        = ".claude/rules"
+)
+
+var chainNames = []string{"AGENTS.md", "CLAUDE.md", "GEMINI.md"}
+
+// maxRead bounds a file read whole: Copilot has no cut for a repository
+// file (rule 5); a larger one makes the view not exact.
+const maxRead = 64 << 20
+
+// Options are the copilot profile's settings: where the run finds what
+// Copilot would find on the machine.
+type Options struct {
+	// RootAbs is the root's absolute, physical path: imports are named by
+	// it.
+	RootAbs string
+	// Git says the root is the top of a Git working tree: the chain runs
+	// from it (rule 1). Without Git the chain is the directory alone.
+	Git bool
+	// GitAbove says the root lies inside a Git working tree below its
+	// top: Copilot's chain starts above the root, which is not read.
+	GitAbove bool
+	// User are the user's files under ~/.copilot (ReadUser); nil for none.
+	User *User
+	// CustomDirs is COPILOT_CUSTOM_INSTRUCTIONS_DIRS, not modelled: a
+	// view is not exact when it is set.
+	CustomDirs string
+}
+
+// User is what Copilot reads of ~/.copilot (rules 3, 4, 8).
+type User struct {
+	Instructions *agent.UserFile // copilot-instructions.md
+	Folder       []folderFile    // instructions/**/*.instructions.md, sorted
+	Inexact      string
+}
+
+// Resolver resolves Copilot's views over an engine's listings and reads.
+type Resolver struct {
+	e     agent.Engine
+	o     Options
+	files map[string]*file // by root-relative path
+	views map[string]*agent.View
+}
+
+// New returns a resolver over e.
+func New(e agent.Engine, o Options) *Resolver {
+	return &Resolver{e: e, o: o, files: map[string]*file{}, views: map[string]*agent.View{}}
+}
+
+// Also are the names the engine's listings must keep for this profile.
+func Also() []string { return append(slices.Clone(chainNames), ".github", ".claude") }
+
+// Profile implements agent.Resolver.
+func (c *Resolver) Profile() *agent.Profile { return agent.Lookup(agent.Copilot) }
+
+// Names implements agent.Resolver: the names read in each directory.
+func (c *Resolver) Names() []string { return append([]string{copilotName}, chainNames...) }
+
+// file is one path as Copilot reads it.
+type file struct {
+	path    string // root-relative, as named
+	real    string // where it leads once links are followed ("" none)
+	linked  bool   // a link on the way
+	kind    resolve.Kind
+	data    []byte // BOM removed; nil when not a regular file
+	size    int64
+	inexact string
+}
+
+// read reads p (root-relative) as Copilot opens it: links followed, inside
+// the root only.
+func (c *Resolver) read(p string) (*file, error) {
+	if f, ok := c.files[p]; ok {
+		return f, nil
+	}
+	f := &file{path: p, size: -1, kind: resolve.Missing}
+	c.files[p] = f
+	fo, err := agent.Follow(c.e.Source(), c.o.RootAbs, p)
+	if err != nil {
+		return nil, fmt.Errorf("follow %s: %w", p, err)
+	}
+	switch fo.Walk {
+	case agent.WalkNotFound:
+		return f, nil
+	case agent.WalkOutside:
+		f.kind = resolve.Symlink
+		f.inexact = p + " is a symbolic link out of the repository (to " + fo.Target + "), which Copilot follows; rivumi-lint reads nothing outside the root"
+		return f, nil
+	case agent.WalkFound:
+	default:
+		// A loop or a file on the way: Copilot cannot open it.
+		f.kind = resolve.Symlink
+		return f, nil
+	}
+	f.real, f.kind, f.linked = fo.Path, fo.Ent.Kind, fo.Path != p
+	if f.kind != resolve.Regular {
+		return f, nil
+	}
+	data, kind, size, err := c.e.Source().Read(fo.Path, maxRead)
+	if resolve.IsFatal(err) {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	var re *resolve.RejectError
+	switch {
+	case errors.As(err, &re):
+		f.inexact = p + ": " + re.Rej.Reason
+		return f, nil
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		f.kind = resolve.Missing
+		return f, nil
+	case err != nil:
+		f.inexact = p + ": " + err.Error()
+		return f, nil
+	case kind != resolve.Regular:
+		f.kind = kind
+		return f, nil
+	case size > maxRead || int64(len(data)) > maxRead:
+		f.inexact = fmt.Sprintf("%s is %d bytes, more than this tool reads whole", p, size)
+		return f, nil
+	}
+	if conv, ok := c.e.Source().(interface{ Converts(p string) string }); ok {
+		if why := conv.Converts(fo.Path); why != "" {
+			f.inexact = p + ": " + why
+		}
+	}
+	f.data, f.size = bytes.TrimPrefix(data, []byte("\ufeff")), size
+	return f, nil
+}
+
+// View implements agent.Resolver: what Copilot loads when started in dir.
+func (c *Resolver) View(dir string) (*agent.View, error) {
+	if v, ok := c.views[dir]; ok {
+		return v, nil
+	}
+	v, err := c.resolveView(dir)
+	if err != nil {
+		return nil, err
+	}
+	c.views[dir] = v
+	return v, nil
+}
+
+// view is the state of one view being resolved.
+type view struct {
+	v      *agent.View
+	blocks [][]byte
+	seen   map[string]bool // texts of the blocks loaded
+	real   map[string]bool // "dir\x00real path" of the files loaded
+	folder [][]byte
+	rows   []string
+}
+
+func (w *view) inexact(why string) {
+	if w.v.Inexact == "" && why != "" {
+		w.v.Inexact = why
+	}
+}
+
+func (c *Resolver) resolveView(dir string) (*agent.View, error) {
+	w := &view{v: &agent.View{Dir: dir, RootAbs: c.o.RootAbs}, seen: map[string]bool{}, real: map[string]bool{}}
+	info, err := c.e.Dir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if info.Linked != "" {
+		w.inexact("the directory is below a symbolic link: Copilot, started there, runs in the link's target")
+	}
+	if c.o.GitAbove {
+		w.inexact("the root lies inside a Git working tree below its top: Copilot's chain starts at the top, above the root, which rivumi-lint does not read")
+	}
+	if c.o.CustomDirs != "" {
+		w.inexact("COPILOT_CUSTOM_INSTRUCTIONS_DIRS is set (" + c.o.CustomDirs + "): the files Copilot reads from those directories are not modelled")
+	}
+	// Rule 1: the Git root, the working directory, the directories between
+	// from the working directory's parent upward; no Git, dir alone.
+	first := []string{dir}
+	var between []string
+	folders := []string{dir}
+	if c.o.Git && dir != "" {
+		first = []string{"", dir}
+		folders = first
+		for d := resolve.ParentDir(dir); d != ""; d = resolve.ParentDir(d) {
+			between = append(between, d)
+		}
+	}
+	if u := c.o.User; u != nil {
+		w.inexact(u.Inexact)
+		if u.Instructions != nil {
+			w.v.User = u.Instructions
+			w.add(u.Instructions.Text, nil)
+		}
+	}
+	// Rule 3: the copilot-instructions.md of the root and the working
+	// directory, then their AGENTS/CLAUDE/GEMINI, then the directories
+	// between, each with its four names.
+	for _, d := range first {
+		if err := c.chainFile(w, d, copilotName); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range first {
+		for _, n := range chainNames {
+			if err := c.chainFile(w, d, n); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, d := range between {
+		for _, n := range append([]string{copilotName}, chainNames...) {
+			if err := c.chainFile(w, d, n); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// Rule 4: the folder files, the user's first.
+	if u := c.o.User; u != nil {
+		for _, f := range u.Folder {
+			w.folderFile(f, f.abs)
+		}
+	}
+	for _, d := range folders {
+		for _, spec := range []struct {
+			dir, ext string
+			key      string
+		}{{instructionsDir, instructionsExt, "applyTo"}, {rulesDir, ".md", "paths"}} {
+			files, err := c.folder(w, d, spec.dir, spec.ext, spec.key)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range files {
+				shown := f.path
+				if d != "" {
+					shown = strings.TrimPrefix(f.path, d+"/")
+				}
+				w.folderFile(f, shown)
+				t := agent.Candidate{Path: f.path, Size: int64(len(f.text)), State: agent.Loaded, Reason: "a folder file Copilot inlines", Text: f.text}
+				if f.pattern != "" {
+					t.State, t.Reason, t.Text = agent.Conditional, "a folder file Copilot lists in its table for "+f.pattern, nil
+				}
+				w.v.Candidates = append(w.v.Candidates, t)
+			}
+		}
+	}
+	w.v.Render = render(w.blocks, w.folder, w.rows)
+	return w.v, nil
+}
+
+// add appends a block unless its text was loaded already (rule 7).
+func (w *view) add(text []byte, t *agent.Candidate) bool {
+	if w.seen[string(text)] {
+		if t != nil {
+			t.State, t.Reason = agent.Shadowed, "its text is a block Copilot loaded already: it is dropped"
+		}
+		return false
+	}
+	w.seen[string(text)] = true
+	w.blocks = append(w.blocks, text)
+	return true
+}
+
+// chainFile loads d's file called name, if any.
+func (c *Resolver) chainFile(w *view, d, name string) error {
+	p := path.Join(d, name)
+	f, err := c.read(p)
+	if err != nil {
+		return err
+	}
+	if f.kind == resolve.Missing {
+		return nil
+	}
+	t := agent.Candidate{Path: p, Size: f.size, Link: f.real}
+	if !f.linked {
+		t.Link = ""
+	}
+	defer func() { w.v.Candidates = append(w.v.Candidates, t) }()
+	if f.inexact != "" {
+		w.inexact(f.inexact)
+		t.State, t.Reason = agent.Outside, f.inexact
+		return nil
+	}
+	if f.kind != resolve.Regular {
+		t.State, t.Reason = agent.NotAFile, "it is not a file: Copilot skips it"
+		return nil
+	}
+	// A link beside its target is the file already loaded in this
+	// directory (rule 7).
+	key := d + "\x00" + f.real
+	if f.linked && resolve.ParentDir(f.real) == d && w.real[key] {
+		t.State, t.Reason = agent.Shadowed, "a link to a file of the same directory Copilot loaded already"
+		return nil
+	}
+	w.real[key] = true
+	text := content.Lossy(f.data)
+	t.Replaced = !utf8.Valid(f.data)
+	if !f.linked {
+		// A file read through a link has its imports not expanded (rule 7).
+		ex := &expander{c: c, w: w, seen: map[string]bool{}}
+		var err error
+		if text, err = ex.expand(text, resolve.ParentDir(p)); err != nil {
+			return err
+		}
+	}
+	t.Text = text
+	t.Kept = int64(len(text))
+	t.State, t.Reason = agent.Loaded, "loaded whole"
+	w.add(text, &t)
+	return nil
+}
+
+// folderFile adds one folder file: inlined, or a row of the table.
+func (w *view) folderFile(f folderFile, shown string) {
+	if f.pattern == "" {
+		w.folder = append(w.folder, f.text)
+		return
+	}
+	w.rows = append(w.rows, "| "+f.pattern+" | '"+shown+"' | "+f.description+" |")
+}
+
+// folderFile is one file of .github/instructions or .claude/rules.
+type folderFile struct {
+	path, abs   string // root-relative (abs for the user's)
+	text        []byte // BOM removed, invalid UTF-8 replaced
+	pattern     string // "" when inlined
+	description string
+}
+
+// folder lists d/sub's files ending in ext, recursively, sorted by path.
+func (c *Resolver) folder(w *view, d, sub, ext, key string) ([]folderFile, error) {
+	var out []folderFile
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		ents, err := c.e.Source().List(dir)
+		if resolve.IsFatal(err) {
+			return fmt.Errorf("list %s: %w", dir, err)
+		}
+		if err != nil {
+			var le *resolve.LinkedDirError
+			if errors.As(err, &le) {
+				w.inexact(dir + " lies below a symbolic link: whether Copilot reads the folder through it is not established")
+			}
+			return nil
+		}
+		for _, e := range ents {
+			p := path.Join(dir, e.Name)
+			switch e.Kind {
+			case resolve.Dir:
+				if err := walk(p); err != nil {
+					return err
+				}
+			case resolve.Symlink:
+				if strings.HasSuffix(e.Name, ext) {
+					w.inexact(p + " is a symbolic link: whether Copilot reads a link in its folders is not established")
+				}
+			case resolve.Regular:
+				if !strings.HasSuffix(e.Name, ext) {
+					continue
+				}
+				f, err := c.read(p)
+				if err != nil {
+					return err
+				}
+				if f.inexact != "" {
+					w.inexact(f.inexact)
+					continue
+				}
+				if f.data == nil {
+					continue
+				}
+				out = append(out, classify(p, f.data, key))
+			}
+		}
+		return nil
+	}
+	if err := walk(path.Join(d, sub)); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b folderFile) int { return strings.Compare(a.path, b.path) })
+	return out, nil
+}
+
+// classify reads a folder file's front matter (rule 4).
+func classify(p string, data []byte, key string) folderFile {
+	f := folderFile{path: p, text: content.Lossy(data)}
+	fm, ok := frontMatter(f.text)
+	if !ok {
+		return f
+	}
+	v, ok := fm[key]
+	if !ok {
+		return f
+	}
+	f.description = fm["description"].scalar
+	pats := v.list
+	if pats == nil {
+		for _, s := range strings.Split(v.scalar, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				pats = append(pats, s)
+			}
+		}
+	}
+	if len(pats) == 1 && (pats[0] == "**" || pats[0] == "**/*") {
+		return f
+	}
+	if len(pats) == 0 {
+		return f
+	}
+	f.pattern = strings.Join(pats, ", ")
+	return f
+}
+
+// ReadUser reads what Copilot reads of dir (~/.copilot): its
+// copilot-instructions.md and instructions/**/*.instructions.md, links
+// followed (the user's own files). nil when dir is "".
+func ReadUser(dir string) (*User, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	u := &User{}
+	p := filepath.Join(dir, "copilot-instructions.md")
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		data, err := readUserFile(p, st)
+		if err != nil {
+			return nil, err
+		}
+		u.Instructions = &agent.UserFile{Path: filepath.ToSlash(p), Text: content.Lossy(bytes.TrimPrefix(data, []byte("\ufeff")))}
+	}
+	root := filepath.Join(dir, "instructions")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(d.Name(), instructionsExt) {
+			return nil
+		}
+		st, err := os.Stat(p)
+		if err != nil || !st.Mode().IsRegular() {
+			return nil
+		}
+		data, err := readUserFile(p, st)
+		if err != nil {
+			return err
+		}
+		abs := filepath.ToSlash(p)
+		f := classify(abs, bytes.TrimPrefix(data, []byte("\ufeff")), "applyTo")
+		f.abs = abs
+		u.Folder = append(u.Folder, f)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(u.Folder, func(a, b folderFile) int { return strings.Compare(a.path, b.path) })
+	if u.Instructions == nil && len(u.Folder) == 0 {
+		return nil, nil
+	}
+	// The binary names a byte limit for the user's files, whose value is
+	// not known (docs/agent-profiles.md, "Open").
+	return u, nil
+}
+
+func readUserFile(p string, st os.FileInfo) ([]byte, error) {
+	if st.Size() > maxUser {
+		return nil, fmt.Errorf("read %s: it is %d bytes, more than the %d this tool reads of a user file", p, st.Size(), maxUser)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	return data, nil
+}
+
+const maxUser = 16 << 20
+
+// FileState implements agent.Resolver: a file of Copilot's names is
+// loaded wherever it lies on a chain.
+func (c *Resolver) FileState(p string) (agent.Candidate, bool) {
+	if !slices.Contains(chainNames, path.Base(p)) && p != copilotName && !strings.HasSuffix(p, "/"+copilotName) {
+		return agent.Candidate{}, false
+	}
+	f, err := c.read(p)
+	if err != nil || f.kind == resolve.Missing {
+		return agent.Candidate{}, false
+	}
+	t := agent.Candidate{Path: p, Size: f.size, State: agent.Loaded, Reason: "loaded"}
+	switch {
+	case f.inexact != "":
+		t.State, t.Reason = agent.Outside, f.inexact
+	case f.kind != resolve.Regular:
+		t.State, t.Reason = agent.NotAFile, "it is not a file: Copilot skips it"
+	case !utf8.Valid(f.data):
+		t.Replaced, t.Reason = true, "loaded with its invalid UTF-8 bytes replaced"
+	}
+	return t, true
+}
