@@ -96,7 +96,9 @@ var profiles = []*Profile{
 		}},
 	{Name: Copilot, Product: "GitHub Copilot CLI", Version: CopilotVersion,
 		Summary: "the Git root, the working directory and the directories between (no Git: the working directory): every one of .github/copilot-instructions.md, AGENTS.md, CLAUDE.md, GEMINI.md, raw, in <custom_instruction> blocks, a text loaded twice dropped; @imports expanded (not through a link); .github/instructions and .claude/rules of the root and the working directory inlined, or listed in a table when conditional",
-		Options: []Option{}},
+		Options: []Option{
+			{"copilot.custom_instructions_dirs", "[]", "COPILOT_CUSTOM_INSTRUCTIONS_DIRS: not modelled, its views are then not exact"},
+		}},
 }
 
 // Profiles returns every profile, Rivumi first.

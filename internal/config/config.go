@@ -60,7 +60,13 @@ type Config struct {
 	Agents     []string
 	Codex      Codex
 	Claude     Claude
+	Copilot    Copilot
 	References References
+}
+
+// Copilot is the copilot profile's section.
+type Copilot struct {
+	CustomDirs []string // COPILOT_CUSTOM_INSTRUCTIONS_DIRS
 }
 
 // References is the references section (RL021).

@@ -29,10 +29,11 @@ func TestDefault(t *testing.T) {
 			Override: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 			Normal:   []string{"RIVUMI.md", "AGENTS.md"},
 		},
-		Rules:  map[string]severity.Severity{},
-		Agents: []string{"rivumi"},
-		Codex:  Codex{MaxBytes: 32768, Fallbacks: []string{}, RootMarkers: []string{".git"}},
-		Claude: Claude{InstructionFiles: "claude-md-or-agents-md", Excludes: []string{}},
+		Rules:   map[string]severity.Severity{},
+		Agents:  []string{"rivumi"},
+		Codex:   Codex{MaxBytes: 32768, Fallbacks: []string{}, RootMarkers: []string{".git"}},
+		Claude:  Claude{InstructionFiles: "claude-md-or-agents-md", Excludes: []string{}},
+		Copilot: Copilot{CustomDirs: []string{}},
 		References: References{Enabled: true,
 			Commands: []string{"make", "npm", "pnpm", "yarn", "bun", "just"}},
 	}
@@ -119,6 +120,8 @@ codex:
 claude:
   instruction_files: claude-md-and-agents-md
   md_excludes: ["**/vendor/**/CLAUDE.md", /abs/CLAUDE.md]
+copilot:
+  custom_instructions_dirs: [/abs/extra]
 references:
   enabled: false
   ignore: [generated/**]
@@ -142,6 +145,7 @@ references:
 		Agents:  []string{"rivumi", "codex"}, // the table's order
 		Codex:   Codex{MaxBytes: 0, Fallbacks: []string{"CLAUDE.md", "README.md"}, RootMarkers: []string{}},
 		Claude:  Claude{InstructionFiles: "claude-md-and-agents-md", Excludes: []string{"**/vendor/**/CLAUDE.md", "/abs/CLAUDE.md"}},
+		Copilot: Copilot{CustomDirs: []string{"/abs/extra"}},
 		References: References{Enabled: false, Ignore: []string{"generated/**"},
 			Commands: []string{"make", "just"}}, // the key's order
 	}
@@ -197,7 +201,7 @@ func TestParseErrors(t *testing.T) {
 		msg  string // substring of the text after the prefix
 	}{
 		// unknown keys
-		{"version: 1\nlimits:\n  max_file_bytes: 10\nlimts: {}\n", 4, `unknown key "limts" (known: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, references)`},
+		{"version: 1\nlimits:\n  max_file_bytes: 10\nlimts: {}\n", 4, `unknown key "limts" (known: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, copilot, references)`},
 		{"limits:\n  max_bytes: 1\n", 2, `unknown key "max_bytes" in limits (known: max_file_bytes, max_dynamic_bytes, reserved_bytes, warn_ratio)`},
 		{"filenames:\n  overrides: []\n", 2, `unknown key "overrides" in filenames (known: override, normal)`},
 		{"\n\nVersion: 1\n", 3, `unknown key "Version"`},
@@ -206,7 +210,7 @@ func TestParseErrors(t *testing.T) {
 		{"project: a\nproject: b\n", 2, `config: duplicate key "project" (first at line 1)`},
 		{"rules:\n  RL001: off\n  RL001: error\n", 3, `rules: duplicate key "RL001" (first at line 2)`},
 		{"agents: [rivumi, gemini]\n", 1, `agents: unknown agent profile "gemini"; the profiles are rivumi, codex, claude`},
-		{"agents: []\n", 1, `agents: expected a list of agent profiles (rivumi, codex, claude), got`},
+		{"agents: []\n", 1, `agents: expected a list of agent profiles (rivumi, codex, claude, copilot), got`},
 		{"agents: [codex, codex]\n", 1, `agents: duplicate profile "codex"`},
 		{"codex:\n  project_doc_max_bytes: -1\n", 2, `codex.project_doc_max_bytes`},
 		{"codex:\n  project_doc_fallback_filenames: [a/b.md]\n", 2, `contains a path separator`},
@@ -218,7 +222,7 @@ func TestParseErrors(t *testing.T) {
 		{"references:\n  commands: make\n", 2, `references.commands: expected a list of make, npm, pnpm, yarn, bun, just (use [] for none)`},
 		// the document
 		{"- a\n", 1, `expected a mapping of settings at the top level`},
-		{"just a string\n", 1, `expected a mapping of settings at the top level (keys: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, references), got the string "just a string"`},
+		{"just a string\n", 1, `expected a mapping of settings at the top level (keys: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, copilot, references), got the string "just a string"`},
 		{"version: 1\n---\nversion: 1\n", 2, `a second YAML document starts here`},
 		{"version: 1\n---\n", 2, `a second YAML document`},
 		{"version: 1\nlimits: [\n", 2, `invalid YAML: `},
@@ -341,7 +345,7 @@ func TestParseErrors(t *testing.T) {
 // §8: the example message of the brief, whole.
 func TestParseUnknownKeyMessage(t *testing.T) {
 	_, err := Parse(name, []byte("version: 1\n# limits\n\nlimts:\n  max_file_bytes: 1\n"))
-	want := `.rivumi-lint.yaml:4: unknown key "limts" (known: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, references)`
+	want := `.rivumi-lint.yaml:4: unknown key "limts" (known: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, copilot, references)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/agent/claude"
@@ -144,6 +145,9 @@ func (r *Run) codex() (agent.Build, error) {
 // ~/.copilot, read once per run.
 func (r *Run) copilot() (agent.Build, error) {
 	o := copilot.Options{RootAbs: r.rootAbs(), CustomDirs: r.p.opts.Env.CopilotCustomDirs}
+	if o.CustomDirs == "" && len(r.Config.Copilot.CustomDirs) > 0 {
+		o.CustomDirs = strings.Join(r.Config.Copilot.CustomDirs, ",")
+	}
 	// Copilot's chain runs from the Git top (the worktree's own, for a
 	// linked one), which the root is, or lies above.
 	o.Git = r.p.GitDir != "" && r.p.Prefix == ""

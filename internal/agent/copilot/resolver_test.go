@@ -1,0 +1,189 @@
+package copilot
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/agent/agenttest"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
+)
+
+// copilotView resolves dir of the tree at root (a Git top) with o.
+func copilotView(t *testing.T, root, dir string, o Options) *agent.View {
+	t.Helper()
+	wt, err := resolve.OpenWorktree(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeWT := wt.Close
+	t.Cleanup(func() { closeWT() })
+	o.RootAbs = root
+	e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
+		Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: Also()})
+	v, err := New(e, o).View(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// The expected spans are written from the rules of docs/agent-profiles.md
+// ("What GitHub Copilot CLI 1.0.102 does"); TestCopilotHarnessTrees holds
+// the same rules to the binary.
+
+func block(text string) string { return "<custom_instruction>\n" + text + "\n</custom_instruction>" }
+
+func imported(src, text string) string {
+	return "\n\n<imported_custom_instruction source=\"" + src + "\">\n" + text + "\n</imported_custom_instruction>"
+}
+
+func join(parts ...string) string { return strings.Join(parts, "\n\n") }
+
+// Rules 1–3: the root, the working directory, then the directories
+// between from the working directory's parent upward, all four names each.
+func TestCopilotChainOrder(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		".github/copilot-instructions.md":       "root copilot\n",
+		"AGENTS.md":                             "root agents\n",
+		"GEMINI.md":                             "root gemini\n",
+		"AGENTS.override.md":                    "never read\n",
+		"a/AGENTS.md":                           "a agents\n",
+		"a/CLAUDE.md":                           "a claude\n",
+		"a/b/AGENTS.md":                         "b agents\n",
+		"a/b/c/.github/copilot-instructions.md": "wd copilot\n",
+		"a/b/c/CLAUDE.md":                       "wd claude\n",
+		"a/b/c/d/AGENTS.md":                     "below\n",
+	})
+	v := copilotView(t, root, "a/b/c", Options{Git: true})
+	want := join(block("root copilot\n"), block("wd copilot\n"), block("root agents\n"), block("root gemini\n"),
+		block("wd claude\n"), block("b agents\n"), block("a agents\n"), block("a claude\n"))
+	if got := string(v.Message()); got != want || !v.Exact() {
+		t.Errorf("span (exact %v, %s)\n%q\nwant\n%q", v.Exact(), v.Inexact, got, want)
+	}
+	// No Git: the directory alone.
+	v = copilotView(t, root, "a/b/c", Options{})
+	if got, want := string(v.Message()), join(block("wd copilot\n"), block("wd claude\n")); got != want {
+		t.Errorf("no Git: %q, want %q", got, want)
+	}
+}
+
+// Rules 5 and 7: raw text, a BOM removed, invalid UTF-8 replaced; a
+// text loaded already is dropped; a link beside its target loads once,
+// one elsewhere loads the raw text again.
+func TestCopilotRenderingAndDuplicates(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		"AGENTS.md":   "root @x.md\n",
+		"x.md":        "x\n\n",
+		"GEMINI.md":   "-> AGENTS.md",
+		"CLAUDE.md":   "\ufeffbad \xff\r\n",
+		"a/AGENTS.md": "bad \xff\r\n",
+		"a/CLAUDE.md": "",
+		"a/GEMINI.md": "-> ../AGENTS.md",
+	})
+	v := copilotView(t, root, "a", Options{Git: true})
+	want := join(block("root @x.md"+imported(root+"/x.md", "x")+"\n"), block("bad \ufffd\r\n"), block(""), block("root @x.md\n"))
+	if got := string(v.Message()); got != want {
+		t.Errorf("span\n%q\nwant\n%q", got, want)
+	}
+}
+
+// Rule 6: imports in place, a repeat by the same file skipped, another
+// file's import whole again; not expanded in code, for an address, an
+// absolute path, a missing file, a path out of the root.
+func TestCopilotImports(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		"AGENTS.md": "a @d/a.md and @d/a.md\n`@d/a.md`\n```\n@d/a.md\n```\nme@d/a.md @/etc/x @nope.md @../up.md\n",
+		"d/a.md":    "in a @b.md",
+		"d/b.md":    "b @a.md\n",
+		"CLAUDE.md": "c @d/b.md\n",
+	})
+	v := copilotView(t, root, "", Options{Git: true})
+	skip := func(src string) string {
+		return "\n\n<imported_custom_instruction source=\"" + src + "\" skipped=\"already-loaded\" />"
+	}
+	a := imported(root+"/d/a.md", "in a @b.md"+imported(root+"/d/b.md", "b @a.md"+skip(root+"/d/a.md")))
+	want := join(
+		block("a @d/a.md"+a+" and @d/a.md"+skip(root+"/d/a.md")+"\n`@d/a.md`\n```\n@d/a.md\n```\nme@d/a.md @/etc/x @nope.md @../up.md\n"),
+		block("c @d/b.md"+imported(root+"/d/b.md", "b @a.md"+imported(root+"/d/a.md", "in a @b.md"+skip(root+"/d/b.md")))+"\n"))
+	if got := string(v.Message()); got != want {
+		t.Errorf("span\n%q\nwant\n%q", got, want)
+	}
+}
+
+// Rule 4: folder files of the root and the working directory, inlined or
+// tabled by applyTo/paths; the table after the inlined ones.
+func TestCopilotFolderFiles(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		"AGENTS.md":                                  "root\n",
+		".github/instructions/b.instructions.md":     "---\napplyTo: \"src/**, lib/**\"\ndescription: code\n---\nb\n",
+		".github/instructions/a/z.instructions.md":   "---\napplyTo: \"**\"\n---\nz\n",
+		".github/instructions/c.md":                  "not an instructions file\n",
+		".claude/rules/r.md":                         "---\npaths:\n  - \"x/**\"\n---\nr\n",
+		".claude/rules/s.md":                         "\ufeffs\n",
+		"m/.github/instructions/m.instructions.md":   "between: never\n",
+		"m/w/.github/instructions/w.instructions.md": "---\napplyTo: [\"*.go\"]\n---\nw\n",
+	})
+	v := copilotView(t, root, "m/w", Options{Git: true})
+	table := tablePreamble + strings.Join([]string{
+		"| src/**, lib/** | '.github/instructions/b.instructions.md' | code |",
+		"| x/** | '.claude/rules/r.md' |  |",
+		"| *.go | '.github/instructions/w.instructions.md' |  |",
+	}, "\n")
+	want := block("root\n") + "\n\n" + join("---\napplyTo: \"**\"\n---\nz\n", "s\n", table) + "\n"
+	if got := string(v.Message()); got != want {
+		t.Errorf("span\n%q\nwant\n%q", got, want)
+	}
+}
+
+// Rule 8: the user's files first; COPILOT_CUSTOM_INSTRUCTIONS_DIRS makes
+// a view not exact; so does a root below the Git top.
+func TestCopilotUserAndInexact(t *testing.T) {
+	home := t.TempDir()
+	for p, c := range map[string]string{
+		"copilot-instructions.md":        "user\n",
+		"instructions/u.instructions.md": "---\napplyTo: \"*.md\"\n---\nu\n",
+		"AGENTS.md":                      "not read\n",
+	} {
+		full := filepath.Join(home, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u, err := ReadUser(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := agenttest.Tree(t, map[string]string{"AGENTS.md": "repo\n"})
+	v := copilotView(t, root, "", Options{Git: true, User: u})
+	want := join(block("user\n"), block("repo\n")) + "\n\n" + tablePreamble + "| *.md | '" + filepath.ToSlash(home) + "/instructions/u.instructions.md' |  |\n"
+	if got := string(v.Message()); got != want || !v.Exact() {
+		t.Errorf("span (exact %v)\n%q\nwant\n%q", v.Exact(), got, want)
+	}
+	if v := copilotView(t, root, "", Options{Git: true, CustomDirs: "/x"}); v.Exact() {
+		t.Error("COPILOT_CUSTOM_INSTRUCTIONS_DIRS set: the view says it is exact")
+	}
+	if v := copilotView(t, root, "", Options{GitAbove: true}); v.Exact() {
+		t.Error("a root below the Git top: the view says it is exact")
+	}
+}
+
+func TestCopilotFileState(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{"AGENTS.md": "x\n", "a/.github/copilot-instructions.md": "y\n", "README.md": "z\n"})
+	wt, err := resolve.OpenWorktree(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wt.Close()
+	r := New(resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: Also()}), Options{RootAbs: root, Git: true})
+	for p, want := range map[string]bool{"AGENTS.md": true, "a/.github/copilot-instructions.md": true, "README.md": false, "CLAUDE.md": false} {
+		if c, ok := r.FileState(p); ok != want || ok && c.State != agent.Loaded {
+			t.Errorf("FileState(%s) = %v, %v; want %v", p, c.State, ok, want)
+		}
+	}
+}
