@@ -515,6 +515,9 @@ func (c *Resolver) FileState(p string) (agent.Candidate, bool) {
 		return agent.Candidate{}, false
 	}
 	t := agent.Candidate{Path: p, Size: f.size, State: agent.Loaded, Reason: "loaded"}
+	if f.linked {
+		t.Link = f.real
+	}
 	switch {
 	case f.inexact != "":
 		t.State, t.Reason = agent.Outside, f.inexact
