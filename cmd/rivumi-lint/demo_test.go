@@ -106,7 +106,7 @@ func TestDemoAgents(t *testing.T) {
 		"RL015 budget/more/AGENTS.md":             "codex",
 		"RL015 budget/more/most/AGENTS.md":        "codex",
 		"RL016 codex-override/AGENTS.override.md": "codex",
-		"RL017 shadowed/RIVUMI.md":                "rivumi,codex,claude",
+		"RL017 shadowed/RIVUMI.md":                "rivumi,codex,claude,copilot",
 		"RL001 symlink/AGENTS.md":                 "rivumi",
 		"RL009 empty-override/AGENTS.override.md": "rivumi",
 		// Issue #24: each of Claude Code's findings.

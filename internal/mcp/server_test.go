@@ -118,7 +118,7 @@ func TestToolsListedM1(t *testing.T) {
 		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
 			t.Errorf("%s is not annotated read-only (M6)", tool.Name)
 		}
-		if tool.Name == "instructions" && !strings.Contains(string(sc), `"enum":["rivumi","codex","claude"]`) {
+		if tool.Name == "instructions" && !strings.Contains(string(sc), `"enum":["rivumi","codex","claude","copilot"]`) {
 			t.Errorf("instructions' schema %s does not list the profiles as agent's enum", sc)
 		}
 		if tool.OutputSchema == nil {
@@ -377,7 +377,7 @@ func TestAgentsTool(t *testing.T) {
 	for _, p := range got.Profiles {
 		names = append(names, p.Name)
 	}
-	if !slices.Equal(names, []string{"rivumi", "codex", "claude"}) {
+	if !slices.Equal(names, []string{"rivumi", "codex", "claude", "copilot"}) {
 		t.Errorf("profiles %v", names)
 	}
 }

@@ -99,7 +99,10 @@ func (x *expander) imported(ref, dir string) ([]byte, error) {
 	}
 	p := path.Join(dir, ref)
 	if p == ".." || strings.HasPrefix(p, "../") {
-		if !x.c.o.Git {
+		switch {
+		case x.c.o.GitAbove:
+			x.w.inexact("the import @" + ref + " leaves the root, below which the Git top lies: Copilot expands it, rivumi-lint reads only the repository")
+		case !x.c.o.Git:
 			x.w.inexact("the import @" + ref + " leaves the directory (no Git): whether Copilot expands it is not established")
 		}
 		return nil, nil

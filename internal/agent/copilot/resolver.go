@@ -206,7 +206,9 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 	first := []string{dir}
 	var between []string
 	folders := []string{dir}
-	if c.o.Git && dir != "" {
+	// Below the Git top the chain is modelled from the root, as far as
+	// the repository goes (the view says it is not exact).
+	if (c.o.Git || c.o.GitAbove) && dir != "" {
 		first = []string{"", dir}
 		folders = first
 		for d := resolve.ParentDir(dir); d != ""; d = resolve.ParentDir(d) {

@@ -168,8 +168,15 @@ func TestCopilotUserAndInexact(t *testing.T) {
 	if v := copilotView(t, root, "", Options{Git: true, CustomDirs: "/x"}); v.Exact() {
 		t.Error("COPILOT_CUSTOM_INSTRUCTIONS_DIRS set: the view says it is exact")
 	}
-	if v := copilotView(t, root, "", Options{GitAbove: true}); v.Exact() {
+	// A root below the Git top: the chain is modelled from the root (the
+	// part of it in the repository), and the view is not exact.
+	root = agenttest.Tree(t, map[string]string{"AGENTS.md": "repo\n", "a/AGENTS.md": "a\n"})
+	v = copilotView(t, root, "a", Options{GitAbove: true})
+	if v.Exact() {
 		t.Error("a root below the Git top: the view says it is exact")
+	}
+	if got, want := string(v.Message()), join(block("repo\n"), block("a\n")); got != want {
+		t.Errorf("below the Git top: %q, want %q", got, want)
 	}
 }
 
