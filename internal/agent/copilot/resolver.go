@@ -281,7 +281,10 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 func (w *view) add(text []byte, t *agent.Candidate) bool {
 	if w.seen[string(text)] {
 		if t != nil {
-			t.State, t.Reason = agent.Shadowed, "its text is a block Copilot loaded already: it is dropped"
+			// Its text is in the span, once: the state stays loaded (a
+			// rule comparing agents sees the same bytes), the reason says
+			// the block is not repeated.
+			t.Reason = "its text equals a block Copilot loaded before it: the block is sent once"
 		}
 		return false
 	}
@@ -335,7 +338,9 @@ func (c *Resolver) chainFile(w *view, d, name string) error {
 	t.Text = text
 	t.Kept = int64(len(text))
 	t.State, t.Reason = agent.Loaded, "loaded whole"
-	w.add(text, &t)
+	if !w.add(text, &t) {
+		t.Kept = 0
+	}
 	return nil
 }
 

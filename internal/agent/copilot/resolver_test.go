@@ -88,6 +88,16 @@ func TestCopilotRenderingAndDuplicates(t *testing.T) {
 	if got := string(v.Message()); got != want {
 		t.Errorf("span\n%q\nwant\n%q", got, want)
 	}
+	// The duplicate's text is in the span (once): loaded, none of its
+	// bytes sent again; the link beside its target is the same file.
+	states := map[string]agent.State{}
+	kept := map[string]int64{}
+	for _, c := range v.Candidates {
+		states[c.Path], kept[c.Path] = c.State, c.Kept
+	}
+	if states["a/AGENTS.md"] != agent.Loaded || kept["a/AGENTS.md"] != 0 || states["GEMINI.md"] != agent.Shadowed {
+		t.Errorf("states %v, kept %v", states, kept)
+	}
 }
 
 // Rule 6: imports in place, a repeat by the same file skipped, another
