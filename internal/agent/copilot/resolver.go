@@ -70,11 +70,19 @@ type Resolver struct {
 	o     Options
 	files map[string]*file // by root-relative path
 	views map[string]*agent.View
+	// folders are the folder files of a directory's folder, listed once:
+	// the root's are in every view.
+	folders map[string]folderList
+}
+
+type folderList struct {
+	files   []folderFile
+	inexact []string
 }
 
 // New returns a resolver over e.
 func New(e agent.Engine, o Options) *Resolver {
-	return &Resolver{e: e, o: o, files: map[string]*file{}, views: map[string]*agent.View{}}
+	return &Resolver{e: e, o: o, files: map[string]*file{}, views: map[string]*agent.View{}, folders: map[string]folderList{}}
 }
 
 // Also are the names the engine's listings must keep for this profile.
@@ -361,8 +369,28 @@ type folderFile struct {
 	description string
 }
 
-// folder lists d/sub's files ending in ext, recursively, sorted by path.
+// folder lists d/sub's files ending in ext, recursively, sorted by path,
+// once per resolver.
 func (c *Resolver) folder(w *view, d, sub, ext, key string) ([]folderFile, error) {
+	k := d + "\x00" + sub
+	l, ok := c.folders[k]
+	if !ok {
+		var err error
+		if l, err = c.listFolder(d, sub, ext, key); err != nil {
+			return nil, err
+		}
+		c.folders[k] = l
+	}
+	for _, why := range l.inexact {
+		w.inexact(why)
+	}
+	return l.files, nil
+}
+
+// listFolder is folder's listing.
+func (c *Resolver) listFolder(d, sub, ext, key string) (folderList, error) {
+	var l folderList
+	w := &l // inexact reasons, kept for every view
 	var out []folderFile
 	var walk func(dir string) error
 	walk = func(dir string) error {
@@ -373,7 +401,7 @@ func (c *Resolver) folder(w *view, d, sub, ext, key string) ([]folderFile, error
 		if err != nil {
 			var le *resolve.LinkedDirError
 			if errors.As(err, &le) {
-				w.inexact(dir + " lies below a symbolic link: whether Copilot reads the folder through it is not established")
+				w.inexactf(dir + " lies below a symbolic link: whether Copilot reads the folder through it is not established")
 			}
 			return nil
 		}
@@ -386,7 +414,7 @@ func (c *Resolver) folder(w *view, d, sub, ext, key string) ([]folderFile, error
 				}
 			case resolve.Symlink:
 				if strings.HasSuffix(e.Name, ext) {
-					w.inexact(p + " is a symbolic link: whether Copilot reads a link in its folders is not established")
+					w.inexactf(p + " is a symbolic link: whether Copilot reads a link in its folders is not established")
 				}
 			case resolve.Regular:
 				if !strings.HasSuffix(e.Name, ext) {
@@ -397,7 +425,7 @@ func (c *Resolver) folder(w *view, d, sub, ext, key string) ([]folderFile, error
 					return err
 				}
 				if f.inexact != "" {
-					w.inexact(f.inexact)
+					w.inexactf(f.inexact)
 					continue
 				}
 				if f.data == nil {
@@ -409,11 +437,14 @@ func (c *Resolver) folder(w *view, d, sub, ext, key string) ([]folderFile, error
 		return nil
 	}
 	if err := walk(path.Join(d, sub)); err != nil {
-		return nil, err
+		return l, err
 	}
 	slices.SortFunc(out, func(a, b folderFile) int { return strings.Compare(a.path, b.path) })
-	return out, nil
+	l.files = out
+	return l, nil
 }
+
+func (l *folderList) inexactf(why string) { l.inexact = append(l.inexact, why) }
 
 // classify reads a folder file's front matter (rule 4).
 func classify(p string, data []byte, key string) folderFile {

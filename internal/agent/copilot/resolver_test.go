@@ -204,3 +204,28 @@ func TestCopilotFileState(t *testing.T) {
 		}
 	}
 }
+
+// The root's folders are listed once per resolver and serve every view:
+// each view still has the same span and the same inexact reason.
+func TestCopilotFoldersShared(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		".github/instructions/a.instructions.md": "a\n",
+		".github/instructions/l.instructions.md": "-> a.instructions.md",
+		"x/AGENTS.md":                            "x\n",
+	})
+	wt, err := resolve.OpenWorktree(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wt.Close()
+	r := New(resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: Also()}), Options{RootAbs: root, Git: true})
+	for dir, want := range map[string]string{"": "a\n", "x": block("x\n") + "\n\na\n\n"} {
+		v, err := r.View(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(v.Message()); got != want || v.Exact() || !strings.Contains(v.Inexact, "l.instructions.md") {
+			t.Errorf("%q: %q (inexact %q), want %q, not exact", dir, got, v.Inexact, want)
+		}
+	}
+}
