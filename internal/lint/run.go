@@ -264,10 +264,12 @@ func (in *Inputs) forAgents(fs []Finding) []Finding {
 				if note == "" {
 					continue
 				}
-				f.Message = withAgentNote(f.Message, note)
-				if f.Subject != "" { // a rejection's subject is its message (RL001: copySubject)
-					f.Subject = withAgentNote(f.Subject, note)
+				if f.Subject == "" {
+					// The identity (B2) is Rivumi's words alone, so that a
+					// new profile's note does not move it.
+					f.Subject = f.Message
 				}
+				f.Message = withAgentNote(f.Message, note)
 			}
 		}
 		out = append(out, f)
@@ -327,6 +329,7 @@ func (in *Inputs) mergeAgents(fs []Finding) []Finding {
 		if !ok {
 			at[k] = len(out)
 			f.Agents = strings.Split(f.Agent, ",")
+			f.Subject = differSubject(f.differ)
 			out = append(out, f)
 			continue
 		}
@@ -340,8 +343,22 @@ func (in *Inputs) mergeAgents(fs []Finding) []Finding {
 			}
 		}
 		m.Message = differMessage(m.differ)
+		m.Subject = differSubject(m.differ)
 	}
 	return out
+}
+
+// differSubject is the baseline subject (B2) of an RL017 finding: what
+// Rivumi does with the place, without the agents' sides, so that a new
+// profile that differs the same way keeps the identity.
+func differSubject(parts []differPart) string {
+	var leads []string
+	for _, d := range parts {
+		if !slices.Contains(leads, d.lead) {
+			leads = append(leads, d.lead)
+		}
+	}
+	return "agents differ: " + strings.Join(leads, ". ")
 }
 
 // differMessage is the message of the RL017 parts of one place: a
