@@ -9,6 +9,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/preview"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 )
 
 // agentFlag is --agent, shared by check, preview and fix (A1).
@@ -21,7 +22,7 @@ func parseAgents(s string) ([]string, error) {
 	if s == "" {
 		return nil, nil
 	}
-	names, err := agent.ParseList(s)
+	names, err := profiles.ParseList(s)
 	if err != nil {
 		return nil, &usageError{err.Error()}
 	}
@@ -31,7 +32,7 @@ func parseAgents(s string) ([]string, error) {
 // agentEnv is where the agents find their user files, from this
 // process's environment: one value for every command (check, preview, fix,
 // the hooks, lsp, mcp), so each reads the same views.
-func agentEnv() agent.Env { return agent.EnvFrom(os.Getenv, os.UserHomeDir) }
+func agentEnv() agent.Env { return profiles.Env(os.Getenv, os.UserHomeDir) }
 
 // checkAgentSection refuses a --section an agent profile has no text for:
 // another agent's preview has only its instruction message.
@@ -74,7 +75,8 @@ func cmdAgents(args []string, stdout, stderr io.Writer) int {
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tAGENT\tVERSION\tLOADS")
-	for _, p := range agent.Profiles() {
+	for _, row := range profiles.All() {
+		p := row.Profile
 		v := p.Version
 		if v == "" {
 			v = "(docs/spec.md)"
@@ -84,8 +86,8 @@ func cmdAgents(args []string, stdout, stderr io.Writer) int {
 	tw.Flush()
 	fmt.Fprintln(stdout, "\nOptions (.rivumi-lint.yaml):")
 	tw = tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	for _, p := range agent.Profiles() {
-		for _, o := range p.Options {
+	for _, row := range profiles.All() {
+		for _, o := range row.Options() {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\n", o.Key, o.Default, o.Doc)
 		}
 	}

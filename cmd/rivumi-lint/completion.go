@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 	"github.com/rivumi/rivumi-lint/internal/report"
 )
 
@@ -52,7 +52,7 @@ func completionSpec() completion {
 	c := completion{flags: map[string][]string{}, values: map[string][]string{
 		"--format":  report.Names(),
 		"-f":        report.Names(),
-		"--agent":   append(agent.Names(), "all"),
+		"--agent":   append(profiles.Names(), "all"),
 		"--fail-on": {"error", "warning", "notice", "never"},
 		"--color":   {"auto", "always", "never"},
 		"--section": dynamicSections(),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/outfile"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 	"github.com/rivumi/rivumi-lint/internal/project"
 )
 
@@ -76,7 +77,7 @@ func cmdInit(args []string, version func() string, stdout, stderr io.Writer, tem
 	if ref == "" {
 		ref = "main"
 	}
-	if err := writeConfig(target, config.Template(config.SchemaURL(ref)), *force, temps); err != nil {
+	if err := writeConfig(target, config.Template(config.SchemaURL(ref), profiles.Config()...), *force, temps); err != nil {
 		return fail(stderr, err)
 	}
 	fmt.Fprintf(stdout, "Wrote %s: every key at its default, each with a comment (docs/config.md).\n", target)

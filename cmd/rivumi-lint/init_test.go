@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/rivumi/rivumi-lint/internal/config"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 )
 
 // X2: the file init writes loads (config.Load) as exactly the defaults and
@@ -27,13 +27,13 @@ func TestInitFileX2(t *testing.T) {
 		t.Fatalf("init: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 	path := filepath.Join(dir, configName)
-	c, err := config.Load(path)
+	c, err := config.Load(path, profiles.Config()...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config.Default()
+	want := config.Default(profiles.Config()...)
 	want.Path = path
-	if !reflect.DeepEqual(c, want) {
+	if !c.Same(want) {
 		t.Fatalf("init's file loads as\n %+v, want the defaults\n %+v", c, want)
 	}
 	fi, err := os.Lstat(path)

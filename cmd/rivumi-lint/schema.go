@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/rivumi/rivumi-lint/internal/config"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 )
 
 // cmdSchema is `rivumi-lint schema` (X3): the JSON Schema of the config
@@ -20,7 +21,7 @@ func cmdSchema(args []string, stdout, stderr io.Writer) int {
 	if len(pos) > 0 {
 		return fail(stderr, &usageError{"schema takes no arguments: usage: rivumi-lint schema"})
 	}
-	if _, err := stdout.Write(config.Schema()); err != nil {
+	if _, err := stdout.Write(config.Schema(profiles.Config()...)); err != nil {
 		return fail(stderr, err)
 	}
 	return exitOK

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/rivumi/rivumi-lint/internal/agent"
-
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 	buildversion "github.com/rivumi/rivumi-lint/internal/version"
 )
 
@@ -27,8 +26,8 @@ func cmdVersion(stdout io.Writer) int {
 		commit += " (with uncommitted changes)"
 	}
 	fmt.Fprintf(stdout, "  commit:  %s\n  go:      %s %s\n", commit, b.Go, b.Platform)
-	for _, p := range agent.Profiles() {
-		if p.Version != "" {
+	for _, row := range profiles.All() {
+		if p := row.Profile; p.Version != "" {
 			fmt.Fprintf(stdout, "  agent:   %s %s (--agent %s)\n", p.Product, p.Version, p.Name)
 		}
 	}

@@ -5,40 +5,40 @@ import "path/filepath"
 // Env is where the agents find their user-level files, read from the
 // process's environment once per run and handed to every front end, so
 // check, preview, fix, the hooks, the language server and the MCP server
-// resolve the same views.
+// resolve the same views. Each profile takes what it needs from it.
 type Env struct {
-	// CodexHome is where Codex reads its user file ($CODEX_HOME, else
-	// ~/.codex); "" for none.
-	CodexHome string
-	// ClaudeHome is the home directory whose .claude/CLAUDE.md Claude
-	// Code reads; "" for none.
-	ClaudeHome string
-	// CopilotHome is where GitHub Copilot CLI reads the user's files
-	// ($HOME/.copilot); "" for none.
-	CopilotHome string
-	// CopilotCustomDirs is COPILOT_CUSTOM_INSTRUCTIONS_DIRS, which the
-	// copilot profile does not model (its views are then not exact).
-	CopilotCustomDirs string
+	// Home is the user's home directory; "" for none.
+	Home string
+	// Vars are the environment variables the profiles read, by name
+	// (only those set).
+	Vars map[string]string
 }
 
-// EnvFrom finds the agents' homes as the agents do: getenv reads the
-// environment, home is the user's home directory (os.UserHomeDir).
-func EnvFrom(getenv func(string) string, home func() (string, error)) Env {
+// EnvFrom reads the variables names (the profiles' registry lists them)
+// through getenv and the home directory through home (os.UserHomeDir).
+func EnvFrom(getenv func(string) string, home func() (string, error), names []string) Env {
 	var e Env
-	h, err := home()
-	if err != nil {
-		h = ""
+	if h, err := home(); err == nil {
+		e.Home = h
 	}
-	e.ClaudeHome = h
-	if h != "" {
-		e.CopilotHome = filepath.Join(h, ".copilot")
-	}
-	e.CopilotCustomDirs = getenv("COPILOT_CUSTOM_INSTRUCTIONS_DIRS")
-	switch c := getenv("CODEX_HOME"); {
-	case c != "":
-		e.CodexHome = c
-	case h != "":
-		e.CodexHome = filepath.Join(h, ".codex")
+	for _, n := range names {
+		if v := getenv(n); v != "" {
+			if e.Vars == nil {
+				e.Vars = map[string]string{}
+			}
+			e.Vars[n] = v
+		}
 	}
 	return e
+}
+
+// Get is the variable name's value, "" when it is not set.
+func (e Env) Get(name string) string { return e.Vars[name] }
+
+// InHome is the path of rel below the home directory, "" without one.
+func (e Env) InHome(rel string) string {
+	if e.Home == "" {
+		return ""
+	}
+	return filepath.Join(e.Home, rel)
 }

@@ -12,8 +12,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -58,15 +60,12 @@ type Config struct {
 	// Agents are the agent profiles to resolve (A1), in the profile
 	// table's order; rivumi alone by default.
 	Agents     []string
-	Codex      Codex
-	Claude     Claude
-	Copilot    Copilot
 	References References
-}
 
-// Copilot is the copilot profile's section.
-type Copilot struct {
-	CustomDirs []string // COPILOT_CUSTOM_INSTRUCTIONS_DIRS
+	t *table
+	// vals hold the profiles' keys' values, a pointer each by path
+	// (Values reads them).
+	vals map[string]any
 }
 
 // References is the references section (RL021).
@@ -77,20 +76,6 @@ type References struct {
 	// Commands are the tools whose references are checked, in the
 	// key's Enum order.
 	Commands []string
-}
-
-// Claude is the claude profile's section: Claude Code's own settings.
-type Claude struct {
-	InstructionFiles string   // the agents-md plugin's instructionFiles
-	Excludes         []string // claudeMdExcludes
-	ExternalImports  bool     // hasClaudeMdExternalIncludesApproved
-}
-
-// Codex is the codex profile's section (A2): Codex's own settings.
-type Codex struct {
-	MaxBytes    int64    // project_doc_max_bytes
-	Fallbacks   []string // project_doc_fallback_filenames
-	RootMarkers []string // project_root_markers
 }
 
 // Override is one entry of overrides: the severities Rules maps (rule
@@ -161,13 +146,97 @@ func (c *Config) RuleRuns(id string) bool {
 // RuleLimits are the limits the rules use (lint.Config).
 func (c *Config) RuleLimits() lint.Limits { return c.Limits }
 
-// Default returns the configuration used when there is no config file. Each
-// call returns fresh slices and map, so callers may modify the result.
-func Default() *Config {
-	c := &Config{Rules: map[string]severity.Severity{}}
-	setDefaults(c) // the table (Keys) holds every default
+// Default returns the configuration used when there is no config file,
+// with the sections of profiles (the agent profiles' registry, in its
+// order). Each call returns fresh slices and map, so callers may modify
+// the result.
+func Default(profiles ...Profile) *Config { return defaultOf(newTable(profiles)) }
+
+func defaultOf(t *table) *Config {
+	c := &Config{Rules: map[string]severity.Severity{}, t: t, vals: map[string]any{}}
+	setDefaults(c) // the table holds every default
 	return c
 }
+
+// at points at k's value in c: its field, or a profile key's slot.
+func (c *Config) at(k *Key) any {
+	if k.ref != nil {
+		return k.ref(c)
+	}
+	if v, ok := c.vals[k.Path]; ok {
+		return v
+	}
+	var v any
+	switch k.Kind {
+	case KindInt:
+		v = new(int64)
+	case KindRatio:
+		v = new(float64)
+	case KindString, KindEnum:
+		v = new(string)
+	case KindBool:
+		v = new(bool)
+	case KindNames, KindGlobs, KindPatterns, KindChoices:
+		v = new([]string)
+	default:
+		panic("config: profile key " + k.Path + " has a kind a profile cannot use")
+	}
+	c.vals[k.Path] = v
+	return v
+}
+
+// Same reports whether c and o hold the same settings, the file's path
+// included (the keys they were read with are no setting).
+func (c *Config) Same(o *Config) bool {
+	x, y := *c, *o
+	x.t, y.t = nil, nil
+	return reflect.DeepEqual(x, y)
+}
+
+// Settings spells every setting of c, the profiles' by path: two configs
+// with the same settings give the same text (the preview's watch compares
+// it).
+func (c *Config) Settings() string {
+	x := *c
+	x.t, x.vals = nil, nil
+	var b strings.Builder
+	fmt.Fprintf(&b, "%+v", x)
+	for _, k := range slices.Sorted(maps.Keys(c.vals)) {
+		fmt.Fprintf(&b, " %s=%v", k, reflect.ValueOf(c.vals[k]).Elem())
+	}
+	return b.String()
+}
+
+// Values are one profile's settings: its section's keys, by name.
+type Values struct {
+	c    *Config
+	name string
+}
+
+// Section returns the settings of the profile called name.
+func (c *Config) Section(name string) Values { return Values{c, name} }
+
+// get is the value of key; a key the profile did not declare is a
+// programming error.
+func (v Values) get(key string) any {
+	k := v.c.t.lookup(v.name + "." + key)
+	if k == nil {
+		panic("config: profile " + v.name + " has no key " + key)
+	}
+	return v.c.at(k)
+}
+
+// Int is an integer key's value.
+func (v Values) Int(key string) int64 { return *v.get(key).(*int64) }
+
+// String is a string or enum key's value.
+func (v Values) String(key string) string { return *v.get(key).(*string) }
+
+// Bool is a boolean key's value.
+func (v Values) Bool(key string) bool { return *v.get(key).(*bool) }
+
+// Strings is a list key's value (a fresh copy).
+func (v Values) Strings(key string) []string { return slices.Clone(*v.get(key).(*[]string)) }
 
 // Error is a problem in a config file. Line is 1-based, or 0 when the
 // problem concerns the whole file (its size or type); reporters can use it
@@ -193,7 +262,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // content is parsed, and never more than MaxConfigBytes+1 bytes are read.
 // A missing file is an error that satisfies errors.Is(err, fs.ErrNotExist):
 // whether that means "use the defaults" is the caller's decision.
-func Load(path string) (*Config, error) {
+func Load(path string, profiles ...Profile) (*Config, error) {
 	// Non-blocking open, then a check of the opened descriptor: a FIFO
 	// named .rivumi-lint.yaml must not hang the linter (§10), and checking
 	// the descriptor rather than the path leaves no stat-then-open race.
@@ -221,7 +290,7 @@ func Load(path string) (*Config, error) {
 	if len(data) > MaxConfigBytes {
 		return nil, &Error{Name: path, Msg: fmt.Sprintf("config file is more than %d bytes (it grew while being read); the limit is %d bytes (1 MiB)", MaxConfigBytes, MaxConfigBytes)}
 	}
-	return Parse(path, data)
+	return Parse(path, data, profiles...)
 }
 
 func kindOf(m fs.FileMode) string {

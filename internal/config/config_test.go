@@ -21,7 +21,7 @@ const name = ".rivumi-lint.yaml"
 
 // §8: no config file means the defaults of §3 (C3), §4 (P3) and §2 (R2).
 func TestDefault(t *testing.T) {
-	c := Default()
+	c := Default(testProfiles...)
 	want := &Config{
 		Version: 1,
 		Limits:  Limits{MaxFileBytes: 32768, MaxDynamicBytes: 65536, ReservedBytes: 8192, WarnRatio: 0.8},
@@ -31,14 +31,11 @@ func TestDefault(t *testing.T) {
 		},
 		Rules:   map[string]severity.Severity{},
 		Agents:  []string{"rivumi"},
-		Codex:   Codex{MaxBytes: 32768, Fallbacks: []string{}, RootMarkers: []string{".git"}},
-		Claude:  Claude{InstructionFiles: "claude-md-or-agents-md", Excludes: []string{}},
-		Copilot: Copilot{CustomDirs: []string{}},
 		References: References{Enabled: true,
 			Commands: []string{"make", "npm", "pnpm", "yarn", "bun", "just"}},
 	}
-	if !reflect.DeepEqual(c, want) {
-		t.Fatalf("Default() = %+v, want %+v", c, want)
+	if !equal(c, want) {
+		t.Fatalf("Default(testProfiles...) = %+v, want %+v", c, want)
 	}
 	if got := c.Candidates(); !reflect.DeepEqual(got, []string{"RIVUMI.override.md", "AGENTS.override.md", "RIVUMI.md", "AGENTS.md"}) {
 		t.Fatalf("Candidates() = %q", got)
@@ -47,7 +44,7 @@ func TestDefault(t *testing.T) {
 	c.Filenames.Normal[0] = "X"
 	c.Rules["RL001"] = severity.Off
 	c.Candidates()[0] = "Y"
-	if d := Default(); d.Filenames.Normal[0] != "RIVUMI.md" || len(d.Rules) != 0 || d.Candidates()[0] != "RIVUMI.override.md" {
+	if d := Default(testProfiles...); d.Filenames.Normal[0] != "RIVUMI.md" || len(d.Rules) != 0 || d.Candidates()[0] != "RIVUMI.override.md" {
 		t.Fatalf("Default shares state between calls: %+v", d)
 	}
 }
@@ -76,13 +73,13 @@ func TestRuleIDs(t *testing.T) {
 // §8: an empty file, or one of only comments, means the defaults.
 func TestParseEmpty(t *testing.T) {
 	for _, in := range []string{"", "\n\n", "# nothing yet\n  # indented comment\n", "---\n", "--- # c\n...\n", "~\n", "\xef\xbb\xbf# BOM\n"} {
-		c, err := Parse(name, []byte(in))
+		c, err := Parse(name, []byte(in), testProfiles...)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", in, err)
 		}
-		want := Default()
+		want := Default(testProfiles...)
 		want.Path = name
-		if !reflect.DeepEqual(c, want) {
+		if !equal(c, want) {
 			t.Errorf("Parse(%q) = %+v, want defaults", in, c)
 		}
 	}
@@ -112,22 +109,20 @@ rules:
   near-miss-name: notice
   RL014: warning
 project: github.com/rivumi/rivumi-lint
-agents: [codex, rivumi]
-codex:
-  project_doc_max_bytes: 0
-  project_doc_fallback_filenames: [CLAUDE.md, README.md]
-  project_root_markers: []
-claude:
-  instruction_files: claude-md-and-agents-md
-  md_excludes: ["**/vendor/**/CLAUDE.md", /abs/CLAUDE.md]
-copilot:
-  custom_instructions_dirs: [/abs/extra]
+agents: [alpha, rivumi]
+alpha:
+  max_bytes: 0
+  fallbacks: [CLAUDE.md, README.md]
+  markers: []
+beta:
+  mode: two
+  excludes: ["**/vendor/**/CLAUDE.md", /abs/CLAUDE.md]
 references:
   enabled: false
   ignore: [generated/**]
   commands: [just, make]
 `
-	c, err := Parse(name, []byte(in))
+	c, err := Parse(name, []byte(in), testProfiles...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,14 +137,11 @@ references:
 		Ignore:  []string{"testdata/**", "**/vendor", "docs/{a,b}/*.md"},
 		Rules:   map[string]severity.Severity{"RL005": severity.Off, "RL007": severity.Error, "RL011": severity.Notice, "RL014": severity.Warning},
 		Project: "github.com/rivumi/rivumi-lint",
-		Agents:  []string{"rivumi", "codex"}, // the table's order
-		Codex:   Codex{MaxBytes: 0, Fallbacks: []string{"CLAUDE.md", "README.md"}, RootMarkers: []string{}},
-		Claude:  Claude{InstructionFiles: "claude-md-and-agents-md", Excludes: []string{"**/vendor/**/CLAUDE.md", "/abs/CLAUDE.md"}},
-		Copilot: Copilot{CustomDirs: []string{"/abs/extra"}},
+		Agents:  []string{"rivumi", "alpha"}, // the table's order
 		References: References{Enabled: false, Ignore: []string{"generated/**"},
 			Commands: []string{"make", "just"}}, // the key's order
 	}
-	if !reflect.DeepEqual(c, want) {
+	if !equal(c, want) {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
 	}
 	if got := c.Candidates(); !reflect.DeepEqual(got, []string{"TEAM.override.md", "TEAM.md", "AGENTS.md"}) {
@@ -178,15 +170,15 @@ func TestParsePartial(t *testing.T) {
 		{"ignore: [&x a]\n", func(c *Config) { c.Ignore = []string{"a"} }}, // an anchor alone is harmless
 	}
 	for _, tc := range cases {
-		c, err := Parse(name, []byte(tc.in))
+		c, err := Parse(name, []byte(tc.in), testProfiles...)
 		if err != nil {
 			t.Errorf("Parse(%q): %v", tc.in, err)
 			continue
 		}
-		want := Default()
+		want := Default(testProfiles...)
 		want.Path = name
 		tc.edit(want)
-		if !reflect.DeepEqual(c, want) {
+		if !equal(c, want) {
 			t.Errorf("Parse(%q) =\n %+v, want\n %+v", tc.in, c, want)
 		}
 	}
@@ -201,7 +193,7 @@ func TestParseErrors(t *testing.T) {
 		msg  string // substring of the text after the prefix
 	}{
 		// unknown keys
-		{"version: 1\nlimits:\n  max_file_bytes: 10\nlimts: {}\n", 4, `unknown key "limts" (known: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, copilot, references)`},
+		{"version: 1\nlimits:\n  max_file_bytes: 10\nlimts: {}\n", 4, `unknown key "limts" (known: version, limits, filenames, ignore, rules, overrides, project, agents, alpha, beta, references)`},
 		{"limits:\n  max_bytes: 1\n", 2, `unknown key "max_bytes" in limits (known: max_file_bytes, max_dynamic_bytes, reserved_bytes, warn_ratio)`},
 		{"filenames:\n  overrides: []\n", 2, `unknown key "overrides" in filenames (known: override, normal)`},
 		{"\n\nVersion: 1\n", 3, `unknown key "Version"`},
@@ -209,20 +201,20 @@ func TestParseErrors(t *testing.T) {
 		{"? [a]\n: 1\n", 1, `config: expected a plain key, got a list`},
 		{"project: a\nproject: b\n", 2, `config: duplicate key "project" (first at line 1)`},
 		{"rules:\n  RL001: off\n  RL001: error\n", 3, `rules: duplicate key "RL001" (first at line 2)`},
-		{"agents: [rivumi, gemini]\n", 1, `agents: unknown agent profile "gemini"; the profiles are rivumi, codex, claude`},
-		{"agents: []\n", 1, `agents: expected a list of agent profiles (rivumi, codex, claude, copilot), got`},
-		{"agents: [codex, codex]\n", 1, `agents: duplicate profile "codex"`},
-		{"codex:\n  project_doc_max_bytes: -1\n", 2, `codex.project_doc_max_bytes`},
-		{"codex:\n  project_doc_fallback_filenames: [a/b.md]\n", 2, `contains a path separator`},
-		{"claude:\n  instruction_files: agents-md\n", 2, `claude.instruction_files: "agents-md" is not one of claude-md-or-agents-md, claude-md, claude-md-and-agents-md, managed-only`},
-		{"claude:\n  md_excludes: [\"[\"]\n", 2, `claude.md_excludes: "[" is an invalid glob pattern`},
+		{"agents: [rivumi, delta]\n", 1, `agents: unknown agent profile "delta"; the profiles are rivumi, alpha, beta, gamma`},
+		{"agents: []\n", 1, `agents: expected a list of agent profiles (rivumi, alpha, beta, gamma), got`},
+		{"agents: [alpha, alpha]\n", 1, `agents: duplicate profile "alpha"`},
+		{"alpha:\n  max_bytes: -1\n", 2, `alpha.max_bytes`},
+		{"alpha:\n  fallbacks: [a/b.md]\n", 2, `contains a path separator`},
+		{"beta:\n  mode: three\n", 2, `beta.mode: "three" is not one of one, two`},
+		{"beta:\n  excludes: [\"[\"]\n", 2, `beta.excludes: "[" is an invalid glob pattern`},
 		{"references:\n  enabled: yes\n", 2, `references.enabled: expected true or false, got the string "yes"`},
 		{"references:\n  commands: [make, cargo]\n", 2, `references.commands: "cargo" is not one of make, npm, pnpm, yarn, bun, just`},
 		{"references:\n  commands: [just, just]\n", 2, `references.commands: duplicate "just"`},
 		{"references:\n  commands: make\n", 2, `references.commands: expected a list of make, npm, pnpm, yarn, bun, just (use [] for none)`},
 		// the document
 		{"- a\n", 1, `expected a mapping of settings at the top level`},
-		{"just a string\n", 1, `expected a mapping of settings at the top level (keys: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, copilot, references), got the string "just a string"`},
+		{"just a string\n", 1, `expected a mapping of settings at the top level (keys: version, limits, filenames, ignore, rules, overrides, project, agents, alpha, beta, references), got the string "just a string"`},
 		{"version: 1\n---\nversion: 1\n", 2, `a second YAML document starts here`},
 		{"version: 1\n---\n", 2, `a second YAML document`},
 		{"version: 1\nlimits: [\n", 2, `invalid YAML: `},
@@ -326,7 +318,7 @@ func TestParseErrors(t *testing.T) {
 		{"project: x\n" + strings.Repeat("k", 500) + ": 1\n", 2, `unknown key "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"... (known`},
 	}
 	for _, tc := range cases {
-		_, err := Parse(name, []byte(tc.in))
+		_, err := Parse(name, []byte(tc.in), testProfiles...)
 		if err == nil {
 			t.Errorf("Parse(%q): no error, want line %d: %s", tc.in, tc.line, tc.msg)
 			continue
@@ -344,8 +336,8 @@ func TestParseErrors(t *testing.T) {
 
 // §8: the example message of the brief, whole.
 func TestParseUnknownKeyMessage(t *testing.T) {
-	_, err := Parse(name, []byte("version: 1\n# limits\n\nlimts:\n  max_file_bytes: 1\n"))
-	want := `.rivumi-lint.yaml:4: unknown key "limts" (known: version, limits, filenames, ignore, rules, overrides, project, agents, codex, claude, copilot, references)`
+	_, err := Parse(name, []byte("version: 1\n# limits\n\nlimts:\n  max_file_bytes: 1\n"), testProfiles...)
+	want := `.rivumi-lint.yaml:4: unknown key "limts" (known: version, limits, filenames, ignore, rules, overrides, project, agents, alpha, beta, references)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
@@ -374,7 +366,7 @@ func TestParseAliasBomb(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		_, err := Parse(name, data)
+		_, err := Parse(name, data, testProfiles...)
 		runtime.ReadMemStats(&after)
 		if err == nil || !regexp.MustCompile(`^\.rivumi-lint\.yaml:\d+: `).MatchString(err.Error()) {
 			t.Fatalf("alias bomb: err = %v", err)
@@ -385,7 +377,7 @@ func TestParseAliasBomb(t *testing.T) {
 			t.Errorf("alias bomb allocated %d bytes", n)
 		}
 	}
-	_, err := Parse(name, known)
+	_, err := Parse(name, known, testProfiles...)
 	if err == nil || !strings.HasPrefix(err.Error(), name+":2: alias *a0 is not allowed") {
 		t.Errorf("alias bomb under ignore: %v", err)
 	}
@@ -409,7 +401,7 @@ func TestParseDeepNesting(t *testing.T) {
 		"indented maps": indented.String(),
 	}
 	for label, in := range cases {
-		_, err := Parse(name, []byte(in))
+		_, err := Parse(name, []byte(in), testProfiles...)
 		if err == nil || !regexp.MustCompile(`^\.rivumi-lint\.yaml:[1-9]\d*: `).MatchString(err.Error()) {
 			t.Errorf("%s: err = %.200v", label, err)
 		}
@@ -460,7 +452,7 @@ func TestLoadHuge(t *testing.T) {
 	}
 
 	// Parse keeps the same bound for data that did not come through Load.
-	if _, err := Parse(name, make([]byte, MaxConfigBytes+1)); err == nil || !strings.HasPrefix(err.Error(), name+": config is 1048577 bytes") {
+	if _, err := Parse(name, make([]byte, MaxConfigBytes+1), testProfiles...); err == nil || !strings.HasPrefix(err.Error(), name+": config is 1048577 bytes") {
 		t.Errorf("Parse(1 MiB + 1): %v", err)
 	}
 }
@@ -497,7 +489,7 @@ func TestLoad(t *testing.T) {
 
 // §8: ignore globs match a path or any of its parent directories.
 func TestIgnored(t *testing.T) {
-	c := Default()
+	c := Default(testProfiles...)
 	c.Ignore = []string{"testdata/**", "vendor", "**/gen", "docs/*.md", "x/{a,b}/c"}
 	cases := map[string]bool{
 		"":                        false,
@@ -531,7 +523,7 @@ func TestIgnored(t *testing.T) {
 	}
 
 	// The same globs through Parse.
-	pc, err := Parse(name, []byte("ignore:\n  - testdata\n"))
+	pc, err := Parse(name, []byte("ignore:\n  - testdata\n"), testProfiles...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,17 +532,17 @@ func TestIgnored(t *testing.T) {
 	}
 
 	// "**" excludes everything, the root included; no globs exclude nothing.
-	all := Default()
+	all := Default(testProfiles...)
 	all.Ignore = []string{"**"}
 	if !all.Ignored(".") || !all.Ignored("") || !all.Ignored("a/b") {
 		t.Errorf(`Ignored with "**": wrong`)
 	}
-	if Default().Ignored("testdata") {
+	if Default(testProfiles...).Ignored("testdata") {
 		t.Errorf("Default ignores testdata")
 	}
 
 	// A glob that Parse would reject matches nothing instead of failing.
-	bad := Default()
+	bad := Default(testProfiles...)
 	bad.Ignore = []string{"[", "a"}
 	if bad.Ignored("b") || !bad.Ignored("a/b") {
 		t.Errorf("Ignored with an invalid glob: wrong")
@@ -654,7 +646,7 @@ overrides:
   - paths: [vendor]
     rules:
       RL003: error
-`))
+`), testProfiles...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -681,7 +673,7 @@ overrides:
 	if !c.RuleRuns("RL003") || !c.RuleRuns("RL011") || !c.RuleRuns("RL001") {
 		t.Errorf("RuleRuns: RL003 %v, RL011 %v, RL001 %v; want all true", c.RuleRuns("RL003"), c.RuleRuns("RL011"), c.RuleRuns("RL001"))
 	}
-	off, err := Parse(name, []byte("rules:\n  RL003: \"off\"\noverrides:\n  - paths: [a]\n    rules: {RL003: \"off\"}\n"))
+	off, err := Parse(name, []byte("rules:\n  RL003: \"off\"\noverrides:\n  - paths: [a]\n    rules: {RL003: \"off\"}\n"), testProfiles...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -46,7 +47,8 @@ const (
 	KindOverrides
 )
 
-// Key is one key of .rivumi-lint.yaml (§8). Keys is the one table of them:
+// Key is one key of .rivumi-lint.yaml (§8). The keys of every config and
+// the agent profiles' sections make the one table (table):
 // the strict parser accepts exactly these keys and checks their values by
 // Kind, Min and Max; the JSON Schema (`rivumi-lint schema`, X3), the file
 // `rivumi-lint init` writes (X2) and Default are generated from it.
@@ -60,9 +62,9 @@ type Key struct {
 	Doc string
 	// Enum are a KindEnum's or KindChoices' values.
 	Enum []string
-	// def is the default: bool, int, int64, float64, string or []string; nil
+	// Def is the default: bool, int, int64, float64, string or []string; nil
 	// when the default is "nothing set" (a section, ignore, rules).
-	def any
+	Def any
 	// ref points at the key's field in a Config (nil for a section).
 	ref func(c *Config) any
 	// check runs after a section's keys are read: the checks between two
@@ -70,31 +72,33 @@ type Key struct {
 	check func(d *decoder, c *Config, section pair, given map[string]*yaml.Node) error
 }
 
-// Keys is the table, in the order the file and the messages list them.
-var Keys = []Key{
-	{Path: "version", Kind: KindVersion, def: 1,
+// baseKeys are the keys of every config, in the order the file and the
+// messages list them; the agent profiles' sections (Profile) follow the
+// agents key.
+var baseKeys = []Key{
+	{Path: "version", Kind: KindVersion, Def: 1,
 		Doc: "Config format version; only 1 exists, and a later one is refused rather than misread.",
 		ref: func(c *Config) any { return &c.Version }},
 	{Path: "limits", Kind: KindSection,
 		Doc: "Size limits of the runtime (C3, P3); set them as the runtime is configured."},
-	{Path: "limits.max_file_bytes", Kind: KindInt, Min: 1, Max: MaxLimitBytes, def: int64(32768),
+	{Path: "limits.max_file_bytes", Kind: KindInt, Min: 1, Max: MaxLimitBytes, Def: int64(32768),
 		Doc: "Largest instruction file in bytes; a larger one is rejected whole (C3, RL003).",
 		ref: func(c *Config) any { return &c.Limits.MaxFileBytes }},
-	{Path: "limits.max_dynamic_bytes", Kind: KindInt, Min: 1, Max: MaxLimitBytes, def: int64(65536),
+	{Path: "limits.max_dynamic_bytes", Kind: KindInt, Min: 1, Max: MaxLimitBytes, Def: int64(65536),
 		Doc: "Budget in bytes of the dynamic part of the prompt (P3, RL006).",
 		ref: func(c *Config) any { return &c.Limits.MaxDynamicBytes }},
-	{Path: "limits.reserved_bytes", Kind: KindInt, Min: 0, Max: MaxLimitBytes - 1, def: int64(8192),
+	{Path: "limits.reserved_bytes", Kind: KindInt, Min: 0, Max: MaxLimitBytes - 1, Def: int64(8192),
 		Doc: "Bytes of the dynamic budget kept for other sections; less than max_dynamic_bytes (P3).",
 		ref: func(c *Config) any { return &c.Limits.ReservedBytes }},
-	{Path: "limits.warn_ratio", Kind: KindRatio, def: 0.8,
+	{Path: "limits.warn_ratio", Kind: KindRatio, Def: 0.8,
 		Doc: "Share of the budget above which RL006 warns: greater than 0, at most 1 (P3).",
 		ref: func(c *Config) any { return &c.Limits.WarnRatio }},
 	{Path: "filenames", Kind: KindSection,
 		Doc: "Instruction file names, highest priority first (R2); a name may be in one list only."},
-	{Path: "filenames.override", Kind: KindNames, def: []string{"RIVUMI.override.md", "AGENTS.override.md"},
+	{Path: "filenames.override", Kind: KindNames, Def: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 		Doc: "Override names: such a layer suppresses the layers above it (R4); [] for none.",
 		ref: func(c *Config) any { return &c.Filenames.Override }},
-	{Path: "filenames.normal", Kind: KindNames, def: []string{"RIVUMI.md", "AGENTS.md"},
+	{Path: "filenames.normal", Kind: KindNames, Def: []string{"RIVUMI.md", "AGENTS.md"},
 		Doc: "Normal layer names, after the override names (R2); [] for none.",
 		ref: func(c *Config) any { return &c.Filenames.Normal }},
 	{Path: "ignore", Kind: KindGlobs,
@@ -105,49 +109,21 @@ var Keys = []Key{
 	{Path: "overrides", Kind: KindOverrides,
 		Doc: "Rule severities for some paths: a list of {paths: [globs], rules: {id or name: severity}}, applied in order, the later winning (O1-O4).",
 		ref: func(c *Config) any { return &c.Overrides }},
-	{Path: "project", Kind: KindString, def: "",
+	{Path: "project", Kind: KindString, Def: "",
 		Doc: "The memory project key (P4); empty: unset.",
 		ref: func(c *Config) any { return &c.Project }},
-	{Path: "agents", Kind: KindAgents, def: []string{"rivumi"},
+	{Path: "agents", Kind: KindAgents, Def: []string{"rivumi"},
 		Doc: "Agent profiles to resolve and check (A1), by name; `rivumi-lint agents` lists them.",
 		ref: func(c *Config) any { return &c.Agents }},
-	{Path: "codex", Kind: KindSection,
-		Doc: "The codex profile's settings (A2): set them as Codex's config.toml sets them."},
-	{Path: "codex.project_doc_max_bytes", Kind: KindInt, Min: 0, Max: MaxLimitBytes, def: int64(32768),
-		Doc: "Codex's budget in bytes for the whole chain of project files; 0 turns them off.",
-		ref: func(c *Config) any { return &c.Codex.MaxBytes }},
-	{Path: "codex.project_doc_fallback_filenames", Kind: KindNames, def: []string{},
-		Doc: "Names Codex tries after AGENTS.md in each directory; [] for none.",
-		ref: func(c *Config) any { return &c.Codex.Fallbacks }},
-	{Path: "codex.project_root_markers", Kind: KindNames, def: []string{".git"},
-		Doc: "Entries whose directory starts Codex's chain; [] for the working directory alone.",
-		ref: func(c *Config) any { return &c.Codex.RootMarkers }},
-	{Path: "claude", Kind: KindSection,
-		Doc: "The claude profile's settings (A2 for Claude Code): set them as the users' Claude Code settings set them."},
-	{Path: "claude.instruction_files", Kind: KindEnum, def: "claude-md-or-agents-md",
-		Enum: []string{"claude-md-or-agents-md", "claude-md", "claude-md-and-agents-md", "managed-only"},
-		Doc:  "Which files Claude Code loads (its agents-md plugin's instructionFiles): AGENTS.md only where no CLAUDE.md exists on the path (the default), CLAUDE.md only, both, or managed files only.",
-		ref:  func(c *Config) any { return &c.Claude.InstructionFiles }},
-	{Path: "claude.md_excludes", Kind: KindPatterns, def: []string{},
-		Doc: "More of Claude Code's claudeMdExcludes, besides those of the settings files the profile reads: globs matched against each file's absolute path.",
-		ref: func(c *Config) any { return &c.Claude.Excludes }},
-	{Path: "claude.external_imports", Kind: KindBool, def: false,
-		Doc: "Whether the users approved this project's imports from outside the working directory (~/.claude.json's hasClaudeMdExternalIncludesApproved): Claude Code then loads them; unapproved, it skips them.",
-		ref: func(c *Config) any { return &c.Claude.ExternalImports }},
-	{Path: "copilot", Kind: KindSection,
-		Doc: "The copilot profile's settings (#35): what the users' GitHub Copilot CLI environment changes."},
-	{Path: "copilot.custom_instructions_dirs", Kind: KindPatterns, def: []string{},
-		Doc: "The users' COPILOT_CUSTOM_INSTRUCTIONS_DIRS (absolute directories), not modelled yet: when any is set here or in the environment, every copilot view is not exact.",
-		ref: func(c *Config) any { return &c.Copilot.CustomDirs }},
 	{Path: "references", Kind: KindSection,
 		Doc: "RL021: the paths and commands instruction files name (docs/references.md)."},
-	{Path: "references.enabled", Kind: KindBool, def: true,
+	{Path: "references.enabled", Kind: KindBool, Def: true,
 		Doc: "Whether references are extracted and checked at all; false turns RL021 off.",
 		ref: func(c *Config) any { return &c.References.Enabled }},
 	{Path: "references.ignore", Kind: KindGlobs,
 		Doc: "Doublestar globs of reference targets never reported: a path relative to the root, or a make target's, script's or recipe's name.",
 		ref: func(c *Config) any { return &c.References.Ignore }},
-	{Path: "references.commands", Kind: KindChoices, def: []string{"make", "npm", "pnpm", "yarn", "bun", "just"},
+	{Path: "references.commands", Kind: KindChoices, Def: []string{"make", "npm", "pnpm", "yarn", "bun", "just"},
 		Enum: []string{"make", "npm", "pnpm", "yarn", "bun", "just"},
 		Doc:  "The commands whose targets, scripts and recipes are checked; [] for none.",
 		ref:  func(c *Config) any { return &c.References.Commands }},
@@ -156,17 +132,23 @@ var Keys = []Key{
 // The checks between two keys read the table through the parser, so they
 // are attached here rather than in Keys' literal (an initialisation cycle).
 func init() {
-	lookupKey("", "limits").check = checkLimits
-	lookupKey("", "filenames").check = checkFilenames
+	for i := range baseKeys {
+		switch baseKeys[i].Path {
+		case "limits":
+			baseKeys[i].check = checkLimits
+		case "filenames":
+			baseKeys[i].check = checkFilenames
+		}
+	}
 }
 
 // Default is the key's default value (a fresh copy of a list), nil when
 // the default is that nothing is set.
 func (k *Key) Default() any {
-	if l, ok := k.def.([]string); ok {
+	if l, ok := k.Def.([]string); ok {
 		return slices.Clone(l)
 	}
-	return k.def
+	return k.Def
 }
 
 // Name is the last element of Path.
@@ -180,29 +162,76 @@ func (k *Key) Section() string {
 	return ""
 }
 
+// Profile is one agent profile's part of the config: its name, which the
+// agents key accepts, and its section's keys, whose paths are relative to
+// the section (project_doc_max_bytes); a profile with no keys has no
+// section.
+type Profile struct {
+	Name string
+	// Doc is the section's line for the schema and init.
+	Doc  string
+	Keys []Key
+}
+
+// table is the keys of one kind of config: baseKeys with the sections of
+// the profiles it was made for, in their order.
+type table struct {
+	keys   []Key
+	agents []string // the profiles' names, for the agents key
+}
+
+// newTable is the table with the profiles' sections after the agents key;
+// with none, Rivumi's is the only profile.
+func newTable(profiles []Profile) *table {
+	t := &table{}
+	for _, p := range profiles {
+		t.agents = append(t.agents, p.Name)
+	}
+	if len(t.agents) == 0 {
+		t.agents = []string{"rivumi"}
+	}
+	for _, k := range baseKeys {
+		t.keys = append(t.keys, k)
+		if k.Path != "agents" {
+			continue
+		}
+		for _, p := range profiles {
+			if len(p.Keys) == 0 {
+				continue
+			}
+			t.keys = append(t.keys, Key{Path: p.Name, Kind: KindSection, Doc: p.Doc})
+			for _, pk := range p.Keys {
+				pk.Path = p.Name + "." + pk.Path
+				t.keys = append(t.keys, pk)
+			}
+		}
+	}
+	return t
+}
+
 // keysIn returns the keys directly in section ("" for the top level).
-func keysIn(section string) []*Key {
+func (t *table) keysIn(section string) []*Key {
 	var out []*Key
-	for i := range Keys {
-		if Keys[i].Section() == section {
-			out = append(out, &Keys[i])
+	for i := range t.keys {
+		if t.keys[i].Section() == section {
+			out = append(out, &t.keys[i])
 		}
 	}
 	return out
 }
 
 // namesIn returns the names of the keys in section, for messages.
-func namesIn(section string) []string {
+func (t *table) namesIn(section string) []string {
 	var out []string
-	for _, k := range keysIn(section) {
+	for _, k := range t.keysIn(section) {
 		out = append(out, k.Name())
 	}
 	return out
 }
 
 // lookupKey returns the key name in section.
-func lookupKey(section, name string) *Key {
-	for _, k := range keysIn(section) {
+func (t *table) lookupKey(section, name string) *Key {
+	for _, k := range t.keysIn(section) {
 		if k.Name() == name {
 			return k
 		}
@@ -210,28 +239,72 @@ func lookupKey(section, name string) *Key {
 	return nil
 }
 
+// lookup returns the key at path, nil when there is none.
+func (t *table) lookup(path string) *Key {
+	for i := range t.keys {
+		if t.keys[i].Path == path {
+			return &t.keys[i]
+		}
+	}
+	return nil
+}
+
 // setDefaults fills c with every key's default.
 func setDefaults(c *Config) {
-	for i := range Keys {
-		k := &Keys[i]
-		if k.ref == nil || k.def == nil {
+	for i := range c.t.keys {
+		k := &c.t.keys[i]
+		if k.Def == nil || k.Kind == KindSection {
 			continue
 		}
-		switch p := k.ref(c).(type) {
+		switch p := c.at(k).(type) {
 		case *bool:
-			*p = k.def.(bool)
+			*p = k.Def.(bool)
 		case *int:
-			*p = k.def.(int)
+			*p = k.Def.(int)
 		case *int64:
-			*p = k.def.(int64)
+			*p = k.Def.(int64)
 		case *float64:
-			*p = k.def.(float64)
+			*p = k.Def.(float64)
 		case *string:
-			*p = k.def.(string)
+			*p = k.Def.(string)
 		case *[]string:
 			*p = k.Default().([]string)
 		default:
 			panic("config: key " + k.Path + " has a field of an unknown type")
 		}
 	}
+}
+
+// Option is a key as `rivumi-lint agents` lists it: its path, its default
+// as the file would write it, and its doc.
+type Option struct {
+	Key, Default, Doc string
+}
+
+// Options are the keys at paths of the table with profiles' sections, in
+// the order given; a path of no key is a programming error.
+func Options(paths []string, profiles ...Profile) []Option {
+	t := newTable(profiles)
+	var out []Option
+	for _, p := range paths {
+		k := t.lookup(p)
+		if k == nil {
+			panic("config: no key " + p)
+		}
+		def := fmt.Sprint(k.Def)
+		if l, ok := k.Def.([]string); ok {
+			def = "[" + strings.Join(l, ", ") + "]"
+		}
+		out = append(out, Option{Key: k.Path, Default: def, Doc: k.Doc})
+	}
+	return out
+}
+
+// SectionPaths are the paths of a profile's keys, in its order.
+func (p *Profile) SectionPaths() []string {
+	var out []string
+	for _, k := range p.Keys {
+		out = append(out, p.Name+"."+k.Path)
+	}
+	return out
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/lint/severity"
 )
@@ -24,11 +23,14 @@ var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // Parse parses the content of a config file. name is used in error texts
 // only, which read "name:line: what is wrong (what is accepted)". An empty
 // file, or one of only comments, gives the defaults.
-func Parse(name string, data []byte) (*Config, error) {
+//
+// profiles are the agent profiles (their registry, in its order): the
+// agents key accepts their names, and their sections are keys.
+func Parse(name string, data []byte, profiles ...Profile) (*Config, error) {
 	if len(data) > MaxConfigBytes {
 		return nil, &Error{Name: name, Msg: fmt.Sprintf("config is %d bytes; the limit is %d bytes (1 MiB)", len(data), MaxConfigBytes)}
 	}
-	d := &decoder{name: name, data: data}
+	d := &decoder{name: name, data: data, t: newTable(profiles)}
 	if err := d.checkText(); err != nil {
 		return nil, err
 	}
@@ -40,7 +42,7 @@ func Parse(name string, data []byte) (*Config, error) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			c := Default()
+			c := defaultOf(d.t)
 			c.Path = name
 			return c, nil
 		}
@@ -56,7 +58,7 @@ func Parse(name string, data []byte) (*Config, error) {
 	if err := d.rejectAliases(&doc); err != nil {
 		return nil, err
 	}
-	c := Default()
+	c := defaultOf(d.t)
 	c.Path = name
 	if err := d.root(c, &doc); err != nil {
 		return nil, err
@@ -67,6 +69,7 @@ func Parse(name string, data []byte) (*Config, error) {
 type decoder struct {
 	name string
 	data []byte
+	t    *table
 }
 
 func (d *decoder) errorf(n *yaml.Node, format string, args ...any) *Error {
@@ -214,7 +217,7 @@ func (d *decoder) root(c *Config, doc *yaml.Node) error {
 		return nil // "---" alone, or "~": nothing set
 	}
 	if top.Kind != yaml.MappingNode {
-		return d.errorf(top, "expected a mapping of settings at the top level (keys: %s), got %s", strings.Join(namesIn(""), ", "), describe(top))
+		return d.errorf(top, "expected a mapping of settings at the top level (keys: %s), got %s", strings.Join(d.t.namesIn(""), ", "), describe(top))
 	}
 	return d.section(c, "", pair{v: top})
 }
@@ -232,9 +235,9 @@ func (d *decoder) section(c *Config, section string, sec pair) error {
 	}
 	given := map[string]*yaml.Node{}
 	for _, p := range pairs {
-		k := lookupKey(section, p.k.Value)
+		k := d.t.lookupKey(section, p.k.Value)
 		if k == nil {
-			return d.unknownKey(p.k, section, namesIn(section))
+			return d.unknownKey(p.k, section, d.t.namesIn(section))
 		}
 		if err := d.value(c, k, p); err != nil {
 			return err
@@ -244,7 +247,7 @@ func (d *decoder) section(c *Config, section string, sec pair) error {
 	if section == "" {
 		return nil
 	}
-	if k := lookupKey(sectionOf(section), nameOf(section)); k != nil && k.check != nil {
+	if k := d.t.lookupKey(sectionOf(section), nameOf(section)); k != nil && k.check != nil {
 		return k.check(d, c, sec, given)
 	}
 	return nil
@@ -265,40 +268,40 @@ func (d *decoder) value(c *Config, k *Key, p pair) error {
 		if p.v.Kind != yaml.ScalarNode || p.v.ShortTag() != "!!int" || p.v.Decode(&v) != nil || v != 1 {
 			return d.errorf(p.v, "%s: expected 1, got %s (this rivumi-lint reads config version 1)", k.Path, describe(p.v))
 		}
-		*k.ref(c).(*int) = 1
+		*c.at(k).(*int) = 1
 	case KindInt:
-		*k.ref(c).(*int64), err = d.integer(p.v, k.Path, k.Min, k.Max)
+		*c.at(k).(*int64), err = d.integer(p.v, k.Path, k.Min, k.Max)
 	case KindRatio:
-		*k.ref(c).(*float64), err = d.ratio(p.v, k.Path)
+		*c.at(k).(*float64), err = d.ratio(p.v, k.Path)
 	case KindString:
-		*k.ref(c).(*string), err = d.str(p.v, k.Path)
+		*c.at(k).(*string), err = d.str(p.v, k.Path)
 	case KindNames:
-		err = d.names(k.ref(c).(*[]string), p.v, k.Path)
+		err = d.names(c.at(k).(*[]string), p.v, k.Path)
 	case KindGlobs:
-		err = d.globs(k.ref(c).(*[]string), p.v, k.Path)
+		err = d.globs(c.at(k).(*[]string), p.v, k.Path)
 	case KindRules:
 		err = d.rules(c.Rules, p.v, "rules")
 	case KindOverrides:
-		err = d.overrides(k.ref(c).(*[]Override), p.v, k.Path)
+		err = d.overrides(c.at(k).(*[]Override), p.v, k.Path)
 	case KindAgents:
-		err = d.agents(k.ref(c).(*[]string), p.v, k.Path)
+		err = d.agents(c.at(k).(*[]string), p.v, k.Path)
 	case KindEnum:
 		var v string
 		if v, err = d.str(p.v, k.Path); err == nil {
 			if !slices.Contains(k.Enum, v) {
 				return d.errorf(p.v, "%s: %s is not one of %s", k.Path, shown(v), strings.Join(k.Enum, ", "))
 			}
-			*k.ref(c).(*string) = v
+			*c.at(k).(*string) = v
 		}
 	case KindPatterns:
-		err = d.patterns(k.ref(c).(*[]string), p.v, k.Path)
+		err = d.patterns(c.at(k).(*[]string), p.v, k.Path)
 	case KindBool:
 		if p.v.Kind != yaml.ScalarNode || p.v.ShortTag() != "!!bool" {
 			return d.errorf(p.v, "%s: expected true or false, got %s", k.Path, describe(p.v))
 		}
-		err = p.v.Decode(k.ref(c).(*bool))
+		err = p.v.Decode(c.at(k).(*bool))
 	case KindChoices:
-		err = d.choices(k, k.ref(c).(*[]string), p.v)
+		err = d.choices(k, c.at(k).(*[]string), p.v)
 	default:
 		panic("config: key " + k.Path + " has an unknown kind")
 	}
@@ -338,7 +341,7 @@ func defaultNote(given *yaml.Node) string {
 // table's order.
 func (d *decoder) agents(list *[]string, v *yaml.Node, key string) error {
 	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-		return d.errorf(v, "%s: expected a list of agent profiles (%s), got %s", key, strings.Join(agent.Names(), ", "), describe(v))
+		return d.errorf(v, "%s: expected a list of agent profiles (%s), got %s", key, strings.Join(d.t.agents, ", "), describe(v))
 	}
 	var names []string
 	for _, item := range v.Content {
@@ -346,15 +349,21 @@ func (d *decoder) agents(list *[]string, v *yaml.Node, key string) error {
 		if err != nil {
 			return err
 		}
-		if agent.Lookup(name) == nil {
-			return d.errorf(item, "%s: unknown agent profile %s; the profiles are %s", key, shown(name), strings.Join(agent.Names(), ", "))
+		if !slices.Contains(d.t.agents, name) {
+			return d.errorf(item, "%s: unknown agent profile %s; the profiles are %s", key, shown(name), strings.Join(d.t.agents, ", "))
 		}
 		if slices.Contains(names, name) {
 			return d.errorf(item, "%s: duplicate profile %s", key, shown(name))
 		}
 		names = append(names, name)
 	}
-	*list = agent.Ordered(names)
+	var ordered []string
+	for _, n := range d.t.agents { // the registry's order
+		if slices.Contains(names, n) {
+			ordered = append(ordered, n)
+		}
+	}
+	*list = ordered
 	return nil
 }
 
@@ -438,7 +447,7 @@ func (d *decoder) names(list *[]string, v *yaml.Node, key string) error {
 // make one directory entry both an override and a normal layer; say which
 // list to fix.
 func checkFilenames(d *decoder, c *Config, section pair, given map[string]*yaml.Node) error {
-	for _, list := range namesIn("filenames") {
+	for _, list := range d.t.namesIn("filenames") {
 		other := "normal"
 		otherNames := c.Filenames.Normal
 		if list == "normal" {

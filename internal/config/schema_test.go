@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -12,7 +11,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -27,31 +25,9 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/lint"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/rivumi-lint.schema.json")
-
-// schemaFile is the committed schema, from config/.
-var schemaFile = filepath.Join("..", "..", "docs", "rivumi-lint.schema.json")
-
-// X3: the committed schema is what `rivumi-lint schema` prints.
-func TestSchemaCommittedX3(t *testing.T) {
-	got := Schema()
-	if *update {
-		if err := os.WriteFile(schemaFile, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(schemaFile)
-	if err != nil {
-		t.Fatalf("%v (regenerate: go test ./internal/config -run TestSchemaCommittedX3 -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: regenerate it with go test ./internal/config -run TestSchemaCommittedX3 -update", schemaFile)
-	}
-}
-
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema()))
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema(testProfiles...)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +49,7 @@ func compileSchema(t *testing.T) *jsonschema.Schema {
 // them that is not in the table.
 func TestSchemaKeysX3(t *testing.T) {
 	var doc map[string]any
-	if err := json.Unmarshal(Schema(), &doc); err != nil {
+	if err := json.Unmarshal(Schema(testProfiles...), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
@@ -96,7 +72,7 @@ func TestSchemaKeysX3(t *testing.T) {
 	}
 	walk("", doc)
 	var inTable []string
-	for _, k := range Keys {
+	for _, k := range newTable(testProfiles).keys {
 		inTable = append(inTable, k.Path)
 		if k.Kind == KindRules {
 			for _, r := range lint.Rules() {
@@ -120,7 +96,7 @@ func TestSchemaKeysX3(t *testing.T) {
 			val = "warning"
 		}
 		in := nest(path, val)
-		if _, err := Parse(name, []byte(in)); err != nil {
+		if _, err := Parse(name, []byte(in), testProfiles...); err != nil {
 			t.Errorf("parser refuses schema key %s:\n%s%v", path, in, err)
 		}
 		if err := validateYAML(s, []byte(in)); err != nil {
@@ -131,7 +107,7 @@ func TestSchemaKeysX3(t *testing.T) {
 		if strings.HasPrefix(bad, ".") {
 			bad = nest("zz_unknown", "1")
 		}
-		if _, err := Parse(name, []byte(bad)); err == nil || !strings.Contains(err.Error(), "unknown") {
+		if _, err := Parse(name, []byte(bad), testProfiles...); err == nil || !strings.Contains(err.Error(), "unknown") {
 			t.Errorf("parser accepts %q: %v", bad, err)
 		}
 		if validateYAML(s, []byte(bad)) == nil {
@@ -141,9 +117,10 @@ func TestSchemaKeysX3(t *testing.T) {
 }
 
 func findKey(path string) *Key {
-	for i := range Keys {
-		if Keys[i].Path == path {
-			return &Keys[i]
+	keys := newTable(testProfiles).keys
+	for i := range keys {
+		if keys[i].Path == path {
+			return &keys[i]
 		}
 	}
 	return nil
@@ -243,11 +220,11 @@ func TestSchemaAgreesWithParserX3(t *testing.T) {
 	s := compileSchema(t)
 	corpus := append(docConfigs(t), scriptConfigs(t)...)
 	corpus = append(corpus, testInputs(t)...)
-	corpus = append(corpus, corpusConfig{"init's template", Template(SchemaURL("main"))})
+	corpus = append(corpus, corpusConfig{"init's template", Template(SchemaURL("main"), testProfiles...)})
 	var valid, invalid, notJSON int
 	used := map[string]bool{}
 	for _, c := range corpus {
-		_, perr := Parse(name, c.data)
+		_, perr := Parse(name, c.data, testProfiles...)
 		serr := validateYAML(s, c.data)
 		switch {
 		case perr == nil && serr != nil:
@@ -300,7 +277,7 @@ func docConfigs(t *testing.T) []corpusConfig {
 		}
 		for i, m := range yamlBlock.FindAllSubmatch(b, -1) {
 			out = append(out, corpusConfig{fmt.Sprintf("%s block %d", f, i+1), m[1]})
-			if _, err := Parse(name, m[1]); err == nil {
+			if _, err := Parse(name, m[1], testProfiles...); err == nil {
 				configs++
 			}
 		}
@@ -425,14 +402,14 @@ func evalString(e ast.Expr) (string, bool) {
 // schema accepts it; its first line points editors at the schema.
 func TestTemplateX2(t *testing.T) {
 	url := SchemaURL("v1.2.3")
-	tpl := Template(url)
-	c, err := Parse(name, tpl)
+	tpl := Template(url, testProfiles...)
+	c, err := Parse(name, tpl, testProfiles...)
 	if err != nil {
 		t.Fatalf("init's file does not parse: %v\n%s", err, tpl)
 	}
-	want := Default()
+	want := Default(testProfiles...)
 	want.Path = name
-	if !reflect.DeepEqual(c, want) {
+	if !equal(c, want) {
 		t.Fatalf("init's file parses to\n %+v, want the defaults\n %+v", c, want)
 	}
 	if first, _, _ := strings.Cut(string(tpl), "\n"); first != "# yaml-language-server: $schema="+url {
@@ -442,7 +419,7 @@ func TestTemplateX2(t *testing.T) {
 		t.Errorf("schema refuses init's file: %v", err)
 	}
 	// Every key is in the file, and every rule id as a commented example.
-	for _, k := range Keys {
+	for _, k := range newTable(testProfiles).keys {
 		if !strings.Contains(string(tpl), k.Name()+":") || !strings.Contains(string(tpl), k.Doc) {
 			t.Errorf("init's file lacks %s or its doc", k.Path)
 		}

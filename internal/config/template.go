@@ -12,21 +12,24 @@ import (
 // plainName is a list item YAML reads as the same string unquoted.
 var plainName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
 
-// Template is the file `rivumi-lint init` writes (X2): every key of Keys
+// Template is the file `rivumi-lint init` writes (X2): every key of the table
 // at its default with its doc as a comment, rules and ignore as commented
 // examples (setting them would change nothing but the file's meaning to a
 // reader), and a first line that points editors at the schema.
-func Template(schemaURL string) []byte {
+//
+// profiles are the agent profiles' registry: their sections are written
+// too.
+func Template(schemaURL string, profiles ...Profile) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# yaml-language-server: $schema=%s\n", schemaURL)
 	b.WriteString("# rivumi-lint configuration: every key below is at its default (docs/config.md).\n")
 	b.WriteString("# Change what differs in your runtime; `rivumi-lint schema` prints what is accepted.\n")
-	writeKeys(&b, "", "")
+	newTable(profiles).writeKeys(&b, "", "")
 	return []byte(b.String())
 }
 
-func writeKeys(b *strings.Builder, section, indent string) {
-	for _, k := range keysIn(section) {
+func (t *table) writeKeys(b *strings.Builder, section, indent string) {
+	for _, k := range t.keysIn(section) {
 		if section == "" {
 			b.WriteString("\n")
 		}
@@ -34,7 +37,7 @@ func writeKeys(b *strings.Builder, section, indent string) {
 		switch k.Kind {
 		case KindSection:
 			fmt.Fprintf(b, "%s%s:\n", indent, k.Name())
-			writeKeys(b, k.Path, indent+"  ")
+			t.writeKeys(b, k.Path, indent+"  ")
 		case KindBool:
 			fmt.Fprintf(b, "%s%s: %t\n", indent, k.Name(), k.Default().(bool))
 		case KindNames, KindAgents, KindChoices:

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/rivumi/rivumi-lint/internal/agent"
 )
 
 // profilePrefix is the import path below which each agent profile has its
@@ -56,7 +54,7 @@ func TestProfilesStayInTheirPackages(t *testing.T) {
 			}
 			if !strings.HasSuffix(e.Name(), "_test.go") && !profileRowFile(filepath.ToSlash(filepath.Join(rel, e.Name()))) {
 				for _, at := range profileBranches(f) {
-					t.Errorf("%s: names one profile (agent.Codex, agent.Claude, …) outside its package, its table rows and its rules: loop over the table instead", fset.Position(at))
+					t.Errorf("%s: imports one profile's package outside the registry (internal/profiles) and the rules (internal/lint/rl_*.go): loop over profiles.All() instead", fset.Position(at))
 				}
 			}
 			if dir == lintDir && !strings.HasSuffix(e.Name(), "_test.go") {
@@ -164,55 +162,28 @@ func reasonComparisons(f *ast.File) []token.Pos {
 }
 
 // profileRowFile reports whether the file (relative to the module root)
-// may name a profile: the shared package's table (internal/agent), a
-// profile's own package, its builders row (internal/project/agents.go)
-// and the rule files of internal/lint (rl_*.go: a profile's rules name
-// it as their Agent).
+// may name a profile: a profile's own package (and the shared one), the
+// registry (internal/profiles: the profiles' rows) and the rule files of
+// internal/lint (rl_*.go: a profile's rules name it as their Agent).
 func profileRowFile(rel string) bool {
 	return strings.HasPrefix(rel, "internal/agent/") ||
-		rel == "internal/project/agents.go" ||
+		strings.HasPrefix(rel, "internal/profiles/") ||
 		strings.HasPrefix(rel, "internal/lint/rl_")
 }
 
-// profileBranches are the places f names a profile's constant of the
-// agent package other than Rivumi's (the engine's own): agent.Codex,
-// agent.Claude and every later one, by the table's names.
+// profileBranches are the places f imports a profile's package
+// (internal/agent/NAME): its name, version and options are for its row
+// and its rules; everything else loops over the registry.
 func profileBranches(f *ast.File) []token.Pos {
-	local := ""
-	for _, imp := range f.Imports {
-		if path, err := strconv.Unquote(imp.Path.Value); err == nil && path == "github.com/rivumi/rivumi-lint/internal/agent" {
-			local = "agent"
-			if imp.Name != nil {
-				local = imp.Name.Name
-			}
-		}
-	}
-	if local == "" {
-		return nil
-	}
 	var at []token.Pos
-	ast.Inspect(f, func(n ast.Node) bool {
-		if s, ok := n.(*ast.SelectorExpr); ok {
-			if x, ok := s.X.(*ast.Ident); ok && x.Name == local && profileConstants[s.Sel.Name] {
-				at = append(at, s.Pos())
-			}
-		}
-		return true
-	})
-	return at
-}
-
-// profileConstants are the agent package's constants of each profile but
-// Rivumi's: its name (agent.Codex for "codex") and its pinned version
-// (agent.CodexVersion), from the table, so a new profile is covered too.
-var profileConstants = func() map[string]bool {
-	m := map[string]bool{}
-	for _, name := range agent.Names() {
-		if name == agent.Rivumi {
+	for _, imp := range f.Imports {
+		path, err := strconv.Unquote(imp.Path.Value)
+		if err != nil || !strings.HasPrefix(path, profilePrefix) {
 			continue
 		}
-		id := strings.ToUpper(name[:1]) + name[1:]
-		m[id], m[id+"Version"] = true, true
+		if ownProfile(strings.TrimPrefix(path, "github.com/rivumi/rivumi-lint/")) != "" {
+			at = append(at, imp.Pos())
+		}
 	}
-	return m
-}()
+	return at
+}

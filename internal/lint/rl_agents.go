@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
+	"github.com/rivumi/rivumi-lint/internal/agent/codex"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
@@ -13,17 +14,17 @@ import (
 // profile is enabled; RL017 compares the profiles and runs when two are.
 
 func init() {
-	codex := "Codex CLI " + agent.CodexVersion
-	register(Rule{ID: "RL015", Name: "codex-cut", Default: Error, Agent: agent.Codex,
+	codexCLI := "Codex CLI " + codex.Version
+	register(Rule{ID: "RL015", Name: "codex-cut", Default: Error, Agent: codex.Name,
 		Category: "budget", Precision: "very-high",
-		Summary: codex + " cuts or drops instruction text: the chain is over its project_doc_max_bytes budget.",
-		Doc: codex + " (codex-rs/core/src/agents_md.rs) gives the whole chain of project files, from the directory of its root marker (.git) down to the working directory, one budget: project_doc_max_bytes, 32768 bytes by default. The file that crosses it is cut at that byte, possibly mid-sentence or mid-character, with no marker, and every later file is dropped; Codex only logs it. " +
+		Summary: codexCLI + " cuts or drops instruction text: the chain is over its project_doc_max_bytes budget.",
+		Doc: codexCLI + " (codex-rs/core/src/agents_md.rs) gives the whole chain of project files, from the directory of its root marker (.git) down to the working directory, one budget: project_doc_max_bytes, 32768 bytes by default. The file that crosses it is cut at that byte, possibly mid-sentence or mid-character, with no marker, and every later file is dropped; Codex only logs it. " +
 			"The finding is on the file cut (with the line the cut falls in) or on each file dropped, and lists the directories it happens from. Fix: shorten the files of the chain or move detail into deeper directories' files; raise project_doc_max_bytes in Codex's config.toml (and codex.project_doc_max_bytes here) only if every user of the repository does.",
 		Input: InAgents, run: checkCodexCut})
-	register(Rule{ID: "RL016", Name: "codex-empty-override", Default: Warning, Agent: agent.Codex,
+	register(Rule{ID: "RL016", Name: "codex-empty-override", Default: Warning, Agent: codex.Name,
 		Category: "precedence", Precision: "very-high",
-		Summary: "A whitespace-only AGENTS.override.md takes its directory's slot for " + codex + ", hiding the file beside it.",
-		Doc:     "In each directory " + codex + " takes the first of AGENTS.override.md, AGENTS.md and the fallback names that is a file, then adds nothing for it when its text is whitespace only: an empty or blank override (left behind after a local experiment, or created by a tool) makes Codex never load the AGENTS.md beside it. Rivumi reads such an override as an empty layer that suppresses the layers above it (RL005 reports that). Fix: delete the empty override, or put the rules it should hold in it.",
+		Summary: "A whitespace-only AGENTS.override.md takes its directory's slot for " + codexCLI + ", hiding the file beside it.",
+		Doc:     "In each directory " + codexCLI + " takes the first of AGENTS.override.md, AGENTS.md and the fallback names that is a file, then adds nothing for it when its text is whitespace only: an empty or blank override (left behind after a local experiment, or created by a tool) makes Codex never load the AGENTS.md beside it. Rivumi reads such an override as an empty layer that suppresses the layers above it (RL005 reports that). Fix: delete the empty override, or put the rules it should hold in it.",
 		Input:   InAgents, run: checkCodexEmptyOverride})
 	register(Rule{ID: "RL017", Name: "agents-differ", Default: Notice, Agent: AnyAgents,
 		Category: "loading", Precision: "very-high",
@@ -36,17 +37,17 @@ func init() {
 // runs when two or more are.
 const AnyAgents = "*"
 
-func codexLabel() string { return "Codex CLI " + agent.CodexVersion }
+func codexLabel() string { return "Codex CLI " + codex.Version }
 
 func checkCodexCut(p *pass) {
 	for _, c := range p.view.Candidates {
 		switch c.State {
 		case agent.Truncated:
-			p.emit(Finding{Path: c.Path, Line: c.Line, Column: c.Column, Agent: agent.Codex,
+			p.emit(Finding{Path: c.Path, Line: c.Line, Column: c.Column, Agent: codex.Name,
 				Message: fmt.Sprintf("%s cuts this file after %d of its %d bytes, in line %d: the chain of project files reaches project_doc_max_bytes (%d) here, and Codex drops the rest, and any file after it, without a word. Fix: shorten the files of the chain or move detail into deeper directories' files, or raise project_doc_max_bytes in Codex's config.toml (codex.project_doc_max_bytes here)",
 					codexLabel(), c.Kept, c.Size, c.Line, c.Budget)})
 		case agent.Dropped:
-			p.emit(Finding{Path: c.Path, Agent: agent.Codex,
+			p.emit(Finding{Path: c.Path, Agent: codex.Name,
 				Message: fmt.Sprintf("%s never loads this file: the files above it in the chain use up project_doc_max_bytes (%d) first. Fix: shorten the files above it, or raise project_doc_max_bytes in Codex's config.toml (codex.project_doc_max_bytes here)",
 					codexLabel(), c.Budget)})
 		}
@@ -59,7 +60,7 @@ func checkCodexEmptyOverride(p *pass) {
 		c := &p.view.Candidates[i]
 		if c.State == agent.Shadowed && prev != nil && prev.State == agent.Empty &&
 			resolve.ParentDir(prev.Path) == resolve.ParentDir(c.Path) && strings.HasSuffix(prev.Path, ".override.md") {
-			p.emit(Finding{Path: prev.Path, Agent: agent.Codex,
+			p.emit(Finding{Path: prev.Path, Agent: codex.Name,
 				Message: fmt.Sprintf("%s takes this override for its directory and adds nothing for it (its text is whitespace only), so it never loads %s beside it. Fix: delete the override, or put the rules it should hold in it",
 					codexLabel(), c.Path)})
 		}
@@ -72,7 +73,7 @@ func checkCodexEmptyOverride(p *pass) {
 // checkAgentsDiffer compares, for each directory of the chain, the file
 // Rivumi takes with the one Codex takes, and what each gets of it.
 func checkAgentsDiffer(p *pass) {
-	codex := map[string]*agent.Candidate{} // directory → the file the agent takes there
+	takes := map[string]*agent.Candidate{} // directory → the file the agent takes there
 	label := p.agent.Profile().Label()
 	for i := range p.view.Candidates {
 		c := &p.view.Candidates[i]
@@ -87,10 +88,10 @@ func checkAgentsDiffer(p *pass) {
 			}
 			continue
 		}
-		if _, taken := codex[resolve.ParentDir(c.Path)]; taken && p.agent.Profile().Name != agent.Codex {
+		if _, taken := takes[resolve.ParentDir(c.Path)]; taken && p.agent.Profile().Name != codex.Name {
 			continue // the directory's first file is the one compared with Rivumi's layer
 		}
-		codex[resolve.ParentDir(c.Path)] = c
+		takes[resolve.ParentDir(c.Path)] = c
 	}
 	suppressed := map[string][]string{} // override → the layers it suppresses that Codex loads
 	var order []string
@@ -110,7 +111,7 @@ func checkAgentsDiffer(p *pass) {
 				break
 			}
 		}
-		c := codex[d.Path]
+		c := takes[d.Path]
 		if riv != nil && riv.State == resolve.Suppressed && c != nil && riv.Path == c.Path &&
 			(c.State == agent.Loaded || c.State == agent.Truncated) {
 			// The difference is the override's: reported there, once,
@@ -134,7 +135,7 @@ func checkAgentsDiffer(p *pass) {
 	}
 	for _, by := range order {
 		side := p.agent.Profile().Label() + " still loads them"
-		if p.agent.Profile().Name == agent.Codex {
+		if p.agent.Profile().Name == codex.Name {
 			side += ", since its overrides take only their own directory's slot"
 		}
 		part := differPart{lead: fmt.Sprintf("Rivumi's override %s suppresses %s for the directories below it", by, strings.Join(suppressed[by], ", ")), side: side}
@@ -174,7 +175,7 @@ const differFix = "Fix: make the files mean the same to every agent used with th
 // neither gets any). A file the agent loads through a link to Rivumi's
 // layer in the same directory (CLAUDE.md -> AGENTS.md) is the same file.
 func differ(riv *resolve.Layer, c *agent.Candidate, prof *agent.Profile) (differPart, bool) {
-	codex := prof.Label()
+	who := prof.Label()
 	codexGets := c != nil && (c.State == agent.Loaded || c.State == agent.Truncated)
 	rivGets := riv != nil && riv.State == resolve.Active
 	same := riv != nil && c != nil && (riv.Path == c.Path || c.Link == riv.Path && resolve.ParentDir(c.Path) == riv.Dir)
@@ -185,17 +186,17 @@ func differ(riv *resolve.Layer, c *agent.Candidate, prof *agent.Profile) (differ
 		if !codexGets {
 			return differPart{}, false
 		}
-		return differPart{lead: "Rivumi reads no file in this directory (not one of its names)", side: fmt.Sprintf("%s loads %s", codex, c.Path), sideFirst: true, about: c.Path}, true
+		return differPart{lead: "Rivumi reads no file in this directory (not one of its names)", side: fmt.Sprintf("%s loads %s", who, c.Path), sideFirst: true, about: c.Path}, true
 	case c == nil:
 		if !rivGets {
 			return differPart{}, false
 		}
-		return differPart{lead: "Rivumi loads " + riv.Path, side: codex + " reads no file in this directory (not one of its names)"}, true
+		return differPart{lead: "Rivumi loads " + riv.Path, side: who + " reads no file in this directory (not one of its names)"}, true
 	case !same:
 		if !rivGets && !codexGets {
 			return differPart{}, false
 		}
-		return differPart{lead: rivSees(riv), side: fmt.Sprintf("%s %s %s", codex, codexVerb(c), c.Path), rejected: riv.State == resolve.Rejected, about: riv.Path}, true
+		return differPart{lead: rivSees(riv), side: fmt.Sprintf("%s %s %s", who, codexVerb(c), c.Path), rejected: riv.State == resolve.Rejected, about: riv.Path}, true
 	case c.State == agent.Empty:
 		return differPart{}, false // the same whitespace: neither gets text from it
 	}
@@ -210,7 +211,7 @@ func differ(riv *resolve.Layer, c *agent.Candidate, prof *agent.Profile) (differ
 		case c.FrontMatterRemoved:
 			what = "its front matter and HTML comments"
 		}
-		return differPart{lead: "Rivumi loads " + riv.Path + " whole", side: codex + " removes " + what, about: riv.Path}, true
+		return differPart{lead: "Rivumi loads " + riv.Path + " whole", side: who + " removes " + what, about: riv.Path}, true
 	case !rivGets && codexGets:
 		how := "loads it"
 		switch {
@@ -218,12 +219,12 @@ func differ(riv *resolve.Layer, c *agent.Candidate, prof *agent.Profile) (differ
 			how = "follows the link and loads " + c.Link
 		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseNotUTF8:
 			how = "loads it with its invalid bytes replaced by U+FFFD"
-		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseOversized && prof.Name == agent.Codex:
+		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseOversized && prof.Name == codex.Name:
 			how = "loads it: Codex has no size limit of its own, only the chain's shared budget"
 		}
-		return differPart{lead: rivSees(riv), side: codex + " " + how, rejected: riv.State == resolve.Rejected, about: riv.Path}, true
+		return differPart{lead: rivSees(riv), side: who + " " + how, rejected: riv.State == resolve.Rejected, about: riv.Path}, true
 	case rivGets && !codexGets && c.State != agent.Dropped && c.State != agent.Failed:
-		return differPart{lead: "Rivumi loads " + riv.Path, side: codex + " " + codexVerb(c), about: riv.Path}, true
+		return differPart{lead: "Rivumi loads " + riv.Path, side: who + " " + codexVerb(c), about: riv.Path}, true
 	}
 	return differPart{}, false
 }
@@ -271,7 +272,7 @@ func agentNote(a agent.Resolver, p string) string {
 		case !utf8OK(c):
 			return " " + label + " loads it with its invalid bytes replaced by U+FFFD."
 		}
-		if a.Profile().Name == agent.Codex {
+		if a.Profile().Name == codex.Name {
 			return " " + label + " loads it (it has no size limit of its own, only the chain's shared budget)."
 		}
 		return " " + label + " loads it."

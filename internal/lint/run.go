@@ -72,6 +72,17 @@ type AgentInput struct {
 	Views    []*agent.View
 }
 
+// ordered returns names in Agents' order (the registry's), each once.
+func (in *Inputs) ordered(names []string) []string {
+	var out []string
+	for _, a := range in.Agents {
+		if slices.Contains(names, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // rivumiOn reports whether Rivumi's profile is enabled.
 func (in *Inputs) rivumiOn() bool {
 	return in.Agents == nil || slices.Contains(in.Agents, agent.Rivumi)
@@ -335,7 +346,7 @@ func (in *Inputs) mergeAgents(fs []Finding) []Finding {
 		}
 		m := &out[i]
 		m.differ = append(m.differ, f.differ...)
-		m.Agents = agent.Ordered(append(m.Agents, strings.Split(f.Agent, ",")...))
+		m.Agents = in.ordered(append(m.Agents, strings.Split(f.Agent, ",")...))
 		m.Agent = strings.Join(m.Agents, ",")
 		for _, d := range f.Directories {
 			if !slices.Contains(m.Directories, d) {

@@ -25,7 +25,7 @@ func TestServerReadsTheAgentsUserFiles(t *testing.T) {
 	}
 	big.Close()
 	dir := newRepo(t, "AGENTS.md", "# Rules\n\nRun the tests.\n", ".rivumi-lint.yaml", "agents: [rivumi, codex]\n")
-	c := newClientWith(t, func(s *Server) { s.Env = agent.Env{CodexHome: home} })
+	c := newClientWith(t, func(s *Server) { s.Env = agent.Env{Vars: map[string]string{"CODEX_HOME": home}} })
 	c.initialize(dir, map[string]any{}, nil)
 	c.open(filepath.Join(dir, "AGENTS.md"), "# Rules\n\nRun the tests.\n")
 	raw := c.waitNotification("window/showMessage", nil)

@@ -12,6 +12,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/preview"
 	"github.com/rivumi/rivumi-lint/internal/preview/view"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 )
 
 // InstructionsInput is the instructions tool's arguments.
@@ -65,7 +66,7 @@ func instructionsSchema() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("instructions schema: %v", err)) // a static type: a programming error
 	}
-	for _, n := range agent.Names() {
+	for _, n := range profiles.Names() {
 		sc.Properties["agent"].Enum = append(sc.Properties["agent"].Enum, n)
 	}
 	return sc
@@ -76,9 +77,9 @@ func (s *Server) instructions(_ context.Context, _ *sdk.CallToolRequest, in Inst
 	if name == "" {
 		name = agent.Rivumi
 	}
-	prof := agent.Lookup(name)
-	if prof == nil {
-		return nil, nil, fmt.Errorf("unknown agent profile %q: the profiles are %s", in.Agent, strings.Join(agent.Names(), ", "))
+	row := profiles.Lookup(name)
+	if row == nil {
+		return nil, nil, fmt.Errorf("unknown agent profile %q: the profiles are %s", in.Agent, strings.Join(profiles.Names(), ", "))
 	}
 	abs, err := s.target(in.Path)
 	if err != nil {
@@ -90,7 +91,7 @@ func (s *Server) instructions(_ context.Context, _ *sdk.CallToolRequest, in Inst
 	if err != nil {
 		return nil, nil, err
 	}
-	out := &Instructions{Directory: pv.Directory, Root: pv.Root, Agent: name, Product: prof.Product, Version: prof.Version,
+	out := &Instructions{Directory: pv.Directory, Root: pv.Root, Agent: name, Product: row.Profile.Product, Version: row.Profile.Version,
 		Fingerprint: pv.Fingerprint}
 	if note != "" {
 		out.Notes = append(out.Notes, note)

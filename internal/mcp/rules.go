@@ -8,8 +8,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 )
 
 // RuleInput is explain_rule's argument.
@@ -67,7 +67,8 @@ func (s *Server) agents(_ context.Context, _ *sdk.CallToolRequest, _ NoInput) (*
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tAGENT\tVERSION\tLOADS")
-	for _, p := range agent.Profiles() {
+	for _, row := range profiles.All() {
+		p := row.Profile
 		out.Profiles = append(out.Profiles, Profile{Name: p.Name, Product: p.Product, Version: p.Version, Loads: p.Summary})
 		v := p.Version
 		if v == "" {

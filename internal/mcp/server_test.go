@@ -42,7 +42,7 @@ func fixture(t *testing.T) *gittest.Repo {
 func session(t *testing.T, root string) (*sdk.ClientSession, Options) {
 	t.Helper()
 	home := t.TempDir() // no user layer, no memory: the machine's home stays out
-	o := Options{Root: root, Home: home, Env: agent.Env{ClaudeHome: home}, Machine: preview.Machine{OS: "linux", Shell: "/bin/sh", WorkDir: "/w"}, Version: "test"}
+	o := Options{Root: root, Home: home, Env: agent.Env{Home: home}, Machine: preview.Machine{OS: "linux", Shell: "/bin/sh", WorkDir: "/w"}, Version: "test"}
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)

@@ -203,7 +203,7 @@ func gather(o Options) (*inputs, error) {
 		Fingerprint: in.res.Fingerprint,
 		Skills:      skillsKey(in.skills, in.skillNotes),
 		Memory:      memoryKey(in.memPath),
-		Config:      fmt.Sprintf("%+v|%s|%s", *in.run.Config, in.run.ProjectKey(o.Project), popt.UserInstructions),
+		Config:      fmt.Sprintf("%s|%s|%s", in.run.Config.Settings(), in.run.ProjectKey(o.Project), popt.UserInstructions),
 	}
 	ok = true
 	return in, nil

@@ -1,45 +1,55 @@
 package project
 
 import (
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
 	"github.com/rivumi/rivumi-lint/internal/config"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
+	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
 
-// TestEveryProfileIsBuilt keeps builders in step with agent's table: each
-// profile but Rivumi's (the engine's own) has a row here and a config
-// section of its name, and no row names a profile the table lacks.
+// TestEveryProfileIsBuilt runs every row of the registry as a run does:
+// each profile but Rivumi's (the engine's own) builds a resolver from its
+// config section's defaults, keeps names in the engine's listings, and the
+// resolver calls itself by its row's profile.
 func TestEveryProfileIsBuilt(t *testing.T) {
-	names := agent.Names()
-	cfg := config.Default()
-	for _, name := range names {
+	cfg := config.Default(profiles.Config()...)
+	root := t.TempDir()
+	for _, row := range profiles.All() {
+		name := row.Profile.Name
 		if name == agent.Rivumi {
+			if row.Build != nil {
+				t.Errorf("rivumi's row has a builder: its policy is the engine's")
+			}
 			continue
 		}
-		row, ok := builders[name]
-		if !ok || row.build == nil || row.also == nil {
-			t.Errorf("profile %s: no complete row in builders (agents.go)", name)
+		if row.Build == nil || row.Also == nil {
+			t.Errorf("profile %s: its row has no Build or no Also (internal/profiles)", name)
 			continue
 		}
-		if len(row.also(cfg)) == 0 {
+		s := cfg.Section(name)
+		if len(row.Also(s)) == 0 {
 			t.Errorf("profile %s: its row keeps no names in the engine's listings", name)
 		}
-	}
-	for name := range builders {
-		if !slices.Contains(names, name) || name == agent.Rivumi {
-			t.Errorf("builders has a row for %q, which agent's table does not list as a profile to build", name)
+		b, err := row.Build(s, profiles.Place{Root: root, RootAbs: root, Env: agent.Env{Home: t.TempDir()}})
+		if err != nil {
+			t.Errorf("profile %s: build: %v", name, err)
+			continue
 		}
-	}
-	schema := string(config.Schema())
-	for _, name := range names {
-		if name != agent.Rivumi && !containsKey(schema, name) {
-			t.Errorf("profile %s: the config has no %s: section (config/keys.go)", name, name)
+		wt, err := resolve.OpenWorktree(root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { wt.Close() })
+		e := resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: row.Also(s)})
+		res, views, err := agent.Views(e, []agent.Build{b}, []string{""}, nil)
+		if err != nil {
+			t.Errorf("profile %s: views: %v", name, err)
+			continue
+		}
+		if res[0].Profile() != row.Profile || len(views[0]) != 1 {
+			t.Errorf("profile %s: its resolver calls itself %s, %d views", name, res[0].Profile().Name, len(views[0]))
 		}
 	}
 }
-
-// containsKey reports whether the JSON schema has a property name.
-func containsKey(schema, name string) bool { return strings.Contains(schema, `"`+name+`":`) }

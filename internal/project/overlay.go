@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/rivumi/rivumi-lint/internal/config"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 )
 
 // This file is the language server's hook into the pipeline (X4): the
@@ -52,5 +53,5 @@ func (p *Project) worktreeConfig() (*config.Config, error) {
 	if len(data) > config.MaxConfigBytes {
 		return nil, &config.Error{Name: path, Msg: fmt.Sprintf("config file is %d bytes; the limit is %d bytes (1 MiB)", len(data), config.MaxConfigBytes)}
 	}
-	return config.Parse(path, data)
+	return config.Parse(path, data, profiles.Config()...)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/rivumi/rivumi-lint/internal/gitattr"
 	"github.com/rivumi/rivumi-lint/internal/lint"
 	"github.com/rivumi/rivumi-lint/internal/memory"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 	"github.com/rivumi/rivumi-lint/internal/rootpath"
@@ -657,19 +658,19 @@ func DisplayPath(path, root string) (display string, inRoot bool) {
 // ROOT/.rivumi-lint.yaml when present, else the defaults.
 func loadConfig(root, explicit string) (*config.Config, error) {
 	if explicit != "" {
-		return config.Load(explicit)
+		return config.Load(explicit, profiles.Config()...)
 	}
 	path := filepath.Join(root, ConfigName)
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return config.Default(), nil
+		return config.Default(profiles.Config()...), nil
 	}
 	// The repository's own config may come from an untrusted change: never
 	// read it through a link (§10), or an error message could echo the target.
 	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		return nil, fmt.Errorf("%s is a symbolic link; replace it with a regular file (rivumi-lint does not follow links)", path)
 	}
-	return config.Load(path)
+	return config.Load(path, profiles.Config()...)
 }
 
 // checkMissing accepts PATHs that do not exist only where Git has a

@@ -335,8 +335,10 @@ func (p *Project) engineOptions(cfg *config.Config) (resolve.Options, error) {
 		Normals:      cfg.Filenames.Normal,
 		MaxFileBytes: cfg.Limits.MaxFileBytes,
 	}
-	for _, name := range profilesOn(cfg) {
-		opt.Also = append(opt.Also, builders[name].also(cfg)...)
+	for _, row := range profilesOn(cfg) {
+		if row.Also != nil {
+			opt.Also = append(opt.Also, row.Also(cfg.Section(row.Profile.Name))...)
+		}
 	}
 	if p.opts.UserInstructions != "" {
 		u, err := UserFile(p.opts.UserInstructions)

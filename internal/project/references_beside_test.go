@@ -33,7 +33,7 @@ func TestReferencesBesideAgentViews(t *testing.T) {
 	} {
 		rl021 := func(agents string) []string {
 			g.Write(ConfigName, "agents: ["+agents+"]\n")
-			res, _, err := Check(Options{Root: g.Dir, Env: agent.Env{CodexHome: t.TempDir(), ClaudeHome: t.TempDir()}}, scope.s)
+			res, _, err := Check(Options{Root: g.Dir, Env: agent.Env{Home: t.TempDir()}}, scope.s)
 			if err != nil {
 				t.Fatalf("%s, agents %s: %v", scope.name, agents, err)
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rivumi/rivumi-lint/internal/config"
 	"github.com/rivumi/rivumi-lint/internal/lint"
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 	"github.com/rivumi/rivumi-lint/internal/repo"
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
@@ -75,7 +76,7 @@ func (p *Project) diffConfig(s *repo.Sides) (*config.Config, sideConfigs, error)
 	}
 	switch {
 	case explicit != "":
-		cfg, err := config.Load(explicit)
+		cfg, err := config.Load(explicit, profiles.Config()...)
 		return cfg, sc, err
 	case s.Base != nil:
 		return sc.base, sc, nil
@@ -95,7 +96,7 @@ func readConfig(src resolve.Source, name, label string) (cfg *config.Config, fou
 	where := func(err error) error { return fmt.Errorf("config of %s: %w", label, err) }
 	switch ent.Kind {
 	case resolve.Missing:
-		return config.Default(), false, nil
+		return config.Default(profiles.Config()...), false, nil
 	case resolve.Regular:
 	default:
 		return nil, false, where(&config.Error{Name: name, Msg: fmt.Sprintf("not a regular file (a %s); the config must be a plain file", ent.Kind)})
@@ -107,7 +108,7 @@ func readConfig(src resolve.Source, name, label string) (cfg *config.Config, fou
 	if size > config.MaxConfigBytes || len(data) > config.MaxConfigBytes {
 		return nil, false, where(&config.Error{Name: name, Msg: fmt.Sprintf("config file is %d bytes; the limit is %d bytes (1 MiB)", size, config.MaxConfigBytes)})
 	}
-	cfg, err = config.Parse(name, data)
+	cfg, err = config.Parse(name, data, profiles.Config()...)
 	if err != nil {
 		return nil, false, where(err)
 	}

@@ -243,7 +243,7 @@ func New(e agent.Engine, o Options) *Resolver {
 }
 
 // Profile implements Resolver.
-func (c *Resolver) Profile() *agent.Profile { return agent.Lookup(agent.Claude) }
+func (c *Resolver) Profile() *agent.Profile { return Profile }
 
 // Options returns the resolver's options.
 func (c *Resolver) Options() *Options { return &c.o }

@@ -160,7 +160,7 @@ func (c *Resolver) Options() *Options { return &c.o }
 func (c *Resolver) Names() []string { return c.names }
 
 // Profile implements agent.Resolver.
-func (c *Resolver) Profile() *agent.Profile { return agent.Lookup(agent.Codex) }
+func (c *Resolver) Profile() *agent.Profile { return Profile }
 
 // View resolves Codex's chain from dir (relative to the root), once per
 // directory. The view is the resolver's, its candidates shared with other

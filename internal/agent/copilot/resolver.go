@@ -89,7 +89,7 @@ func New(e agent.Engine, o Options) *Resolver {
 func Also() []string { return append(slices.Clone(chainNames), ".github", ".claude") }
 
 // Profile implements agent.Resolver.
-func (c *Resolver) Profile() *agent.Profile { return agent.Lookup(agent.Copilot) }
+func (c *Resolver) Profile() *agent.Profile { return Profile }
 
 // Names implements agent.Resolver: the names read in each directory.
 func (c *Resolver) Names() []string { return append([]string{copilotName}, chainNames...) }
