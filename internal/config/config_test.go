@@ -29,8 +29,8 @@ func TestDefault(t *testing.T) {
 			Override: []string{"RIVUMI.override.md", "AGENTS.override.md"},
 			Normal:   []string{"RIVUMI.md", "AGENTS.md"},
 		},
-		Rules:   map[string]severity.Severity{},
-		Agents:  []string{"rivumi"},
+		Rules:  map[string]severity.Severity{},
+		Agents: []string{"rivumi"},
 		References: References{Enabled: true,
 			Commands: []string{"make", "npm", "pnpm", "yarn", "bun", "just"}},
 	}
