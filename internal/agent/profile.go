@@ -14,6 +14,16 @@ type Profile struct {
 	Version string // the pinned version, "" for Rivumi (the spec is the version)
 	// Summary says in one line how the agent loads instruction files.
 	Summary string
+	// OneSlot says the agent takes one file per directory (Codex): the
+	// file compared with Rivumi's layer is the directory's last candidate
+	// that is not shadowed; else its first.
+	OneSlot bool
+	// SizeNote says why the agent loads a file Rivumi finds too large,
+	// when it has a reason worth saying ("" for none).
+	SizeNote string
+	// OverrideNote says why the agent still loads the layers a Rivumi
+	// override suppresses ("" for none).
+	OverrideNote string
 }
 
 // Label names the agent and its version for people: "Codex CLI 0.171.0".

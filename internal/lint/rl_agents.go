@@ -88,7 +88,7 @@ func checkAgentsDiffer(p *pass) {
 			}
 			continue
 		}
-		if _, taken := takes[resolve.ParentDir(c.Path)]; taken && p.agent.Profile().Name != codex.Name {
+		if _, taken := takes[resolve.ParentDir(c.Path)]; taken && !p.agent.Profile().OneSlot {
 			continue // the directory's first file is the one compared with Rivumi's layer
 		}
 		takes[resolve.ParentDir(c.Path)] = c
@@ -135,8 +135,8 @@ func checkAgentsDiffer(p *pass) {
 	}
 	for _, by := range order {
 		side := p.agent.Profile().Label() + " still loads them"
-		if p.agent.Profile().Name == codex.Name {
-			side += ", since its overrides take only their own directory's slot"
+		if n := p.agent.Profile().OverrideNote; n != "" {
+			side += ", since " + n
 		}
 		part := differPart{lead: fmt.Sprintf("Rivumi's override %s suppresses %s for the directories below it", by, strings.Join(suppressed[by], ", ")), side: side}
 		p.emit(Finding{Path: by, Agent: pairOf(p.agent), Message: part.message(), differ: []differPart{part}})
@@ -219,8 +219,8 @@ func differ(riv *resolve.Layer, c *agent.Candidate, prof *agent.Profile) (differ
 			how = "follows the link and loads " + c.Link
 		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseNotUTF8:
 			how = "loads it with its invalid bytes replaced by U+FFFD"
-		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseOversized && prof.Name == codex.Name:
-			how = "loads it: Codex has no size limit of its own, only the chain's shared budget"
+		case riv.State == resolve.Rejected && riv.Rej.Cause == resolve.CauseOversized && prof.SizeNote != "":
+			how = "loads it (" + prof.SizeNote + ")"
 		}
 		return differPart{lead: rivSees(riv), side: who + " " + how, rejected: riv.State == resolve.Rejected, about: riv.Path}, true
 	case rivGets && !codexGets && c.State != agent.Dropped && c.State != agent.Failed:
@@ -272,8 +272,8 @@ func agentNote(a agent.Resolver, p string) string {
 		case !utf8OK(c):
 			return " " + label + " loads it with its invalid bytes replaced by U+FFFD."
 		}
-		if a.Profile().Name == codex.Name {
-			return " " + label + " loads it (it has no size limit of its own, only the chain's shared budget)."
+		if n := a.Profile().SizeNote; n != "" {
+			return " " + label + " loads it (" + n + ")."
 		}
 		return " " + label + " loads it."
 	case "":
