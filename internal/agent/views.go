@@ -191,3 +191,20 @@ func (l *lockedSource) Converts(p string) string {
 	defer l.mu.Unlock()
 	return conv.Converts(p)
 }
+
+// ViewCache keeps a resolver's views, one per directory: each is resolved
+// once, on the first call for its directory, and read-only after.
+type ViewCache map[string]*View
+
+// Get returns dir's view, resolving it with resolve the first time.
+func (m ViewCache) Get(dir string, resolve func(dir string) (*View, error)) (*View, error) {
+	if v, ok := m[dir]; ok {
+		return v, nil
+	}
+	v, err := resolve(dir)
+	if err != nil {
+		return nil, err
+	}
+	m[dir] = v
+	return v, nil
+}

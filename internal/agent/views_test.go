@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -82,4 +83,27 @@ func summary(v *agent.View) []string {
 		out = append(out, fmt.Sprintf("%s %v %s", c.Path, c.State, c.Reason))
 	}
 	return append(out, "inexact: "+v.Inexact)
+}
+
+// A view is resolved once per directory; a failure is not kept.
+func TestViewCache(t *testing.T) {
+	calls := 0
+	fail := true
+	resolveDir := func(dir string) (*agent.View, error) {
+		calls++
+		if fail {
+			return nil, errors.New("not yet")
+		}
+		return &agent.View{Dir: dir}, nil
+	}
+	m := agent.ViewCache{}
+	if _, err := m.Get("a", resolveDir); err == nil {
+		t.Fatal("the failure was not returned")
+	}
+	fail = false
+	v1, err1 := m.Get("a", resolveDir)
+	v2, err2 := m.Get("a", resolveDir)
+	if err1 != nil || err2 != nil || v1 != v2 || v1.Dir != "a" || calls != 2 {
+		t.Fatalf("views %p %p, errors %v %v, %d resolutions; want one view of a after the failure", v1, v2, err1, err2, calls)
+	}
 }

@@ -140,7 +140,7 @@ type Resolver struct {
 	e       agent.Engine
 	o       Options
 	home    string
-	views   map[string]*agent.View
+	views   agent.ViewCache
 	follows map[string]agent.Followed
 	lstats  map[string]bool
 	reads   map[string]fileRead
@@ -236,7 +236,7 @@ func New(e agent.Engine, o Options) *Resolver {
 		o.RootAbs = "/"
 	}
 	home := strings.TrimSuffix(o.Home, "/")
-	return &Resolver{e: e, o: o, home: home, views: map[string]*agent.View{}, follows: map[string]agent.Followed{},
+	return &Resolver{e: e, o: o, home: home, views: agent.ViewCache{}, follows: map[string]agent.Followed{},
 		lstats: map[string]bool{}, reads: map[string]fileRead{}, texts: map[string]*loadedText{}, lists: map[string]dirListing{},
 		within: map[*agent.View][]string{}, mains: map[string]*mainName{}, plugins: map[string]*pluginMode{}, names: map[string]bool{},
 		users: map[string]*userFiles{}, excls: map[string]*excludeSet{}, tops: map[string]gitTopAt{}}
@@ -250,17 +250,7 @@ func (c *Resolver) Options() *Options { return &c.o }
 
 // View resolves what Claude Code started in dir loads, once per
 // directory. The view is the resolver's: read-only.
-func (c *Resolver) View(dir string) (*agent.View, error) {
-	if v, ok := c.views[dir]; ok {
-		return v, nil
-	}
-	v, err := c.resolveView(dir)
-	if err != nil {
-		return nil, err
-	}
-	c.views[dir] = v
-	return v, nil
-}
+func (c *Resolver) View(dir string) (*agent.View, error) { return c.views.Get(dir, c.resolveView) }
 
 // FileState is what Claude Code started in the file's own directory does
 // with the file at p (for a file below .claude, the directory holding

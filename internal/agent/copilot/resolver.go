@@ -69,7 +69,7 @@ type Resolver struct {
 	e     agent.Engine
 	o     Options
 	files map[string]*file // by root-relative path
-	views map[string]*agent.View
+	views agent.ViewCache
 	// folders are the folder files of a directory's folder, listed once:
 	// the root's are in every view.
 	folders map[string]folderList
@@ -82,7 +82,7 @@ type folderList struct {
 
 // New returns a resolver over e.
 func New(e agent.Engine, o Options) *Resolver {
-	return &Resolver{e: e, o: o, files: map[string]*file{}, views: map[string]*agent.View{}, folders: map[string]folderList{}}
+	return &Resolver{e: e, o: o, files: map[string]*file{}, views: agent.ViewCache{}, folders: map[string]folderList{}}
 }
 
 // Also are the names the engine's listings must keep for this profile.
@@ -166,17 +166,7 @@ func (c *Resolver) read(p string) (*file, error) {
 }
 
 // View implements agent.Resolver: what Copilot loads when started in dir.
-func (c *Resolver) View(dir string) (*agent.View, error) {
-	if v, ok := c.views[dir]; ok {
-		return v, nil
-	}
-	v, err := c.resolveView(dir)
-	if err != nil {
-		return nil, err
-	}
-	c.views[dir] = v
-	return v, nil
-}
+func (c *Resolver) View(dir string) (*agent.View, error) { return c.views.Get(dir, c.resolveView) }
 
 // view is the state of one view being resolved.
 type view struct {
