@@ -70,6 +70,9 @@ type Resolver struct {
 	o     Options
 	files map[string]*file // by root-relative path
 	views agent.ViewCache
+	kept  []string                   // the names the engine's listings keep for it (Also)
+	has   map[string]map[string]bool // present's answers, by directory
+	quiet map[string]*agent.View     // the views directories adding nothing share, by quietKey
 	// folders are the folder files of a directory's folder, listed once:
 	// the root's are in every view.
 	folders map[string]folderList
@@ -82,7 +85,7 @@ type folderList struct {
 
 // New returns a resolver over e.
 func New(e agent.Engine, o Options) *Resolver {
-	return &Resolver{e: e, o: o, files: map[string]*file{}, views: agent.ViewCache{}, folders: map[string]folderList{}}
+	return &Resolver{e: e, o: o, files: map[string]*file{}, views: agent.ViewCache{}, folders: map[string]folderList{}, kept: Also(), has: map[string]map[string]bool{}, quiet: map[string]*agent.View{}}
 }
 
 // Also are the names the engine's listings must keep for this profile.
@@ -92,7 +95,7 @@ func Also() []string { return append(slices.Clone(chainNames), ".github", ".clau
 func (c *Resolver) Profile() *agent.Profile { return Profile }
 
 // Names implements agent.Resolver: the names read in each directory.
-func (c *Resolver) Names() []string { return append([]string{copilotName}, chainNames...) }
+func (c *Resolver) Names() []string { return slices.Clone(allNames) }
 
 // file is one path as Copilot reads it.
 type file struct {
@@ -113,8 +116,15 @@ func (c *Resolver) read(p string) (*file, error) {
 	}
 	f := &file{path: p, size: -1, kind: resolve.Missing}
 	c.files[p] = f
-	fo, err := agent.Follow(c.e.Source(), c.o.RootAbs, p)
-	if err != nil {
+	var fo agent.Followed
+	var err error
+	if ent, ok := c.known(p); ok {
+		// The engine's listings say it: no lstat of each element.
+		if ent.Kind == resolve.Missing {
+			return f, nil
+		}
+		fo = agent.Followed{Walk: agent.WalkFound, Path: p, Ent: ent}
+	} else if fo, err = agent.Follow(c.e.Source(), c.o.RootAbs, p); err != nil {
 		return nil, fmt.Errorf("follow %s: %w", p, err)
 	}
 	switch fo.Walk {
@@ -134,7 +144,7 @@ func (c *Resolver) read(p string) (*file, error) {
 	if f.kind != resolve.Regular {
 		return f, nil
 	}
-	data, kind, size, err := c.e.Source().Read(fo.Path, maxRead)
+	data, kind, size, err := c.readBytes(fo.Path)
 	if resolve.IsFatal(err) {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
@@ -165,6 +175,79 @@ func (c *Resolver) read(p string) (*file, error) {
 	return f, nil
 }
 
+// readBytes reads the regular file at p: the bytes the engine read of it
+// for Rivumi when it has them whole, else the source's.
+func (c *Resolver) readBytes(p string) ([]byte, resolve.Kind, int64, error) {
+	if info, ok := c.e.Listed(resolve.ParentDir(p)); ok && info.Linked == "" {
+		for _, f := range info.Files {
+			if data, whole := f.Bytes(); f.Path == p && data != nil && whole {
+				return data, resolve.Regular, int64(len(data)), nil
+			}
+		}
+	}
+	return c.e.Source().Read(p, maxRead)
+}
+
+// allNames are the chain's names in a directory, in Copilot's order.
+var allNames = append([]string{copilotName}, chainNames...)
+
+// present are the chain's names that are there in d (not missing), found
+// once per directory: every view below d reads the answer.
+func (c *Resolver) present(d string) (map[string]bool, error) {
+	if has, ok := c.has[d]; ok {
+		return has, nil
+	}
+	has := map[string]bool{}
+	info, listed := c.e.Listed(d)
+	listed = listed && info.Linked == ""
+	for _, n := range allNames {
+		// .github/copilot-instructions.md: not there when .github is not.
+		if first, _, _ := strings.Cut(n, "/"); listed && slices.Contains(c.kept, first) {
+			if _, ok := info.Lookup(first); !ok {
+				continue // the listing shows it is not there
+			}
+		}
+		f, err := c.read(path.Join(d, n))
+		if err != nil {
+			return nil, err
+		}
+		if f.kind != resolve.Missing {
+			has[n] = true
+		}
+	}
+	c.has[d] = has
+	return has, nil
+}
+
+// known is what the engine's listings already say of p, with no system
+// call: missing, or a regular file with no link on the way; false when
+// they do not say (a directory not listed, a link, a name not kept).
+func (c *Resolver) known(p string) (resolve.Entry, bool) {
+	dir, name := resolve.ParentDir(p), path.Base(p)
+	info, ok := c.e.Listed(dir)
+	if !ok {
+		// The directory's own parent may show it missing.
+		if dir == "" || dir == p {
+			return resolve.Entry{}, false
+		}
+		if pe, ok := c.known(dir); ok && pe.Kind == resolve.Missing {
+			return pe, true
+		}
+		return resolve.Entry{}, false
+	}
+	if info.Linked != "" {
+		return resolve.Entry{}, false
+	}
+	ent, ok := info.Lookup(name)
+	switch {
+	case !ok && slices.Contains(c.kept, name):
+		return resolve.Entry{Kind: resolve.Missing}, true // a kept name not listed: not there
+	case ok && ent.Kind == resolve.Regular:
+		return ent, true
+	}
+	return resolve.Entry{}, false
+}
+
 // View implements agent.Resolver: what Copilot loads when started in dir.
 func (c *Resolver) View(dir string) (*agent.View, error) { return c.views.Get(dir, c.resolveView) }
 
@@ -185,6 +268,71 @@ func (w *view) inexact(why string) {
 }
 
 func (c *Resolver) resolveView(dir string) (*agent.View, error) {
+	// A directory that adds nothing (no chain file, no folder of its
+	// own) has the view of every such directory below the same nearest
+	// directory that does: computed once, shared (the lint rules then see
+	// one origin).
+	key, quiet, err := c.quietKey(dir)
+	if err != nil {
+		return nil, err
+	}
+	if v, ok := c.quiet[key]; quiet && ok {
+		cp := *v
+		cp.Dir = dir
+		cp.Shares = v.Origin()
+		return &cp, nil
+	}
+	v, err := c.ownView(dir)
+	if err == nil && quiet {
+		c.quiet[key] = v
+	}
+	return v, err
+}
+
+// quietKey says whether dir adds nothing to its chain and, if so, which
+// views it shares: those of the directories below the same nearest one
+// between it and the root that has a chain file (Copilot's order puts the
+// root's first, then the working directory's, then the ones between from
+// the bottom up, so a directory adding nothing only moves that start).
+func (c *Resolver) quietKey(dir string) (string, bool, error) {
+	if dir == "" {
+		return "", false, nil
+	}
+	info, err := c.e.Dir(dir) // the view lists it anyway
+	if err != nil {
+		return "", false, err
+	}
+	for _, n := range []string{".github", ".claude"} {
+		if _, has := info.Lookup(n); has {
+			return "", false, nil
+		}
+	}
+	has, err := c.present(dir)
+	if err != nil || len(has) > 0 {
+		return "", false, err
+	}
+	key := "\x00nogit"
+	if c.o.Git || c.o.GitAbove {
+		key = "\x00top"
+		for d := resolve.ParentDir(dir); d != ""; d = resolve.ParentDir(d) {
+			h, err := c.present(d)
+			if err != nil {
+				return "", false, err
+			}
+			if len(h) > 0 {
+				key = d
+				break
+			}
+		}
+	}
+	if info.Linked != "" {
+		key += "\x00linked"
+	}
+	return key, true, nil
+}
+
+// ownView resolves dir's view.
+func (c *Resolver) ownView(dir string) (*agent.View, error) {
 	w := &view{v: &agent.View{Dir: dir, RootAbs: c.o.RootAbs}, seen: map[string]bool{}, real: map[string]bool{}}
 	info, err := c.e.Dir(dir)
 	if err != nil {
@@ -223,23 +371,30 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 	// Rule 3: the copilot-instructions.md of the root and the working
 	// directory, then their AGENTS/CLAUDE/GEMINI, then the directories
 	// between, each with its four names.
-	for _, d := range first {
-		if err := c.chainFile(w, d, copilotName); err != nil {
-			return nil, err
+	load := func(d string, names []string) error {
+		has, err := c.present(d)
+		if err != nil {
+			return err
 		}
+		for _, n := range names {
+			if has[n] {
+				if err := c.chainFile(w, d, n); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	}
-	for _, d := range first {
-		for _, n := range chainNames {
-			if err := c.chainFile(w, d, n); err != nil {
+	for _, names := range [][]string{{copilotName}, chainNames} {
+		for _, d := range first {
+			if err := load(d, names); err != nil {
 				return nil, err
 			}
 		}
 	}
 	for _, d := range between {
-		for _, n := range append([]string{copilotName}, chainNames...) {
-			if err := c.chainFile(w, d, n); err != nil {
-				return nil, err
-			}
+		if err := load(d, allNames); err != nil {
+			return nil, err
 		}
 	}
 	// Rule 4: the folder files, the user's first.
@@ -325,7 +480,8 @@ func (c *Resolver) chainFile(w *view, d, name string) error {
 	w.real[key] = true
 	text := content.Lossy(f.data)
 	t.Replaced = !utf8.Valid(f.data)
-	if !f.linked {
+	// Without an @ there is nothing to expand: the text is as read.
+	if !f.linked && bytes.IndexByte(text, '@') >= 0 {
 		// A file read through a link has its imports not expanded (rule 7).
 		ex := &expander{c: c, w: w, seen: map[string]bool{}}
 		var err error
@@ -380,6 +536,9 @@ func (c *Resolver) folder(w *view, d, sub, ext, key string) ([]folderFile, error
 // listFolder is folder's listing.
 func (c *Resolver) listFolder(d, sub, ext, key string) (folderList, error) {
 	var l folderList
+	if ent, ok := c.known(path.Join(d, sub)); ok && ent.Kind == resolve.Missing {
+		return l, nil // the listings show no such folder: nothing to list
+	}
 	w := &l // inexact reasons, kept for every view
 	var out []folderFile
 	var walk func(dir string) error

@@ -229,3 +229,52 @@ func TestCopilotFoldersShared(t *testing.T) {
 		}
 	}
 }
+
+// A directory that adds nothing shares the view of the directories below
+// the same nearest one that does (quietKey): the same message and files as
+// its own resolution, in whatever order the views are asked for.
+func TestCopilotQuietDirectoriesShare(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		".github/copilot-instructions.md":     "root copilot\n",
+		"AGENTS.md":                           "root agents\n",
+		"a/AGENTS.md":                         "a agents\n",
+		"a/b/c/keep":                          "",
+		"a/b/d/CLAUDE.md":                     "d claude\n",
+		"a/b/d/e/f/keep":                      "",
+		"a/x/.github/copilot-instructions.md": "x copilot\n",
+		"a/x/y/keep":                          "",
+		"q/r/keep":                            "",
+	})
+	dirs := []string{"a/b/d/e/f", "a/b/c", "a/b", "a/b/d/e", "a/x/y", "q/r", "q", "a", "", "a/b/d", "a/x"}
+	open := func() agent.Engine {
+		wt, err := resolve.OpenWorktree(root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { wt.Close() })
+		return resolve.New(wt, resolve.Options{Normals: []string{"AGENTS.md"}, MaxFileBytes: 32768, Also: Also()})
+	}
+	o := Options{RootAbs: root, Git: true}
+	shared := New(open(), o)
+	shares := 0
+	for _, d := range dirs {
+		got, err := shared.View(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := New(open(), o).View(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Dir != d || string(got.Message()) != string(want.Message()) || len(got.Candidates) != len(want.Candidates) || got.Inexact != want.Inexact {
+			t.Errorf("%s: shared view %q (%d files), own %q (%d files)", d, got.Message(), len(got.Candidates), want.Message(), len(want.Candidates))
+		}
+		if got.Shares != nil {
+			shares++
+		}
+	}
+	// a/b/c shares with a/b (both below a), a/b/d/e/f with a/b/d/e, q/r with q.
+	if shares != 3 {
+		t.Errorf("%d views shared, want 3", shares)
+	}
+}
