@@ -22,6 +22,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rivumi/rivumi-lint/internal/profiles"
 	"github.com/rivumi/rivumi-lint/internal/shell"
 )
 
@@ -279,7 +280,7 @@ func TestMCPInspector(t *testing.T) {
 	if txt := contentText(rl); txt != cli("rules", "RL004") {
 		t.Errorf("explain_rule: %q, want rules RL004's %q", txt, cli("rules", "RL004"))
 	}
-	if p := structured(call("agents"))["profiles"].([]any); len(p) != 3 {
+	if p := structured(call("agents"))["profiles"].([]any); len(p) != len(profiles.Names()) {
 		t.Errorf("agents: %v", p)
 	}
 
@@ -386,10 +387,12 @@ func TestMCPClaudeHost(t *testing.T) {
 	if err := json.Unmarshal(res.bodies[0], &req); err != nil {
 		t.Fatalf("request: %v", err)
 	}
+	// The agent enum is the registry's, in its order.
+	enum, _ := json.Marshal(profiles.Names())
 	var names []string
 	for _, tl := range req.Tools {
 		names = append(names, tl.Name)
-		if tl.Name == "mcp__rivumi__instructions" && !bytes.Contains(tl.InputSchema, []byte(`"enum":["rivumi","codex","claude"]`)) {
+		if tl.Name == "mcp__rivumi__instructions" && !bytes.Contains(tl.InputSchema, append([]byte(`"enum":`), enum...)) {
 			t.Errorf("instructions' schema as sent: %s", tl.InputSchema)
 		}
 	}
