@@ -47,6 +47,10 @@ type Candidate struct {
 	// Replaced says bytes that are not UTF-8 were replaced (U+FFFD) in
 	// the text the agent loads.
 	Replaced bool
+	// FrontMatter says the text the agent loads begins with front matter
+	// (a block between "---" lines) that it keeps: the model reads the
+	// keys as text.
+	FrontMatter bool
 
 	// Text is the decoded text that enters the chain.
 	Text []byte

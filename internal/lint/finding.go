@@ -71,6 +71,10 @@ type Finding struct {
 	// differ is what an RL017 finding says, in parts, for mergeAgents to
 	// put every agent's side of one file into one message.
 	differ []differPart
+	// covers says a profile's own finding says all its agent does
+	// otherwise with the file (RL023: Copilot never reads the override),
+	// so mergeAgents drops every RL017 side of that agent on it.
+	covers bool
 }
 
 // A finding's Baseline: not in the baseline (it fails the run), or in it

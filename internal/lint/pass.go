@@ -31,7 +31,10 @@ type pass struct {
 	// view of the resolution's directory.
 	agent agent.Resolver
 	view  *agent.View
-	emit  func(Finding)
+	// agents are the enabled profiles' names (Inputs.Agents), for a rule
+	// that says which other agents read a file otherwise.
+	agents []string
+	emit   func(Finding)
 }
 
 // fileFacts is what the content rules and the budget need from one

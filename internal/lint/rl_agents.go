@@ -83,10 +83,13 @@ func checkAgentsDiffer(p *pass) {
 		case agent.Imported:
 			// Text only this agent adds: an @import Rivumi reads as a line.
 			if by := c.ImportedBy; by != "" && !strings.HasPrefix(by, "/") && !strings.HasPrefix(by, "~") {
-				part := differPart{lead: "Rivumi loads the import line as text", side: fmt.Sprintf("%s adds %s, which this file imports, to its instructions", label, c.Path), sideFirst: true}
+				part := differPart{lead: "Rivumi loads the import line as text", side: fmt.Sprintf("%s adds %s, which this file imports, to its instructions", label, c.Path), sideFirst: true, atLine: true}
 				p.emit(Finding{Path: by, Line: c.Line, Column: c.Column, Agent: pairOf(p.agent), Message: part.message(), differ: []differPart{part}})
 			}
 			continue
+		}
+		if c.ImportedBy != "" {
+			continue // an import the agent does not load is no directory's file
 		}
 		if _, taken := takes[resolve.ParentDir(c.Path)]; taken && !p.agent.Profile().OneSlot {
 			continue // the directory's first file is the one compared with Rivumi's layer
@@ -155,6 +158,10 @@ type differPart struct {
 	// finding's own: a finding of the agent's own rules on it (RL018)
 	// already says what the agent does there.
 	about string
+	// atLine says the side is about the finding's line (an import): a
+	// finding of the agent's own rules at that line and column (RL022)
+	// already says what the agent does with it.
+	atLine bool
 }
 
 // message is the finding's message for one agent's part.

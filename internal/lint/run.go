@@ -208,7 +208,7 @@ func Check(in Inputs, cfg Config) *Result {
 			found, ok := agentMemo[ak]
 			if !ok {
 				// One pass serves the rules: runRule sets only its emit.
-				ap := &pass{res: r, agent: a.Resolver, view: v}
+				ap := &pass{res: r, agent: a.Resolver, view: v, agents: in.Agents}
 				collect := func(f Finding) { found = append(found, add(res, index, f, "")) }
 				for ri := range table {
 					rule := &table[ri]
@@ -299,8 +299,11 @@ func (in *Inputs) mergeAgents(fs []Finding) []Finding {
 		return fs
 	}
 	rejected := map[string]bool{} // paths a rejection's finding is about
-	type own struct{ agent, path string }
-	owned := map[own]bool{} // paths a profile's own rule reports, by agent
+	type own struct {
+		agent, path  string
+		line, column int
+	}
+	owned := map[own]bool{} // files, and lines, a profile's own rule reports, by agent
 	for _, f := range fs {
 		rule, ok := Lookup(f.Rule)
 		switch {
@@ -308,7 +311,11 @@ func (in *Inputs) mergeAgents(fs []Finding) []Finding {
 		case len(rule.rejects) > 0:
 			rejected[f.Path] = true
 		case rule.Agent != "" && rule.Agent != AnyAgents && rule.Agent != agent.Rivumi:
-			owned[own{rule.Agent, f.Path}] = true
+			owned[own{agent: rule.Agent, path: f.Path}] = true
+			owned[own{rule.Agent, f.Path, f.Line, f.Column}] = true
+			if f.covers {
+				owned[own{rule.Agent, f.Path, -1, -1}] = true
+			}
 		}
 	}
 	type place struct {
@@ -326,7 +333,8 @@ func (in *Inputs) mergeAgents(fs []Finding) []Finding {
 		var parts []differPart
 		for _, d := range f.differ {
 			_, name, _ := strings.Cut(f.Agent, ",") // rivumi,NAME
-			if d.rejected && rejected[f.Path] || d.about == f.Path && owned[own{name, f.Path}] {
+			if d.rejected && rejected[f.Path] || d.about == f.Path && owned[own{agent: name, path: f.Path}] ||
+				d.atLine && owned[own{name, f.Path, f.Line, f.Column}] || owned[own{name, f.Path, -1, -1}] {
 				continue // said by the rejection's finding, or the agent's own
 			}
 			parts = append(parts, d)

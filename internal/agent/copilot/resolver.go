@@ -104,6 +104,7 @@ type file struct {
 	linked  bool   // a link on the way
 	kind    resolve.Kind
 	data    []byte // BOM removed; nil when not a regular file
+	bom     bool   // the bytes began with a BOM
 	size    int64
 	inexact string
 }
@@ -172,6 +173,7 @@ func (c *Resolver) read(p string) (*file, error) {
 		}
 	}
 	f.data, f.size = bytes.TrimPrefix(data, []byte("\ufeff")), size
+	f.bom = len(f.data) < len(data)
 	return f, nil
 }
 
@@ -426,8 +428,37 @@ func (c *Resolver) ownView(dir string) (*agent.View, error) {
 			}
 		}
 	}
+	// The folders of the directories between are never read: their files
+	// are candidates Copilot ignores, for a rule to name.
+	for _, d := range between {
+		if err := c.unreadFolder(w, d); err != nil {
+			return nil, err
+		}
+	}
 	w.v.Render = render(w.blocks, w.folder, w.rows)
 	return w.v, nil
+}
+
+// unreadFolder adds the files of d's .github/instructions, which Copilot
+// reads only at the Git root and in its working directory (rule 4), as
+// candidates it ignores from this view.
+func (c *Resolver) unreadFolder(w *view, d string) error {
+	info, err := c.e.Dir(d)
+	if err != nil {
+		return err
+	}
+	if _, ok := info.Lookup(".github"); !ok {
+		return nil // most directories: no listing to make
+	}
+	l, err := c.listed(d, instructionsDir, instructionsExt, "applyTo")
+	if err != nil {
+		return err
+	}
+	for _, f := range l.files {
+		w.v.Candidates = append(w.v.Candidates, agent.Candidate{Path: f.path, Size: int64(len(f.text)), State: agent.Ignored,
+			Reason: "a folder file of " + resolve.DisplayDir(d) + ", which Copilot reads only when started there"})
+	}
+	return nil
 }
 
 // add appends a block unless its text was loaded already (rule 7).
@@ -480,12 +511,14 @@ func (c *Resolver) chainFile(w *view, d, name string) error {
 	w.real[key] = true
 	text := content.Lossy(f.data)
 	t.Replaced = !utf8.Valid(f.data)
+	_, t.FrontMatter = frontMatter(text)
+	imports := len(w.v.Candidates)
 	// Without an @ there is nothing to expand: the text is as read.
 	if !f.linked && bytes.IndexByte(text, '@') >= 0 {
 		// A file read through a link has its imports not expanded (rule 7).
 		ex := &expander{c: c, w: w, seen: map[string]bool{}}
 		var err error
-		if text, err = ex.expand(text, resolve.ParentDir(p)); err != nil {
+		if text, err = ex.expand(text, p, f.bom); err != nil {
 			return err
 		}
 	}
@@ -493,7 +526,11 @@ func (c *Resolver) chainFile(w *view, d, name string) error {
 	t.Kept = int64(len(text))
 	t.State, t.Reason = agent.Loaded, "loaded whole"
 	if !w.add(text, &t) {
+		// Not sent again: neither are the files it imports.
 		t.Kept = 0
+		for i := imports; i < len(w.v.Candidates); i++ {
+			w.v.Candidates[i].Kept = 0
+		}
 	}
 	return nil
 }
@@ -518,19 +555,28 @@ type folderFile struct {
 // folder lists d/sub's files ending in ext, recursively, sorted by path,
 // once per resolver.
 func (c *Resolver) folder(w *view, d, sub, ext, key string) ([]folderFile, error) {
-	k := d + "\x00" + sub
-	l, ok := c.folders[k]
-	if !ok {
-		var err error
-		if l, err = c.listFolder(d, sub, ext, key); err != nil {
-			return nil, err
-		}
-		c.folders[k] = l
+	l, err := c.listed(d, sub, ext, key)
+	if err != nil {
+		return nil, err
 	}
 	for _, why := range l.inexact {
 		w.inexact(why)
 	}
 	return l.files, nil
+}
+
+// listed is d/sub's listing, made once per resolver.
+func (c *Resolver) listed(d, sub, ext, key string) (folderList, error) {
+	k := d + "\x00" + sub
+	l, ok := c.folders[k]
+	if !ok {
+		var err error
+		if l, err = c.listFolder(d, sub, ext, key); err != nil {
+			return l, err
+		}
+		c.folders[k] = l
+	}
+	return l, nil
 }
 
 // listFolder is folder's listing.
