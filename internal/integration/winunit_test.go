@@ -150,17 +150,15 @@ func TestWindowsUnitTests(t *testing.T) {
 	wg.Wait()
 
 	gaps := map[string]string{} // test → the gap the probe shows
+	noLink := ""                // the symlink gap, while the probe shows it
 	for _, g := range wineGaps {
 		if probe[g.probe] != "ok" {
 			for _, k := range g.tests {
 				gaps[k] = g.why + " (probe: " + probe[g.probe] + ")"
 			}
-		}
-	}
-	noLink := "" // the symlink gap, while the probe shows it
-	for _, g := range wineGaps {
-		if g.probe == "symlink" && probe[g.probe] != "ok" {
-			noLink = g.why + " (agenttest.Tree: " + agenttest.NoLink + ")"
+			if g.probe == "symlink" {
+				noLink = g.why + " (agenttest.Tree: " + agenttest.NoLink + ")"
+			}
 		}
 	}
 	type row struct{ ran, passed, git, gap, cleanup, known, skipped int }
