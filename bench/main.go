@@ -431,8 +431,8 @@ func (b *bench) gitOut(dir string, args ...string) []byte {
 func (b *bench) agentFlag() []string { return []string{"--agent", b.o.agents} }
 
 // agentRules are the rules only the other profiles add (A4): Codex's,
-// the comparison, Claude's.
-var agentRules = []string{"RL015", "RL016", "RL017", "RL018", "RL019", "RL020"}
+// the comparison, Claude's, Copilot's.
+var agentRules = []string{"RL015", "RL016", "RL017", "RL018", "RL019", "RL020", "RL022", "RL023", "RL024", "RL025"}
 
 // agentJob adds the row of base with the codex profile on, timed against
 // base itself (issue A8: ≤ 1.3×), after checking that it resolves the same

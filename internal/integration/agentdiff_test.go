@@ -81,6 +81,11 @@ type diffCase interface {
 	features() map[string]int
 }
 
+// diffNeedsRoot is a diffCase whose repository may be no Git working
+// tree: then preview is always told the root (--root), the only form of
+// agentPreview rivumi-lint accepts outside Git.
+type diffNeedsRoot interface{ needsRoot() bool }
+
 // diffPlace is where a written case is.
 type diffPlace struct{ repo, config string }
 
@@ -145,7 +150,11 @@ func agentDiffSeed(t *testing.T, prof diffProfile, info diffInfo, real, lint str
 		if !sent {
 			none++
 		}
-		a := agentPreview(t, lint, info.agent, base, p, environ, d, i)
+		form := i
+		if nr, ok := c.(diffNeedsRoot); ok && nr.needsRoot() {
+			form = 0 // outside Git only --root names the root
+		}
+		a := agentPreview(t, lint, info.agent, base, p, environ, d, form)
 		if a.err != "" {
 			t.Errorf("%s: %s (%s)\n%s", at(d), a.err, a.how, c.describe(d))
 			continue

@@ -126,12 +126,17 @@ func (x *expander) imported(ref string, pos at) ([]byte, error) {
 		return nil, nil
 	}
 	p := path.Join(dir, ref)
+	// Outside Git the working directory is the boundary (rule 6).
+	if wd := x.w.v.Dir; !x.c.o.Git && wd != "" && p != wd && !strings.HasPrefix(p, wd+"/") {
+		unread(ref, agent.Outside, "it leaves the working directory, outside Git: Copilot expands no such import")
+		return nil, nil
+	}
 	if p == ".." || strings.HasPrefix(p, "../") {
 		switch {
 		case x.c.o.GitAbove:
 			x.w.inexact("the import @" + ref + " leaves the root, below which the Git top lies: Copilot expands it, rivumi-lint reads only the repository")
 		case !x.c.o.Git:
-			x.w.inexact("the import @" + ref + " leaves the directory (no Git): whether Copilot expands it is not established")
+			unread(ref, agent.Outside, "it leaves the working directory, outside Git: Copilot expands no such import")
 		default:
 			unread(ref, agent.Outside, "it leaves the Git root: Copilot expands no such import")
 		}

@@ -513,10 +513,12 @@ func (c *Resolver) chainFile(w *view, d, name string) error {
 	t.Replaced = !utf8.Valid(f.data)
 	_, t.FrontMatter = frontMatter(text)
 	imports := len(w.v.Candidates)
-	// Without an @ there is nothing to expand: the text is as read.
-	if !f.linked && bytes.IndexByte(text, '@') >= 0 {
-		// A file read through a link has its imports not expanded (rule 7).
-		ex := &expander{c: c, w: w, seen: map[string]bool{}}
+	// Without an @ there is nothing to expand: the text is as read. A
+	// GEMINI.md has its imports never expanded; the others, links too,
+	// resolve theirs beside the path as named (rule 6). The file itself
+	// counts as loaded: a self-import is skipped.
+	if name != "GEMINI.md" && bytes.IndexByte(text, '@') >= 0 {
+		ex := &expander{c: c, w: w, seen: map[string]bool{p: true}}
 		var err error
 		if text, err = ex.expand(text, p, f.bom); err != nil {
 			return err
