@@ -81,10 +81,12 @@ type diffCase interface {
 	features() map[string]int
 }
 
-// diffNeedsRoot is a diffCase whose repository may be no Git working
-// tree: then preview is always told the root (--root), the only form of
-// agentPreview rivumi-lint accepts outside Git.
-type diffNeedsRoot interface{ needsRoot() bool }
+// diffForms is a diffCase that chooses, for the directory d, which of
+// agentPreview's forms (by default i, the directory's index) can name it:
+// outside Git only --root names the root (form 0); a directory in a nested
+// repository or a submodule is previewed from inside it (form 2), since
+// --root naming the outer one is refused.
+type diffForms interface{ form(d string, i int) int }
 
 // diffPlace is where a written case is.
 type diffPlace struct{ repo, config string }
@@ -151,8 +153,8 @@ func agentDiffSeed(t *testing.T, prof diffProfile, info diffInfo, real, lint str
 			none++
 		}
 		form := i
-		if nr, ok := c.(diffNeedsRoot); ok && nr.needsRoot() {
-			form = 0 // outside Git only --root names the root
+		if f, ok := c.(diffForms); ok {
+			form = f.form(d, i)
 		}
 		a := agentPreview(t, lint, info.agent, base, p, environ, d, form)
 		if a.err != "" {

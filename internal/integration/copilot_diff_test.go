@@ -77,7 +77,15 @@ func (dc *copilotDiffCase) write(t *testing.T, base string) diffPlace {
 
 func (dc *copilotDiffCase) dirs() []string { return dc.c.compare }
 
-func (dc *copilotDiffCase) needsRoot() bool { return !dc.c.git }
+func (dc *copilotDiffCase) form(d string, i int) int {
+	switch {
+	case !dc.c.git:
+		return 0
+	case dc.c.top(d) != "":
+		return 2
+	}
+	return i
+}
 
 // real runs Copilot in d with a home of its own holding the case's user
 // files; preview reads the same home.
@@ -123,7 +131,8 @@ func TestCopilotGenerateCovers(t *testing.T) {
 	for _, want := range []string{
 		"no Git", "a nested repository", "a submodule", "a Git-ignored directory",
 		".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md",
-		"a name Copilot does not read (AGENTS.override.md)", "a name Copilot does not read (.claude/CLAUDE.md)",
+		"a name Copilot does not read (AGENTS.override.md)", "a name Copilot does not read (.claude/AGENTS.md)", ".claude/CLAUDE.md",
+		"a name in another case", "two names in other cases",
 		"folder files at the root", "folder files below the root",
 		"a .github/instructions file (front matter 0)", "a .github/instructions file (front matter 1)", "a .github/instructions file (front matter 6)",
 		"a .github/instructions file without the extension",

@@ -46,10 +46,7 @@ type cpCase struct {
 	// dirs are the real directories (repo-relative, "" the root); compare
 	// some of them.
 	dirs, compare []string
-	// outLinks are the links out of the repository, noImport the imports
-	// that leave a directory outside Git: what makes a view not exact.
-	outLinks, leaving []string
-	feat              map[string]int
+	feat map[string]int
 }
 
 var (
@@ -58,7 +55,10 @@ var (
 	cpInvalid  = []string{"\xff", "\xfe", "\x80", "\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xed\xa0\x80"}
 	// The names Copilot reads in a directory (rule 2) and some it never reads.
 	cpChainNames = []string{".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"}
-	cpUnread     = []string{"AGENTS.override.md", "CLAUDE.local.md", ".claude/CLAUDE.md", ".github/AGENTS.md", "agents.md", "RIVUMI.md"}
+	cpUnread     = []string{"AGENTS.override.md", "CLAUDE.local.md", ".claude/AGENTS.md", ".github/AGENTS.md", "RIVUMI.md", ".GITHUB/copilot-instructions.md"}
+	// Names in another letter case, which Copilot reads where the name
+	// itself is not there (rule 2).
+	cpOtherCase = []string{"agents.md", "Agents.md", "claude.md", "Gemini.md", ".github/Copilot-Instructions.md", "AGENTS.MD", ".claude/claude.md"}
 	// Front matter of folder files: inlined, then tabled (rule 4).
 	cpInstructionsFM = []string{"", "---\napplyTo: \"**\"\n---\n", "---\napplyTo: '**/*'\n---\n", "---\ndescription: plain\n---\n",
 		"---\napplyTo: \"src/**/*.go\"\ndescription: Go files\n---\n", "---\napplyTo: \"a/**, b/**\"\n---\n",
@@ -116,9 +116,27 @@ func copilotGenerate(seed uint64) *cpCase {
 			}
 		}
 		if r.IntN(5) == 0 {
+			// Read in the directories between only (rule 2).
+			c.files[path.Join(d, ".claude/CLAUDE.md")] = c.text(r, d)
+			c.count(".claude/CLAUDE.md")
+		}
+		if r.IntN(5) == 0 {
 			name := cpUnread[r.IntN(len(cpUnread))]
 			c.files[path.Join(d, name)] = c.text(r, d)
 			c.count("a name Copilot does not read (%s)", name)
+		}
+		if r.IntN(8) == 0 {
+			name := cpOtherCase[r.IntN(len(cpOtherCase))]
+			c.files[path.Join(d, name)] = c.text(r, d)
+			c.count("a name in another case")
+			if r.IntN(3) == 0 {
+				// Two of them: which one loads follows the disk's order.
+				other := cpOtherCase[r.IntN(len(cpOtherCase))]
+				if other != name {
+					c.files[path.Join(d, other)] = c.text(r, d)
+					c.count("two names in other cases")
+				}
+			}
 		}
 		if r.IntN(4) == 0 {
 			c.folder(r, d)
@@ -266,9 +284,6 @@ func (c *cpCase) imports(r *rand.Rand, d, s string) string {
 				c.files[p] = "from above " + c.words(r, 2) + "\n"
 			}
 			tok = "@../up.md"
-			if !c.git {
-				c.leaving = append(c.leaving, d)
-			}
 			c.count("an import above")
 		case 4:
 			tok = "@missing/none.md"
@@ -386,7 +401,6 @@ func (c *cpCase) genLinks(r *rand.Rand) {
 			c.outside["o.md"] = "outside " + c.words(r, 3) + "\n"
 			up := strings.Repeat("../", strings.Count(p, "/")+1)
 			c.links[p] = up + "outside/o.md"
-			c.outLinks = append(c.outLinks, p)
 			c.count("a link out of the repository")
 		}
 	}
@@ -461,22 +475,56 @@ func (c *cpCase) write(t *testing.T, base string) string {
 }
 
 // explains reports whether the case holds what makes d's view not exact:
-// a link out of the repository on d's chain or in its folders, an import
-// leaving the directory outside Git.
+// a link out of the repository (or out of the nested repository d lies in)
+// on d's chain, two names of a directory on it that differ only in case.
 func (c *cpCase) explains(d, why string) (string, bool) {
+	top := c.top(d)
+	onChain := func(od string) bool {
+		return (od == top || top == "" || strings.HasPrefix(od, top+"/")) && (od == "" || od == d || strings.HasPrefix(d, od+"/"))
+	}
 	switch {
 	case strings.Contains(why, "symbolic link out of the repository"):
-		for _, l := range c.outLinks {
-			if od := pathParent(l); od == "" || od == d || strings.HasPrefix(d, od+"/") {
+		for l, target := range c.links {
+			od := pathParent(l)
+			to := path.Join(od, target)
+			if onChain(od) && (to == ".." || strings.HasPrefix(to, "../") || top != "" && to != top && !strings.HasPrefix(to, top+"/")) {
 				return "a link out of the repository", true
 			}
 		}
-	case strings.Contains(why, "leaves the directory (no Git)"):
-		if slices.Contains(c.leaving, d) {
-			return "an import leaving the directory outside Git", true
+	case strings.Contains(why, "names that differ only in case"):
+		for _, od := range c.dirs {
+			if !onChain(od) {
+				continue
+			}
+			for _, name := range cpChainNames {
+				n := 0
+				for p := range c.files {
+					if pathParent(p) == od || strings.HasPrefix(name, ".github/") && pathParent(p) == path.Join(od, ".github") {
+						rel := strings.TrimPrefix(strings.TrimPrefix(p, od), "/")
+						if len(rel) == len(name) && strings.EqualFold(rel, name) && (!strings.HasPrefix(name, ".github/") || strings.HasPrefix(rel, ".github/")) {
+							n++
+						}
+					}
+				}
+				if n > 1 {
+					return "names that differ only in case in one directory", true
+				}
+			}
 		}
 	}
 	return "", false
+}
+
+// top is the repository d lies in: a nested one's directory, the
+// submodule's, else the root ("").
+func (c *cpCase) top(d string) string {
+	top := ""
+	for _, in := range append(slices.Clone(c.inner), c.submodule) {
+		if in != "" && (d == in || strings.HasPrefix(d, in+"/")) && len(in) > len(top) {
+			top = in
+		}
+	}
+	return top
 }
 
 // describe lists the case's files for a mismatch's message.

@@ -18,9 +18,10 @@ var copilotRow = Row{Profile: copilot.Profile,
 			{Path: "custom_instructions_dirs", Kind: config.KindPatterns, Def: []string{},
 				Doc: "The users' COPILOT_CUSTOM_INSTRUCTIONS_DIRS (absolute directories), not modelled yet: when any is set here or in the environment, every copilot view is not exact."},
 		}},
-	Env:   []string{copilotDirsVar},
-	Also:  func(config.Values) []string { return copilot.Also() },
-	Build: buildCopilot,
+	Env:     []string{copilotDirsVar},
+	Also:    func(config.Values) []string { return copilot.Also() },
+	AnyCase: copilot.AnyCase(),
+	Build:   buildCopilot,
 }
 
 // buildCopilot builds the copilot resolver: the user's files from

@@ -30,6 +30,8 @@ type Row struct {
 	Env []string
 	// Also are the entry names the engine's listings must keep for it.
 	Also func(s config.Values) []string
+	// AnyCase are the names of Also the engine keeps in any letter case.
+	AnyCase []string
 	// Build makes its resolver's builder for one run; nil for Rivumi's,
 	// whose policy is the engine's.
 	Build func(s config.Values, at Place) (agent.Build, error)

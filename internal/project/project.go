@@ -339,6 +339,7 @@ func (p *Project) engineOptions(cfg *config.Config) (resolve.Options, error) {
 		if row.Also != nil {
 			opt.Also = append(opt.Also, row.Also(cfg.Section(row.Profile.Name))...)
 		}
+		opt.AnyCase = append(opt.AnyCase, row.AnyCase...)
 	}
 	if p.opts.UserInstructions != "" {
 		u, err := UserFile(p.opts.UserInstructions)

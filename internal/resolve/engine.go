@@ -236,6 +236,10 @@ type Options struct {
 	// directory keeps (DirInfo.Also): what other agent profiles look for
 	// (their candidates and root markers, A1), found in the same listing.
 	Also []string
+	// AnyCase are names whose entries each directory keeps in any letter
+	// case, under their own names (DirInfo.Also): a profile whose agent
+	// matches names so (Copilot takes agents.md where no AGENTS.md is).
+	AnyCase []string
 }
 
 // Engine resolves chains over one source, memoising every directory so each
@@ -515,6 +519,9 @@ func (e *Engine) fill(d *DirInfo) error {
 		} else if e.isAlso(ent.Name) {
 			d.Also = append(d.Also, *ent)
 		} else {
+			if e.anyCase(ent.Name) {
+				d.Also = append(d.Also, *ent)
+			}
 			if ent.Kind != Dir && ent.Kind != Submodule {
 				if like, ok := nearMissKeyed(ent.Name, e.candidates, e.candKeys); ok {
 					d.NearMisses = append(d.NearMisses, NearMiss{Path: path.Join(d.Path, ent.Name), Like: like})
@@ -546,6 +553,17 @@ func (e *Engine) fill(d *DirInfo) error {
 		d.Files = append(d.Files, f)
 	}
 	return nil
+}
+
+// anyCase reports whether name is one of Options.AnyCase in another
+// letter case.
+func (e *Engine) anyCase(name string) bool {
+	for _, a := range e.opt.AnyCase {
+		if len(name) == len(a) && name != a && strings.EqualFold(name, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // also are Options.Also less the candidates (a name is one or the other).

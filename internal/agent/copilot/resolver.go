@@ -71,7 +71,10 @@ type Resolver struct {
 	files map[string]*file // by root-relative path
 	views agent.ViewCache
 	kept  []string                   // the names the engine's listings keep for it (Also)
-	has   map[string]map[string]bool // present's answers, by directory
+	has   map[string]map[string]string // present's answers, by directory
+	// caseInexact says why a chain file of a directory is not known
+	// (by "dir\x00name"): several names that differ only in case.
+	caseInexact map[string]string
 	quiet map[string]*agent.View     // the views directories adding nothing share, by quietKey
 	// folders are the folder files of a directory's folder, listed once:
 	// the root's are in every view.
@@ -85,7 +88,7 @@ type folderList struct {
 
 // New returns a resolver over e.
 func New(e agent.Engine, o Options) *Resolver {
-	return &Resolver{e: e, o: o, files: map[string]*file{}, views: agent.ViewCache{}, folders: map[string]folderList{}, kept: Also(), has: map[string]map[string]bool{}, quiet: map[string]*agent.View{}}
+	return &Resolver{e: e, o: o, files: map[string]*file{}, views: agent.ViewCache{}, folders: map[string]folderList{}, kept: Also(), has: map[string]map[string]string{}, caseInexact: map[string]string{}, quiet: map[string]*agent.View{}}
 }
 
 // Also are the names the engine's listings must keep for this profile.
@@ -190,35 +193,104 @@ func (c *Resolver) readBytes(p string) ([]byte, resolve.Kind, int64, error) {
 	return c.e.Source().Read(p, maxRead)
 }
 
-// allNames are the chain's names in a directory, in Copilot's order.
-var allNames = append([]string{copilotName}, chainNames...)
+// allNames are the chain's names in a directory between the root and the
+// working directory, in Copilot's order: there, and only there, it also
+// reads .claude/CLAUDE.md (rule 2).
+var allNames = []string{copilotName, "AGENTS.md", "CLAUDE.md", dotClaudeName, "GEMINI.md"}
 
-// present are the chain's names that are there in d (not missing), found
-// once per directory: every view below d reads the answer.
-func (c *Resolver) present(d string) (map[string]bool, error) {
+const dotClaudeName = ".claude/CLAUDE.md"
+
+// AnyCase are the names the engine's listings must keep in any letter
+// case: Copilot reads agents.md or Agents.md as AGENTS.md (rule 2).
+func AnyCase() []string { return slices.Clone(chainNames) }
+
+// present are the chain's names that are there in d (not missing), each
+// with the name it has there, found once per directory: every view below
+// d reads the answer. Copilot takes the first entry of the directory, in
+// its order on disk, that is the name in any letter case and a file
+// (rule 2): where there are several, the order decides, which no listing
+// keeps, and the view is not exact.
+func (c *Resolver) present(d string) (map[string]string, error) {
 	if has, ok := c.has[d]; ok {
 		return has, nil
 	}
-	has := map[string]bool{}
-	info, listed := c.e.Listed(d)
-	listed = listed && info.Linked == ""
+	has := map[string]string{}
+	info, err := c.e.Dir(d)
+	listed := err == nil && info.Linked == ""
 	for _, n := range allNames {
-		// .github/copilot-instructions.md: not there when .github is not.
-		if first, _, _ := strings.Cut(n, "/"); listed && slices.Contains(c.kept, first) {
-			if _, ok := info.Lookup(first); !ok {
-				continue // the listing shows it is not there
+		if !listed {
+			f, err := c.read(path.Join(d, n))
+			if err != nil {
+				return nil, err
 			}
+			if f.kind != resolve.Missing {
+				has[n] = n
+			}
+			continue
 		}
-		f, err := c.read(path.Join(d, n))
+		names, err := c.caseNames(d, info, n)
 		if err != nil {
 			return nil, err
 		}
-		if f.kind != resolve.Missing {
-			has[n] = true
+		switch len(names) {
+		case 0:
+			continue
+		case 1:
+			has[n] = names[0]
+			continue
+		}
+		c.caseInexact[d+"\x00"+n] = resolve.DisplayDir(d) + " has " + strings.Join(names, " and ") + ", names that differ only in case: Copilot reads the first in the directory's order on disk, which rivumi-lint does not know"
+		has[n] = names[0]
+		if slices.Contains(names, n) {
+			has[n] = n
 		}
 	}
 	c.has[d] = has
 	return has, nil
+}
+
+// caseNames are the entries of d (listed as info) that are the name n in
+// any letter case and lead to a file (or out of the root), sorted, as
+// paths below d.
+func (c *Resolver) caseNames(d string, info *resolve.DirInfo, n string) ([]string, error) {
+	var names []string
+	if sub, base, nested := strings.Cut(n, "/"); nested {
+		// copilot-instructions.md in .github, CLAUDE.md in .claude: the
+		// folder's name only as it is.
+		if _, ok := info.Lookup(sub); !ok {
+			return nil, nil
+		}
+		ents, err := c.e.Source().List(path.Join(d, sub))
+		if err != nil {
+			return nil, nil // not a directory it can list: nothing loads
+		}
+		for _, e := range ents {
+			if len(e.Name) == len(base) && strings.EqualFold(e.Name, base) {
+				names = append(names, sub+"/"+e.Name)
+			}
+		}
+	} else {
+		if _, ok := info.Lookup(n); ok {
+			names = append(names, n)
+		}
+		for _, e := range info.Also {
+			if e.Name != n && len(e.Name) == len(n) && strings.EqualFold(e.Name, n) {
+				names = append(names, e.Name)
+			}
+		}
+	}
+	files := names[:0]
+	for _, name := range names {
+		f, err := c.read(path.Join(d, name))
+		if err != nil {
+			return nil, err
+		}
+		if f.kind == resolve.Regular || f.inexact != "" || len(names) == 1 {
+			files = append(files, name)
+		}
+	}
+	slices.Sort(files)
+	return files, nil
 }
 
 // known is what the engine's listings already say of p, with no system
@@ -372,15 +444,18 @@ func (c *Resolver) ownView(dir string) (*agent.View, error) {
 	}
 	// Rule 3: the copilot-instructions.md of the root and the working
 	// directory, then their AGENTS/CLAUDE/GEMINI, then the directories
-	// between, each with its four names.
+	// between, each with its names (allNames).
 	load := func(d string, names []string) error {
 		has, err := c.present(d)
 		if err != nil {
 			return err
 		}
 		for _, n := range names {
-			if has[n] {
-				if err := c.chainFile(w, d, n); err != nil {
+			if why := c.caseInexact[d+"\x00"+n]; why != "" {
+				w.inexact(why)
+			}
+			if name, ok := has[n]; ok {
+				if err := c.chainFile(w, d, name); err != nil {
 					return err
 				}
 			}
@@ -517,7 +592,7 @@ func (c *Resolver) chainFile(w *view, d, name string) error {
 	// GEMINI.md has its imports never expanded; the others, links too,
 	// resolve theirs beside the path as named (rule 6). The file itself
 	// counts as loaded: a self-import is skipped.
-	if name != "GEMINI.md" && bytes.IndexByte(text, '@') >= 0 {
+	if !strings.EqualFold(name, "GEMINI.md") && bytes.IndexByte(text, '@') >= 0 {
 		ex := &expander{c: c, w: w, seen: map[string]bool{p: true}}
 		var err error
 		if text, err = ex.expand(text, p, f.bom); err != nil {

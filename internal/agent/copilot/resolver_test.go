@@ -22,7 +22,7 @@ func copilotView(t *testing.T, root, dir string, o Options) *agent.View {
 	t.Cleanup(func() { closeWT() })
 	o.RootAbs = root
 	e := resolve.New(wt, resolve.Options{Overrides: []string{"RIVUMI.override.md", "AGENTS.override.md"},
-		Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: Also()})
+		Normals: []string{"RIVUMI.md", "AGENTS.md"}, MaxFileBytes: 32768, Also: Also(), AnyCase: AnyCase()})
 	v, err := New(e, o).View(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -276,5 +276,74 @@ func TestCopilotQuietDirectoriesShare(t *testing.T) {
 	// a/b/c shares with a/b (both below a), a/b/d/e/f with a/b/d/e, q/r with q.
 	if shares != 3 {
 		t.Errorf("%d views shared, want 3", shares)
+	}
+}
+
+// Rule 2: Copilot reads the entry that is the name in any letter case; of
+// several (the name itself among them), the first in the directory's
+// order on disk, which no listing keeps (not exact). A GEMINI.md, in any case, has its
+// imports not expanded; the others expand theirs, a link's beside it.
+func TestCopilotOtherCaseAndImports(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		"a/agents.md":                       "lower @x.md\n",
+		"a/x.md":                            "x\n",
+		"a/Gemini.md":                       "gemini @x.md\n",
+		"b/AGENTS.md":                       "upper\n",
+		"b/agents.md":                       "lower\n",
+		"c/.github/Copilot-Instructions.md": "copilot in another case\n",
+		"d/Agents.md":                       "one\n",
+		"d/aGENTS.md":                       "two\n",
+		"e/AGENTS.md":                       "self @AGENTS.md\n",
+	})
+	for dir, want := range map[string]string{
+		"a": join(block("lower @x.md"+imported(root+"/a/x.md", "x")+"\n"), block("gemini @x.md\n")),
+		"c": block("copilot in another case\n"),
+		"e": block("self @AGENTS.md\n\n<imported_custom_instruction source=\"" + root + "/e/AGENTS.md\" skipped=\"already-loaded\" />\n"),
+	} {
+		v := copilotView(t, root, dir, Options{Git: true})
+		if got := string(v.Message()); got != want || !v.Exact() {
+			t.Errorf("%s: span (exact %v, %s)\n%q\nwant\n%q", dir, v.Exact(), v.Inexact, got, want)
+		}
+	}
+	for dir, names := range map[string]string{"b": "AGENTS.md and agents.md", "d": "Agents.md and aGENTS.md"} {
+		if v := copilotView(t, root, dir, Options{Git: true}); v.Exact() || !strings.Contains(v.Inexact, names) {
+			t.Errorf("%s: exact %v (%q), want not exact naming %s", dir, v.Exact(), v.Inexact, names)
+		}
+	}
+}
+
+// Rule 6: outside Git an import that leaves the working directory is not
+// expanded, even where the root the check was given holds it.
+func TestCopilotNoGitImportLeavesDirectory(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		"up.md":       "up\n",
+		"a/AGENTS.md": "a @../up.md @sub/x.md\n",
+		"a/sub/x.md":  "x\n",
+	})
+	v := copilotView(t, root, "a", Options{})
+	want := block("a @../up.md @sub/x.md" + imported(root+"/a/sub/x.md", "x") + "\n")
+	if got := string(v.Message()); got != want || !v.Exact() {
+		t.Errorf("span (exact %v, %s)\n%q\nwant\n%q", v.Exact(), v.Inexact, got, want)
+	}
+}
+
+// Rule 2: .claude/CLAUDE.md is read in the directories between the root
+// and the working directory, after CLAUDE.md, and not at either end.
+func TestCopilotDotClaudeBetween(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		".claude/CLAUDE.md":     "root dot\n",
+		"a/CLAUDE.md":           "a claude\n",
+		"a/GEMINI.md":           "a gemini\n",
+		"a/.claude/CLAUDE.md":   "a dot\n",
+		"a/b/.claude/CLAUDE.md": "wd dot\n",
+		"a/b/AGENTS.md":         "wd\n",
+	})
+	v := copilotView(t, root, "a/b", Options{Git: true})
+	want := join(block("wd\n"), block("a claude\n"), block("a dot\n"), block("a gemini\n"))
+	if got := string(v.Message()); got != want || !v.Exact() {
+		t.Errorf("span (exact %v, %s)\n%q\nwant\n%q", v.Exact(), v.Inexact, got, want)
+	}
+	if got := string(copilotView(t, root, "a", Options{Git: true}).Message()); got != join(block("a claude\n"), block("a gemini\n")) {
+		t.Errorf("from a: %q", got)
 	}
 }
