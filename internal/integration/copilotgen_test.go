@@ -17,6 +17,7 @@ package integration
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -498,7 +499,11 @@ func (c *cpCase) explains(d, why string) (string, bool) {
 			}
 			for _, name := range cpChainNames {
 				n := 0
-				for p := range c.files {
+				paths := slices.Collect(maps.Keys(c.files))
+				for l := range c.links {
+					paths = append(paths, l)
+				}
+				for _, p := range paths {
 					if pathParent(p) == od || strings.HasPrefix(name, ".github/") && pathParent(p) == path.Join(od, ".github") {
 						rel := strings.TrimPrefix(strings.TrimPrefix(p, od), "/")
 						if len(rel) == len(name) && strings.EqualFold(rel, name) && (!strings.HasPrefix(name, ".github/") || strings.HasPrefix(rel, ".github/")) {
