@@ -722,6 +722,83 @@ func copilotCases() []copilotCase {
 			wd:   ".",
 			want: copilotSpan(manyInstructionTexts(600)...),
 		},
+		{
+			// A name in another letter case loads where it is the only
+			// entry of that name; the folder's name counts only as it is.
+			name: "other-case",
+			tree: copilotTree{git: []string{"."}, files: map[string]string{
+				"a/agents.md":                       "lower agents\n",
+				"a/Claude.md":                       "mixed claude\n",
+				"a/.github/Copilot-Instructions.md": "copilot in another case\n",
+				"a/.GITHUB/copilot-instructions.md": "never: the folder in another case\n",
+				"a/b/gemini.md":                     "wd gemini\n",
+			}},
+			wd: "a/b",
+			want: copilotSpan(copilotBlock("wd gemini\n"), copilotBlock("copilot in another case\n"),
+				copilotBlock("lower agents\n"), copilotBlock("mixed claude\n")),
+		},
+		{
+			// .claude/CLAUDE.md: in the directories between, after
+			// CLAUDE.md; not at the root, not in the working directory.
+			name: "dot-claude-between",
+			tree: copilotTree{git: []string{"."}, files: map[string]string{
+				".claude/CLAUDE.md":     "root dot\n",
+				"a/CLAUDE.md":           "a claude\n",
+				"a/.claude/CLAUDE.md":   "a dot\n",
+				"a/GEMINI.md":           "a gemini\n",
+				"a/b/.claude/CLAUDE.md": "wd dot\n",
+				"a/b/AGENTS.md":         "wd\n",
+			}},
+			wd:   "a/b",
+			want: copilotSpan(copilotBlock("wd\n"), copilotBlock("a claude\n"), copilotBlock("a dot\n"), copilotBlock("a gemini\n")),
+		},
+		{
+			// A GEMINI.md never has its imports expanded, a plain file too.
+			name: "gemini-imports",
+			tree: copilotTree{git: []string{"."}, files: map[string]string{
+				"GEMINI.md": "gemini @x.md\n",
+				"CLAUDE.md": "claude @x.md\n",
+				"x.md":      "x\n",
+			}},
+			wd: ".",
+			want: copilotSpan(copilotBlock("claude @x.md"+copilotImport("ROOT/x.md", "x\n")+"\n"),
+				copilotBlock("gemini @x.md\n")),
+		},
+		{
+			// An instruction file importing itself: already loaded.
+			name: "self-import",
+			tree: copilotTree{git: []string{"."}, files: map[string]string{
+				"AGENTS.md": "self @AGENTS.md\n",
+			}},
+			wd:   ".",
+			want: copilotBlock("self @AGENTS.md" + copilotSkipped("ROOT/AGENTS.md") + "\n"),
+		},
+		{
+			// No Git: an import leaving the working directory is not
+			// expanded; one below it is.
+			name: "import-no-git",
+			tree: copilotTree{files: map[string]string{
+				"up.md":       "up\n",
+				"a/AGENTS.md": "a @../up.md @sub/x.md\n",
+				"a/sub/x.md":  "x\n",
+			}},
+			wd:   "a",
+			want: copilotBlock("a @../up.md @sub/x.md" + copilotImport("ROOT/a/sub/x.md", "x\n") + "\n"),
+		},
+		{
+			// A link of another name than GEMINI.md expands its target's
+			// imports beside the link.
+			name: "link-other-name-imports",
+			tree: copilotTree{git: []string{"."}, files: map[string]string{
+				"docs/r.md": "r @x.md\n",
+				"docs/x.md": "docs x\n",
+				"a/x.md":    "a x\n",
+			}, links: map[string]string{
+				"a/CLAUDE.md": "../docs/r.md",
+			}},
+			wd:   "a",
+			want: copilotBlock("r @x.md" + copilotImport("ROOT/a/x.md", "a x\n") + "\n"),
+		},
 	}
 }
 

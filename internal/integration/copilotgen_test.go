@@ -47,7 +47,7 @@ type cpCase struct {
 	// dirs are the real directories (repo-relative, "" the root); compare
 	// some of them.
 	dirs, compare []string
-	feat map[string]int
+	feat          map[string]int
 }
 
 var (

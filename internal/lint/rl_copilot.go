@@ -24,7 +24,7 @@ func init() {
 	register(Rule{ID: "RL022", Name: "copilot-loaded-twice", Default: Warning, Agent: copilot.Name,
 		Category: "loading", Precision: "very-high",
 		Summary: copilotCLI + " sends the same file's text twice: an @import of a file it loads anyway, or a link to a file of another directory.",
-		Doc: copilotCLI + " drops a block whose text equals an earlier one (identical files, or a link beside its target, load once), but it loads every instruction file on its own and also expands @imports of it into the file that imports them, each importing file whole: a CLAUDE.md holding @AGENTS.md sends AGENTS.md twice. A link in another directory to an instruction file with imports (a/GEMINI.md -> ../AGENTS.md) is read raw, its imports not expanded, and so is a second text. Either way the model reads the rules twice, which costs context and weighs them double. " +
+		Doc: copilotCLI + " drops a block whose text equals an earlier one (identical files, or a link beside its target, load once), but it loads every instruction file on its own and also expands @imports of it into the file that imports them, each importing file whole: a CLAUDE.md holding @AGENTS.md sends AGENTS.md twice. A link in another directory to an instruction file with imports gives a second text: as a GEMINI.md it is read raw (Copilot never expands a GEMINI.md's imports), under another name its imports are resolved beside the link, not beside the target. Either way the model reads the rules twice, which costs context and weighs them double. " +
 			"The finding is on the import (its line and column) or the link. There is no automatic fix: the import or link is there for another agent. Fix: drop the import where Copilot loads the file anyway (for Claude Code, a link CLAUDE.md -> AGENTS.md beside its target gives the same bytes and Copilot loads it once); import a file from one instruction file only; replace a link to another directory's file with a file of its own.",
 		Input: InAgents, run: checkCopilotTwice})
 	register(Rule{ID: "RL023", Name: "copilot-unread", Default: Warning, Agent: copilot.Name,
@@ -114,7 +114,7 @@ func checkCopilotTwice(p *pass) {
 				continue
 			}
 			p.emit(Finding{Path: c.Path, Agent: copilot.Name,
-				Message: fmt.Sprintf("%s sends the text of %s twice: %s and again through this link, which leads to another directory, so Copilot reads the file raw, its imports not expanded, as a second text. Fix: give this directory a file of its own, or remove the link (Copilot loads %s on this path already)", copilotLabel(), real, once, real)})
+				Message: fmt.Sprintf("%s sends the text of %s twice: %s and again through this link, which leads to another directory, where the file's imports come out otherwise (a GEMINI.md's are never expanded, another name's are resolved beside the link), so it is a second text. Fix: give this directory a file of its own, or remove the link (Copilot loads %s on this path already)", copilotLabel(), real, once, real)})
 		}
 	}
 }

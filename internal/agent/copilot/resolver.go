@@ -70,12 +70,12 @@ type Resolver struct {
 	o     Options
 	files map[string]*file // by root-relative path
 	views agent.ViewCache
-	kept  []string                   // the names the engine's listings keep for it (Also)
+	kept  []string                     // the names the engine's listings keep for it (Also)
 	has   map[string]map[string]string // present's answers, by directory
 	// caseInexact says why a chain file of a directory is not known
 	// (by "dir\x00name"): several names that differ only in case.
 	caseInexact map[string]string
-	quiet map[string]*agent.View     // the views directories adding nothing share, by quietKey
+	quiet       map[string]*agent.View // the views directories adding nothing share, by quietKey
 	// folders are the folder files of a directory's folder, listed once:
 	// the root's are in every view.
 	folders map[string]folderList
