@@ -76,6 +76,7 @@ type Resolver struct {
 	// (by "dir\x00name"): several names that differ only in case.
 	caseInexact map[string]string
 	quiet       map[string]*agent.View // the views directories adding nothing share, by quietKey
+	near        map[string]string      // nearest's answers
 	// folders are the folder files of a directory's folder, listed once:
 	// the root's are in every view.
 	folders map[string]folderList
@@ -88,7 +89,7 @@ type folderList struct {
 
 // New returns a resolver over e.
 func New(e agent.Engine, o Options) *Resolver {
-	return &Resolver{e: e, o: o, files: map[string]*file{}, views: agent.ViewCache{}, folders: map[string]folderList{}, kept: Also(), has: map[string]map[string]string{}, caseInexact: map[string]string{}, quiet: map[string]*agent.View{}}
+	return &Resolver{e: e, o: o, files: map[string]*file{}, views: agent.ViewCache{}, folders: map[string]folderList{}, kept: Also(), has: map[string]map[string]string{}, caseInexact: map[string]string{}, near: map[string]string{}, quiet: map[string]*agent.View{}}
 }
 
 // Also are the names the engine's listings must keep for this profile.
@@ -214,7 +215,13 @@ func (c *Resolver) present(d string) (map[string]string, error) {
 	if has, ok := c.has[d]; ok {
 		return has, nil
 	}
-	has := map[string]string{}
+	var has map[string]string // most directories: none, and no map
+	add := func(n, name string) {
+		if has == nil {
+			has = map[string]string{}
+		}
+		has[n] = name
+	}
 	info, err := c.e.Dir(d)
 	listed := err == nil && info.Linked == ""
 	for _, n := range allNames {
@@ -224,7 +231,7 @@ func (c *Resolver) present(d string) (map[string]string, error) {
 				return nil, err
 			}
 			if f.kind != resolve.Missing {
-				has[n] = n
+				add(n, n)
 			}
 			continue
 		}
@@ -236,13 +243,14 @@ func (c *Resolver) present(d string) (map[string]string, error) {
 		case 0:
 			continue
 		case 1:
-			has[n] = names[0]
+			add(n, names[0])
 			continue
 		}
 		c.caseInexact[d+"\x00"+n] = resolve.DisplayDir(d) + " has " + strings.Join(names, " and ") + ", names that differ only in case: Copilot reads the first in the directory's order on disk, which rivumi-lint does not know"
-		has[n] = names[0]
 		if slices.Contains(names, n) {
-			has[n] = n
+			add(n, n)
+		} else {
+			add(n, names[0])
 		}
 	}
 	c.has[d] = has
@@ -387,22 +395,39 @@ func (c *Resolver) quietKey(dir string) (string, bool, error) {
 	}
 	key := "\x00nogit"
 	if c.o.Git || c.o.GitAbove {
-		key = "\x00top"
-		for d := resolve.ParentDir(dir); d != ""; d = resolve.ParentDir(d) {
-			h, err := c.present(d)
-			if err != nil {
-				return "", false, err
-			}
-			if len(h) > 0 {
-				key = d
-				break
-			}
+		near, err := c.nearest(resolve.ParentDir(dir))
+		if err != nil {
+			return "", false, err
 		}
+		key = near
 	}
 	if info.Linked != "" {
 		key += "\x00linked"
 	}
 	return key, true, nil
+}
+
+// nearest is the nearest directory at or above d, below the root, that
+// has a chain file ("\x00top" when none has), once per directory.
+func (c *Resolver) nearest(d string) (string, error) {
+	if d == "" {
+		return "\x00top", nil
+	}
+	if n, ok := c.near[d]; ok {
+		return n, nil
+	}
+	h, err := c.present(d)
+	if err != nil {
+		return "", err
+	}
+	n := d
+	if len(h) == 0 {
+		if n, err = c.nearest(resolve.ParentDir(d)); err != nil {
+			return "", err
+		}
+	}
+	c.near[d] = n
+	return n, nil
 }
 
 // ownView resolves dir's view.
