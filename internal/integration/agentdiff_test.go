@@ -506,3 +506,29 @@ func TestAgentDifferentialScript(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferentialScriptsHelp: each profile's `scripts/NAME-differential
+// --help` prints its comment block and no code, and says how to reproduce
+// a seed and install the pinned release.
+func TestDifferentialScriptsHelp(t *testing.T) {
+	for name, install := range map[string]string{
+		"codex":   "npm install --prefix DIR @openai/codex@0.171.0",
+		"claude":  "npm install --prefix DIR @anthropic-ai/claude-code@2.1.328",
+		"copilot": "npm install --prefix DIR @github/copilot@" + copilotVersion + " @github/copilot-linux-x64@" + copilotVersion,
+	} {
+		script := "scripts/" + name + "-differential"
+		r := run(t, moduleRoot(t), env(t), nil, "bash", script, "--help")
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "Runs the differential test of the "+name+" agent profile") {
+			t.Errorf("%s --help: %s", script, r)
+			continue
+		}
+		for _, line := range strings.Split(r.stdout, "\n") {
+			if strings.HasPrefix(line, "set ") || strings.HasPrefix(line, "cd ") || strings.HasPrefix(line, "#") {
+				t.Errorf("%s --help prints code or comment marks: %q", script, line)
+			}
+		}
+		if !strings.Contains(r.stdout, "--seed S") || !strings.Contains(r.stdout, install) {
+			t.Errorf("%s --help does not say how to reproduce a seed or install the release (%s):\n%s", script, install, r.stdout)
+		}
+	}
+}

@@ -405,23 +405,6 @@ func TestClaudeMarkdownProbe(t *testing.T) {
 	t.Logf("%d probes, a block of %d bytes", probes, len(want))
 }
 
-// TestClaudeDifferentialScriptHelp: `scripts/claude-differential --help`
-// prints its comment block and no code.
-func TestClaudeDifferentialScriptHelp(t *testing.T) {
-	r := run(t, moduleRoot(t), env(t), nil, "bash", "scripts/claude-differential", "--help")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "Runs the differential test of the claude agent profile") {
-		t.Fatalf("scripts/claude-differential --help: %s", r)
-	}
-	for _, line := range strings.Split(r.stdout, "\n") {
-		if strings.HasPrefix(line, "set ") || strings.HasPrefix(line, "cd ") || strings.HasPrefix(line, "#") {
-			t.Errorf("scripts/claude-differential --help prints code or comment marks: %q", line)
-		}
-	}
-	if !strings.Contains(r.stdout, "--seed S") || !strings.Contains(r.stdout, "npm install --prefix DIR @anthropic-ai/claude-code@2.1.328") {
-		t.Errorf("scripts/claude-differential --help does not say how to reproduce a seed or install Claude Code:\n%s", r.stdout)
-	}
-}
-
 // TestClaudeGenerateIsDeterministic: a seed alone reproduces its case.
 func TestClaudeGenerateIsDeterministic(t *testing.T) {
 	for seed := uint64(1); seed <= 50; seed++ {

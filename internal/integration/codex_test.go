@@ -390,23 +390,6 @@ func TestCodexPromptInstructions(t *testing.T) {
 	}
 }
 
-// TestCodexDifferentialScriptHelp: `scripts/codex-differential --help`
-// prints its comment block and no code.
-func TestCodexDifferentialScriptHelp(t *testing.T) {
-	r := run(t, moduleRoot(t), env(t), nil, "bash", "scripts/codex-differential", "--help")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "Runs the differential test of the codex agent profile") {
-		t.Fatalf("scripts/codex-differential --help: %s", r)
-	}
-	for _, line := range strings.Split(r.stdout, "\n") {
-		if strings.HasPrefix(line, "set ") || strings.HasPrefix(line, "cd ") || strings.HasPrefix(line, "#") {
-			t.Errorf("scripts/codex-differential --help prints code or comment marks: %q", line)
-		}
-	}
-	if !strings.Contains(r.stdout, "--seed S") || !strings.Contains(r.stdout, "npm install --prefix DIR @openai/codex@0.171.0") {
-		t.Errorf("scripts/codex-differential --help does not say how to reproduce a seed or install codex:\n%s", r.stdout)
-	}
-}
-
 // TestCodexLinkLeavesRoot: the verdict that explains an inexact answer
 // (codexLeadsOut) follows links as the kernel does and counts a text that
 // steps out of the root, even to come back.
