@@ -125,7 +125,7 @@ func checkAgentsDiffer(p *pass) {
 			suppressed[riv.By] = append(suppressed[riv.By], rootRelative(riv.Path))
 			continue
 		}
-		if part, ok := differ(riv, c, p.agent.Profile()); ok {
+		if part, ok := differ(riv, c, p.agent.Profile(), label); ok {
 			at := ""
 			switch {
 			case riv != nil:
@@ -181,8 +181,9 @@ const differFix = "Fix: make the files mean the same to every agent used with th
 // directory differ; false when both agents get the same bytes (or
 // neither gets any). A file the agent loads through a link to Rivumi's
 // layer in the same directory (CLAUDE.md -> AGENTS.md) is the same file.
-func differ(riv *resolve.Layer, c *agent.Candidate, prof *agent.Profile) (differPart, bool) {
-	who := prof.Label()
+// who is prof's label, made once per pass (a string built per candidate
+// showed in a whole worktree's profile).
+func differ(riv *resolve.Layer, c *agent.Candidate, prof *agent.Profile, who string) (differPart, bool) {
 	codexGets := c != nil && (c.State == agent.Loaded || c.State == agent.Truncated)
 	rivGets := riv != nil && riv.State == resolve.Active
 	same := riv != nil && c != nil && (riv.Path == c.Path || c.Link == riv.Path && resolve.ParentDir(c.Path) == riv.Dir)
