@@ -799,6 +799,27 @@ func copilotCases() []copilotCase {
 			wd:   "a",
 			want: copilotBlock("r @x.md" + copilotImport("ROOT/a/x.md", "a x\n") + "\n"),
 		},
+		{
+			// In one directory a file another name led to already is not
+			// loaded again: the link first (CLAUDE.md -> GEMINI.md, its
+			// imports expanded), the target after it skipped; two links to
+			// one file elsewhere load once.
+			name: "same-file-in-directory",
+			tree: copilotTree{git: []string{"."}, files: map[string]string{
+				"GEMINI.md": "g @n.md\n",
+				"n.md":      "n\n",
+				"docs/r.md": "r @x.md\n",
+				"docs/x.md": "docs x\n",
+				"a/x.md":    "a x\n",
+			}, links: map[string]string{
+				"CLAUDE.md":   "GEMINI.md",
+				"a/AGENTS.md": "../docs/r.md",
+				"a/GEMINI.md": "../docs/r.md",
+			}},
+			wd: "a",
+			want: copilotSpan(copilotBlock("g @n.md"+copilotImport("ROOT/n.md", "n\n")+"\n"),
+				copilotBlock("r @x.md"+copilotImport("ROOT/a/x.md", "a x\n")+"\n")),
+		},
 	}
 }
 

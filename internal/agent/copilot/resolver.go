@@ -601,11 +601,11 @@ func (c *Resolver) chainFile(w *view, d, name string) error {
 		t.State, t.Reason = agent.NotAFile, "it is not a file: Copilot skips it"
 		return nil
 	}
-	// A link beside its target is the file already loaded in this
-	// directory (rule 7).
+	// A file another name of this directory led to already, a link or
+	// the link's target, is not loaded again (rule 7).
 	key := d + "\x00" + f.real
-	if f.linked && resolve.ParentDir(f.real) == d && w.real[key] {
-		t.State, t.Reason = agent.Shadowed, "a link to a file of the same directory Copilot loaded already"
+	if w.real[key] {
+		t.State, t.Reason = agent.Shadowed, "the same file as another name of this directory Copilot loaded already"
 		return nil
 	}
 	w.real[key] = true

@@ -347,3 +347,28 @@ func TestCopilotDotClaudeBetween(t *testing.T) {
 		t.Errorf("from a: %q", got)
 	}
 }
+
+// Rule 7: in one directory a file another of its names led to already is
+// not loaded again, whichever of the two is the link; in another
+// directory it is a text of its own.
+func TestCopilotSameFileInDirectory(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		"GEMINI.md":   "g @n.md\n",
+		"n.md":        "n\n",
+		"CLAUDE.md":   "-> GEMINI.md",
+		"docs/r.md":   "r @x.md\n",
+		"docs/x.md":   "docs x\n",
+		"a/x.md":      "a x\n",
+		"a/AGENTS.md": "-> ../docs/r.md",
+		"a/GEMINI.md": "-> ../docs/r.md",
+	})
+	v := copilotView(t, root, "", Options{Git: true})
+	if got, want := string(v.Message()), block("g @n.md"+imported(root+"/n.md", "n")+"\n"); got != want || !v.Exact() {
+		t.Errorf("root: span (exact %v, %s)\n%q\nwant\n%q", v.Exact(), v.Inexact, got, want)
+	}
+	v = copilotView(t, root, "a", Options{Git: true})
+	want := join(block("g @n.md"+imported(root+"/n.md", "n")+"\n"), block("r @x.md"+imported(root+"/a/x.md", "a x")+"\n"))
+	if got := string(v.Message()); got != want || !v.Exact() {
+		t.Errorf("a: span (exact %v, %s)\n%q\nwant\n%q", v.Exact(), v.Inexact, got, want)
+	}
+}
