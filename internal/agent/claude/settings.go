@@ -81,10 +81,50 @@ type settingsRead struct {
 }
 
 // excludesOf is the claudeMdExcludes of the working directory dir, once.
+// A directory whose listing has no .claude reads no settings file of its
+// own: its set is the one every such directory with the same Git top has
+// (most directories of a large tree), made once for them all.
 func (c *Resolver) excludesOf(dir string) (*excludeSet, error) {
 	if x, ok := c.excls[dir]; ok {
 		return x, nil
 	}
+	own, err := c.has(dir, dotClaude)
+	if err != nil {
+		return nil, err
+	}
+	if own {
+		x, err := c.makeExcludes(dir)
+		if err != nil {
+			return nil, err
+		}
+		c.excls[dir] = x
+		return x, nil
+	}
+	top, found, err := c.gitTop(dir)
+	if err != nil {
+		return nil, err
+	}
+	k := topKey{top: top, found: found, self: top == dir}
+	if x, ok := c.exclTops[k]; ok {
+		return x, nil
+	}
+	x, err := c.makeExcludes(dir)
+	if err != nil {
+		return nil, err
+	}
+	c.exclTops[k] = x
+	return x, nil
+}
+
+// topKey is all that a directory without .claude of its own has its
+// claudeMdExcludes by: its gitTop answer, and whether it is that top.
+type topKey struct {
+	top         string
+	found, self bool
+}
+
+// makeExcludes reads the claudeMdExcludes of the working directory dir.
+func (c *Resolver) makeExcludes(dir string) (*excludeSet, error) {
 	x := &excludeSet{}
 	add := func(r settingsRead) {
 		x.globs = append(x.globs, r.globs...)
@@ -140,7 +180,6 @@ func (c *Resolver) excludesOf(dir string) (*excludeSet, error) {
 	// The reason is part of the key: a pass copied from another must
 	// inherit no reason of that pass's settings, nor lose its own.
 	x.key = x.inexact + "\x01" + strings.Join(slices.Compact(slices.Sorted(slices.Values(keys))), "\x00")
-	c.excls[dir] = x
 	return x, nil
 }
 
@@ -162,7 +201,7 @@ func (c *Resolver) gitTop(dir string) (top string, found bool, err error) {
 		ent, err = c.e.Source().Lstat(path.Join(dir, ".git"))
 	}
 	switch {
-	case resolve.IsFatal(err):
+	case err != nil && resolve.IsFatal(err): // IsFatal(nil) costs an allocation
 		return "", false, err
 	case dir == "" && c.o.RootGit:
 		t.found = true
