@@ -122,7 +122,7 @@ func (s *sim) run() error {
 	}
 	chain := s.chain()
 	start := 0
-	if st, at := prefixPass(c, c.mains, func(m *mainName) []string { return m.within }, func(m *mainName) bool { return m.ex == s.exKey() }, s.dir, chain); st != nil {
+	if st, at := prefixPass(c.mains, func(m *mainName) []string { return m.within }, func(m *mainName) bool { return m.ex == s.exKey() }, s.dir, s.cwd, chain); st != nil {
 		// The passes agree on the chain above: start from a copy.
 		s.main = s.newLoad(c.o.ExternalImports)
 		s.main.processed = st.processed.over()
@@ -143,8 +143,7 @@ func (s *sim) run() error {
 		s.setInexact(s.ex.inexact) // a copied pass's key says it had the same
 	}
 	for _, d := range chain[start:] {
-		x := c.abs(d)
-		if x == "/" {
+		if c.isSlash(d) {
 			s.slots[d] = len(s.main.items)
 			continue // "/" itself is not in the chain
 		}
@@ -156,7 +155,7 @@ func (s *sim) run() error {
 		if ok, err := s.c.has(d, dotClaude); err != nil {
 			return err
 		} else if ok {
-			if err := s.main.rulesTree(x+"/"+dotClaude+"/rules", kindProject); err != nil {
+			if err := s.main.rulesTree(c.absName(d, dotClaude+"/rules"), kindProject); err != nil {
 				return err
 			}
 		}
@@ -213,11 +212,10 @@ type mainName struct {
 // it; at is 0 when none may be used: every path that got into it because
 // it lay in that directory's working directory must lie in dir's too
 // (then every answer of the pass is the same from dir).
-func prefixPass[T any](c *Resolver, passes map[string]*T, within func(*T) []string, same func(*T) bool, dir string, chain []string) (st *T, at int) {
+func prefixPass[T any](passes map[string]*T, within func(*T) []string, same func(*T) bool, dir, cwd string, chain []string) (st *T, at int) {
 	if dir == "" {
 		return nil, 0
 	}
-	cwd := c.abs(dir)
 	for i := len(chain) - 2; i >= 0; i-- {
 		st, ok := passes[chain[i]]
 		if !ok {
@@ -308,7 +306,7 @@ func (c *Resolver) has(d, name string) (bool, error) {
 // directory does not hold only joins the set of seen paths, as Claude
 // Code's missing files do.
 func (l *loadPass) chainFile(d, name string, kind fileKind) (int, error) {
-	p := l.s.c.abs(d) + "/" + name
+	p := l.s.c.absName(d, name)
 	ok, err := l.s.c.has(d, name)
 	if err != nil || !ok {
 		l.processed.add(path.Clean(p))
@@ -880,7 +878,7 @@ func (s *sim) loadAgents() error {
 	first := 0
 	var spans []span
 	w0, was := len(s.within), s.inexact
-	if st, at := prefixPass(c, c.plugins, func(p *pluginMode) []string { return p.within }, func(p *pluginMode) bool { return p.ex == s.exKey() }, s.dir, chain); st != nil {
+	if st, at := prefixPass(c.plugins, func(p *pluginMode) []string { return p.within }, func(p *pluginMode) bool { return p.ex == s.exKey() }, s.dir, s.cwd, chain); st != nil {
 		// The plugin's pass agrees on the chain above: start from a copy.
 		l.processed = st.processed.over()
 		l.items = append([]item(nil), st.items...)
@@ -892,19 +890,21 @@ func (s *sim) loadAgents() error {
 		first = at
 	}
 	for _, d := range chain[first:] {
-		x := c.abs(d)
-		if x == "/" {
+		if c.isSlash(d) {
 			continue
 		}
 		for _, name := range agentsNames {
 			start := len(l.items)
-			top := x + "/" + name
 			if _, err := l.chainFile(d, name, kindProject); err != nil {
 				return err
 			}
 			items := l.items[start:]
+			top := ""
 			for i := range items {
 				if items[i].entry != nil && items[i].entry.parent != "" {
+					if top == "" {
+						top = c.absName(d, name)
+					}
 					items[i].entry.parent = top // the plugin's parts all hang from the file
 				}
 			}

@@ -418,21 +418,21 @@ const noStart = "it does not start here: the directory's path is not UTF-8, and 
 // parent's working directory and does not lie in dir (an import, a linked
 // rule): the working directory is the only thing that changes.
 func (c *Resolver) resolveView(dir string) (*agent.View, error) {
-	v := &agent.View{Dir: dir, RootAbs: c.o.RootAbs, Render: renderClaude}
 	info, err := c.e.Dir(dir)
 	if err != nil {
 		return nil, err
 	}
 	if info.Linked != "" {
-		v.Inexact = "the directory is below a symbolic link: Claude Code, started there, runs in the link's target and loads that directory's files"
-		return v, nil
+		return &agent.View{Dir: dir, RootAbs: c.o.RootAbs, Render: renderClaude,
+			Inexact: "the directory is below a symbolic link: Claude Code, started there, runs in the link's target and loads that directory's files"}, nil
 	}
-	if !utf8.ValidString(c.abs(dir)) {
+	// c.abs(dir) is valid UTF-8 just when both its parts are (they are
+	// joined by "/"): the path itself is made only where it is used.
+	if !utf8.ValidString(dir) || !utf8.ValidString(c.o.RootAbs) {
 		// Claude Code 2.1.328 exits at once there ("Can't access working
 		// directory"), before it reads a file (#33.5); no parent's view is
 		// shared, and no path with the raw bytes reaches a message.
-		v.Lost = noStart
-		return v, nil
+		return &agent.View{Dir: dir, RootAbs: c.o.RootAbs, Render: renderClaude, Lost: noStart}, nil
 	}
 	ex, err := c.excludesOf(dir)
 	if err != nil {
@@ -450,7 +450,7 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 		// The parent's own settings (or its Git top's) need not be dir's.
 		same := pex.key == ex.key
 		if origin := pv.Origin(); same && (origin.Inexact == "" || !strings.HasPrefix(origin.Inexact, "the directory is below")) {
-			if inAll(c.within[origin], c.abs(dir)) {
+			if w := c.within[origin]; len(w) == 0 || inAll(w, c.abs(dir)) {
 				cp := *pv
 				cp.Dir = dir
 				cp.Shares = origin
@@ -458,6 +458,7 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 			}
 		}
 	}
+	v := &agent.View{Dir: dir, RootAbs: c.o.RootAbs, Render: renderClaude}
 	s := &sim{c: c, cwd: c.abs(dir), dir: dir, ex: ex}
 	if err := s.run(); err != nil {
 		return nil, err
