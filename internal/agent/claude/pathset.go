@@ -1,5 +1,7 @@
 package claude
 
+import "slices"
+
 // pathSet is the set of paths a loading pass has met (Claude Code loads
 // each path once). A deeper directory's pass starts from the pass above
 // it: it adds to a small set of its own over that one, which no longer
@@ -7,16 +9,26 @@ package claude
 // each copy, took a fifth of the claude views' time on the benchmark's
 // worktree (A8).
 type pathSet struct {
-	own   map[string]struct{}
-	base  *pathSet // frozen: never added to again
-	depth int      // sets below this one
+	// small are the first paths added, looked through in turn: most sets
+	// get a few (a directory's missing names), and are asked little, so a
+	// map of their own, grown as they fill, cost more than the lookups.
+	small []string
+	own   map[string]struct{} // the paths added once small is full
+	base  *pathSet            // frozen: never added to again
+	depth int                 // sets below this one
 }
+
+// smallSet is how many paths a set keeps in small.
+const smallSet = 16
 
 // maxSetDepth bounds a lookup's walk: a set deeper than this is flattened.
 const maxSetDepth = 8
 
 func (s *pathSet) has(p string) bool {
 	for ; s != nil; s = s.base {
+		if slices.Contains(s.small, p) {
+			return true
+		}
 		if _, ok := s.own[p]; ok {
 			return true
 		}
@@ -25,6 +37,13 @@ func (s *pathSet) has(p string) bool {
 }
 
 func (s *pathSet) add(p string) {
+	if len(s.small) < smallSet {
+		if s.small == nil {
+			s.small = make([]string, 0, smallSet)
+		}
+		s.small = append(s.small, p)
+		return
+	}
 	if s.own == nil {
 		s.own = make(map[string]struct{}, 4)
 	}
@@ -38,6 +57,9 @@ func (s *pathSet) over() *pathSet {
 	}
 	flat := &pathSet{own: map[string]struct{}{}}
 	for t := s; t != nil; t = t.base {
+		for _, p := range t.small {
+			flat.own[p] = struct{}{}
+		}
 		for p := range t.own {
 			flat.own[p] = struct{}{}
 		}
@@ -49,12 +71,18 @@ func (s *pathSet) over() *pathSet {
 func (s *pathSet) all() []string {
 	var out []string
 	seen := map[string]bool{}
+	keep := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
 	for t := s; t != nil; t = t.base {
+		for _, p := range t.small {
+			keep(p)
+		}
 		for p := range t.own {
-			if !seen[p] {
-				seen[p] = true
-				out = append(out, p)
-			}
+			keep(p)
 		}
 	}
 	return out
