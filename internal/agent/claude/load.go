@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
@@ -306,13 +307,40 @@ func (c *Resolver) has(d, name string) (bool, error) {
 // directory does not hold only joins the set of seen paths, as Claude
 // Code's missing files do.
 func (l *loadPass) chainFile(d, name string, kind fileKind) (int, error) {
-	p := l.s.c.absName(d, name)
+	p := l.s.c.chainPath(d, name)
 	ok, err := l.s.c.has(d, name)
 	if err != nil || !ok {
 		l.processed.add(path.Clean(p))
 		return 0, err
 	}
 	return l.loadFile(p, kind, 0, nil)
+}
+
+// chainNames are the names a pass tries in a chain directory, in the
+// order of chainPaths' slots.
+var chainNames = [...]string{nameMD, dotClaude + "/" + nameMD, nameLocalMD, agentsMD, dotClaude + "/" + agentsMD}
+
+// chainPaths are a chain directory's chainNames as absolute paths, each
+// made when first asked for.
+type chainPaths [len(chainNames)]string
+
+// chainPath is c.absName(d, name), made once a run for chainNames: the
+// passes of the directories below d each try d's names, and most of them
+// only to add the missing path to their sets.
+func (c *Resolver) chainPath(d, name string) string {
+	i := slices.Index(chainNames[:], name)
+	if i < 0 {
+		return c.absName(d, name)
+	}
+	ps := c.paths[d]
+	if ps == nil {
+		ps = &chainPaths{}
+		c.paths[d] = ps
+	}
+	if ps[i] == "" {
+		ps[i] = c.absName(d, name)
+	}
+	return ps[i]
 }
 
 // autoMemory reports whether home holds an auto-memory index.

@@ -163,6 +163,8 @@ type Resolver struct {
 	// exclTops are the claudeMdExcludes of the directories without a
 	// .claude of their own, by their Git top.
 	exclTops map[topKey]*excludeSet
+	// paths are the chain directories' chainPaths.
+	paths map[string]*chainPaths
 	// tops are gitTop's answers by directory.
 	tops map[string]gitTopAt
 	// names is, per chain directory, whether it or a directory
@@ -242,7 +244,7 @@ func New(e agent.Engine, o Options) *Resolver {
 	return &Resolver{e: e, o: o, home: home, views: agent.ViewCache{}, follows: map[string]agent.Followed{},
 		lstats: map[string]bool{}, reads: map[string]fileRead{}, texts: map[string]*loadedText{}, lists: map[string]dirListing{},
 		within: map[*agent.View][]string{}, mains: map[string]*mainName{}, plugins: map[string]*pluginMode{}, names: map[string]bool{},
-		users: map[string]*userFiles{}, excls: map[string]*excludeSet{}, exclTops: map[topKey]*excludeSet{}, tops: map[string]gitTopAt{}}
+		users: map[string]*userFiles{}, excls: map[string]*excludeSet{}, exclTops: map[topKey]*excludeSet{}, tops: map[string]gitTopAt{}, paths: map[string]*chainPaths{}}
 }
 
 // Profile implements Resolver.
