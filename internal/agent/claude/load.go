@@ -307,10 +307,10 @@ func (c *Resolver) has(d, name string) (bool, error) {
 // directory does not hold only joins the set of seen paths, as Claude
 // Code's missing files do.
 func (l *loadPass) chainFile(d, name string, kind fileKind) (int, error) {
-	p := l.s.c.chainPath(d, name)
+	p, clean := l.s.c.chainPath(d, name)
 	ok, err := l.s.c.has(d, name)
 	if err != nil || !ok {
-		l.processed.add(path.Clean(p))
+		l.processed.add(clean)
 		return 0, err
 	}
 	return l.loadFile(p, kind, 0, nil)
@@ -320,27 +320,29 @@ func (l *loadPass) chainFile(d, name string, kind fileKind) (int, error) {
 // order of chainPaths' slots.
 var chainNames = [...]string{nameMD, dotClaude + "/" + nameMD, nameLocalMD, agentsMD, dotClaude + "/" + agentsMD}
 
-// chainPaths are a chain directory's chainNames as absolute paths, each
-// made when first asked for.
-type chainPaths [len(chainNames)]string
+// chainPaths are a chain directory's chainNames as absolute paths, as
+// made and cleaned, each made when first asked for.
+type chainPaths struct{ made, clean [len(chainNames)]string }
 
-// chainPath is c.absName(d, name), made once a run for chainNames: the
-// passes of the directories below d each try d's names, and most of them
-// only to add the missing path to their sets.
-func (c *Resolver) chainPath(d, name string) string {
+// chainPath is c.absName(d, name) and its path.Clean, made once a run for
+// chainNames: the passes of the directories below d each try d's names,
+// and most of them only to add the missing path to their sets.
+func (c *Resolver) chainPath(d, name string) (made, clean string) {
 	i := slices.Index(chainNames[:], name)
 	if i < 0 {
-		return c.absName(d, name)
+		made = c.absName(d, name)
+		return made, path.Clean(made)
 	}
 	ps := c.paths[d]
 	if ps == nil {
 		ps = &chainPaths{}
 		c.paths[d] = ps
 	}
-	if ps[i] == "" {
-		ps[i] = c.absName(d, name)
+	if ps.made[i] == "" {
+		ps.made[i] = c.absName(d, name)
+		ps.clean[i] = path.Clean(ps.made[i])
 	}
-	return ps[i]
+	return ps.made[i], ps.clean[i]
 }
 
 // autoMemory reports whether home holds an auto-memory index.
