@@ -3,7 +3,6 @@ package claude
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -22,7 +21,7 @@ type sim struct {
 	cwd     string // absolute, physical
 	dir     string // root-relative
 	main    *loadPass
-	slots   map[string]int // where each chain directory's items end in main.items
+	slots   []int // where each chain directory's items end in main.items, by its place in chain()
 	agents  map[string][]item
 	inexact string
 	// within are the paths that got in because they lie in the working
@@ -129,13 +128,13 @@ func (s *sim) run() error {
 		s.main.processed = st.processed.over()
 		s.main.items = append([]item(nil), st.items...)
 		s.main.unordered = st.unordered
-		s.slots = maps.Clone(st.slots)
+		s.slots = append(make([]int, 0, len(chain)), st.slots...)
 		s.within = append([]string(nil), st.within...)
 		s.inexact = st.inexact
 		start = at
 	} else {
 		s.main = s.newLoad(c.o.ExternalImports)
-		s.slots = map[string]int{}
+		s.slots = make([]int, 0, len(chain))
 		if err := s.user(env); err != nil {
 			return err
 		}
@@ -145,7 +144,7 @@ func (s *sim) run() error {
 	}
 	for _, d := range chain[start:] {
 		if c.isSlash(d) {
-			s.slots[d] = len(s.main.items)
+			s.slots = append(s.slots, len(s.main.items))
 			continue // "/" itself is not in the chain
 		}
 		for _, name := range []string{nameMD, dotClaude + "/" + nameMD} {
@@ -163,13 +162,13 @@ func (s *sim) run() error {
 		if _, err := s.main.chainFile(d, nameLocalMD, kindLocal); err != nil {
 			return err
 		}
-		s.slots[d] = len(s.main.items)
+		s.slots = append(s.slots, len(s.main.items))
 	}
 	// Copies: the plugin may take items of this pass out of the message.
 	frozen := s.main.processed
 	s.main.processed = frozen.over()
 	c.mains[s.dir] = &mainName{ex: s.exKey(), processed: frozen, items: append([]item(nil), s.main.items...), unordered: s.main.unordered,
-		slots: maps.Clone(s.slots), within: append([]string(nil), s.within...), inexact: s.inexact}
+		slots: slices.Clone(s.slots), within: append([]string(nil), s.within...), inexact: s.inexact}
 	return s.plugin(mode)
 }
 
@@ -203,7 +202,7 @@ type mainName struct {
 	processed *pathSet
 	items     []item
 	unordered int
-	slots     map[string]int
+	slots     []int // by place in the chain, which a deeper pass's starts with
 	within    []string
 	inexact   string
 }
@@ -292,26 +291,44 @@ func (c *Resolver) userPass(ex *excludeSet) (*userFiles, error) {
 // has reports whether the chain directory d's listing holds name (for
 // ".claude/…", whether it holds .claude).
 func (c *Resolver) has(d, name string) (bool, error) {
+	info, err := c.dirOf(d)
+	if err != nil {
+		return false, err
+	}
+	return holds(info, name), nil
+}
+
+// dirOf is the engine's listing of the chain directory d.
+func (c *Resolver) dirOf(d string) (*resolve.DirInfo, error) {
 	info, err := c.e.Dir(d)
 	if err != nil {
-		return false, fmt.Errorf("list %s: %w", resolve.DisplayDir(d), err)
+		return nil, fmt.Errorf("list %s: %w", resolve.DisplayDir(d), err)
 	}
+	return info, nil
+}
+
+// holds is has over d's listing.
+func holds(info *resolve.DirInfo, name string) bool {
 	if i := strings.IndexByte(name, '/'); i >= 0 {
 		name = name[:i]
 	}
 	_, ok := info.Lookup(name)
-	return ok, nil
+	return ok
 }
 
 // chainFile loads the chain directory d's file name as kind. A name the
 // directory does not hold only joins the set of seen paths, as Claude
 // Code's missing files do.
 func (l *loadPass) chainFile(d, name string, kind fileKind) (int, error) {
-	p, clean := l.s.c.chainPath(d, name)
-	ok, err := l.s.c.has(d, name)
-	if err != nil || !ok {
-		l.processed.add(clean)
+	info, err := l.s.c.dirOf(d)
+	if err != nil {
+		l.processed.add(path.Clean(l.s.c.absName(d, name)))
 		return 0, err
+	}
+	p, clean := l.s.c.chainPath(info, d, name)
+	if !holds(info, name) {
+		l.processed.add(clean)
+		return 0, nil
 	}
 	return l.loadFile(p, kind, 0, nil)
 }
@@ -327,16 +344,16 @@ type chainPaths struct{ made, clean [len(chainNames)]string }
 // chainPath is c.absName(d, name) and its path.Clean, made once a run for
 // chainNames: the passes of the directories below d each try d's names,
 // and most of them only to add the missing path to their sets.
-func (c *Resolver) chainPath(d, name string) (made, clean string) {
+func (c *Resolver) chainPath(info *resolve.DirInfo, d, name string) (made, clean string) {
 	i := slices.Index(chainNames[:], name)
 	if i < 0 {
 		made = c.absName(d, name)
 		return made, path.Clean(made)
 	}
-	ps := c.paths[d]
+	ps := c.paths[info] // by the listing, d's: a pointer hashes faster than d
 	if ps == nil {
 		ps = &chainPaths{}
-		c.paths[d] = ps
+		c.paths[info] = ps
 	}
 	if ps.made[i] == "" {
 		ps.made[i] = c.absName(d, name)
@@ -1004,11 +1021,8 @@ func (s *sim) loadAgents() error {
 func (s *sim) candidates() []agent.Candidate {
 	items := append([]item(nil), s.main.items...)
 	// Each chain directory's slot, shifted as blocks go in.
-	slot := map[string]int{}
-	for d, i := range s.slots {
-		slot[d] = i
-	}
-	for _, d := range s.chain() {
+	slot := slices.Clone(s.slots)
+	for di, d := range s.chain() {
 		block := s.agents[d]
 		if len(block) == 0 {
 			continue
@@ -1017,17 +1031,17 @@ func (s *sim) candidates() []agent.Candidate {
 		for _, it := range block {
 			loads = loads || it.entry != nil
 		}
-		at := slot[d]
+		at := slot[di]
 		if loads {
-			at = s.placement(items, s.c.abs(d), slot[d])
+			at = s.placement(items, s.c.abs(d), slot[di])
 		}
-		items = append(items[:at], append(append([]item(nil), block...), items[at:]...)...)
-		for dd, i := range slot {
-			if i >= at && dd != d {
-				slot[dd] = i + len(block)
+		items = slices.Insert(items, at, block...)
+		for j, i := range slot {
+			if i >= at && j != di {
+				slot[j] = i + len(block)
 			}
 		}
-		slot[d] = at + len(block)
+		slot[di] = at + len(block)
 	}
 	out := make([]agent.Candidate, len(items))
 	for i, it := range items {

@@ -164,7 +164,7 @@ type Resolver struct {
 	// .claude of their own, by their Git top.
 	exclTops map[topKey]*excludeSet
 	// paths are the chain directories' chainPaths.
-	paths map[string]*chainPaths
+	paths map[*resolve.DirInfo]*chainPaths
 	// tops are gitTop's answers by directory.
 	tops map[string]gitTopAt
 	// names is, per chain directory, whether it or a directory
@@ -244,7 +244,7 @@ func New(e agent.Engine, o Options) *Resolver {
 	return &Resolver{e: e, o: o, home: home, views: agent.ViewCache{}, follows: map[string]agent.Followed{},
 		lstats: map[string]bool{}, reads: map[string]fileRead{}, texts: map[string]*loadedText{}, lists: map[string]dirListing{},
 		within: map[*agent.View][]string{}, mains: map[string]*mainName{}, plugins: map[string]*pluginMode{}, names: map[string]bool{},
-		users: map[string]*userFiles{}, excls: map[string]*excludeSet{}, exclTops: map[topKey]*excludeSet{}, tops: map[string]gitTopAt{}, paths: map[string]*chainPaths{}}
+		users: map[string]*userFiles{}, excls: map[string]*excludeSet{}, exclTops: map[topKey]*excludeSet{}, tops: map[string]gitTopAt{}, paths: map[*resolve.DirInfo]*chainPaths{}}
 }
 
 // Profile implements Resolver.
