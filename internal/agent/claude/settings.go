@@ -100,7 +100,7 @@ func (c *Resolver) excludesOf(dir string) (*excludeSet, error) {
 		c.excls[dir] = x
 		return x, nil
 	}
-	top, found, err := c.gitTop(dir)
+	top, found, err := c.gitTopOf(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -214,6 +214,21 @@ func (c *Resolver) gitTop(dir string) (top string, found bool, err error) {
 	}
 	c.tops[dir] = t
 	return t.top, t.found, nil
+}
+
+// gitTopOf is gitTop(dir), not kept for a listed directory without a
+// .git entry, whose answer is its parent's: most directories are such,
+// and keeping each answer cost more than asking the parent's again.
+func (c *Resolver) gitTopOf(dir string) (top string, found bool, err error) {
+	if t, ok := c.tops[dir]; ok {
+		return t.top, t.found, nil
+	}
+	if info, ok := c.e.Listed(dir); ok && dir != "" {
+		if ent, _ := info.Lookup(".git"); ent.Kind == resolve.Missing {
+			return c.gitTop(resolve.ParentDir(dir))
+		}
+	}
+	return c.gitTop(dir)
 }
 
 // gitTopAt is gitTop's answer for one directory.
