@@ -436,7 +436,7 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 		// shared, and no path with the raw bytes reaches a message.
 		return &agent.View{Dir: dir, RootAbs: c.o.RootAbs, Render: renderClaude, Lost: noStart}, nil
 	}
-	ex, err := c.excludesOf(dir)
+	ex, err := c.excludesIn(dir, info)
 	if err != nil {
 		return nil, err
 	}

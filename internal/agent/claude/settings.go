@@ -81,18 +81,23 @@ type settingsRead struct {
 }
 
 // excludesOf is the claudeMdExcludes of the working directory dir, once.
-// A directory whose listing has no .claude reads no settings file of its
-// own: its set is the one every such directory with the same Git top has
-// (most directories of a large tree), made once for them all.
 func (c *Resolver) excludesOf(dir string) (*excludeSet, error) {
-	if x, ok := c.excls[dir]; ok {
-		return x, nil
-	}
-	own, err := c.has(dir, dotClaude)
+	info, err := c.dirOf(dir)
 	if err != nil {
 		return nil, err
 	}
-	if own {
+	return c.excludesIn(dir, info)
+}
+
+// excludesIn is excludesOf(dir), info its listing. A directory whose
+// listing has no .claude reads no settings file of its own: its set is
+// the one every such directory with the same Git top has (most
+// directories of a large tree), made once for them all.
+func (c *Resolver) excludesIn(dir string, info *resolve.DirInfo) (*excludeSet, error) {
+	if holds(info, dotClaude) {
+		if x, ok := c.excls[dir]; ok {
+			return x, nil
+		}
 		x, err := c.makeExcludes(dir)
 		if err != nil {
 			return nil, err
@@ -100,7 +105,7 @@ func (c *Resolver) excludesOf(dir string) (*excludeSet, error) {
 		c.excls[dir] = x
 		return x, nil
 	}
-	top, found, err := c.gitTopOf(dir)
+	top, found, err := c.gitTopIn(dir, info)
 	if err != nil {
 		return nil, err
 	}
@@ -216,17 +221,13 @@ func (c *Resolver) gitTop(dir string) (top string, found bool, err error) {
 	return t.top, t.found, nil
 }
 
-// gitTopOf is gitTop(dir), not kept for a listed directory without a
-// .git entry, whose answer is its parent's: most directories are such,
-// and keeping each answer cost more than asking the parent's again.
-func (c *Resolver) gitTopOf(dir string) (top string, found bool, err error) {
-	if t, ok := c.tops[dir]; ok {
-		return t.top, t.found, nil
-	}
-	if info, ok := c.e.Listed(dir); ok && dir != "" {
-		if ent, _ := info.Lookup(".git"); ent.Kind == resolve.Missing {
-			return c.gitTop(resolve.ParentDir(dir))
-		}
+// gitTopIn is gitTop(dir), info its listing, not kept for a directory
+// without a .git entry, whose answer is its parent's: most directories
+// are such, and keeping each answer cost more than asking the parent's
+// again.
+func (c *Resolver) gitTopIn(dir string, info *resolve.DirInfo) (top string, found bool, err error) {
+	if ent, _ := info.Lookup(".git"); dir != "" && ent.Kind == resolve.Missing {
+		return c.gitTop(resolve.ParentDir(dir))
 	}
 	return c.gitTop(dir)
 }
