@@ -147,6 +147,12 @@ func (s *sim) run() error {
 			s.slots = append(s.slots, len(s.main.items))
 			continue // "/" itself is not in the chain
 		}
+		if g, ok := c.gapFor(d, mainNames); ok {
+			// No file, and no .claude for rules: the names only join the set.
+			s.main.processed.addGap(g)
+			s.slots = append(s.slots, len(s.main.items))
+			continue
+		}
 		for _, name := range []string{nameMD, dotClaude + "/" + nameMD} {
 			if _, err := s.main.chainFile(d, name, kindProject); err != nil {
 				return err
@@ -360,6 +366,27 @@ func (c *Resolver) chainPath(info *resolve.DirInfo, d, name string) (made, clean
 		ps.clean[i] = path.Clean(ps.made[i])
 	}
 	return ps.made[i], ps.clean[i]
+}
+
+// mainNames are the main pass's names of a chain directory.
+var mainNames = chainNames[:3]
+
+// gapFor is the gap of the chain directory d for names when its listing
+// holds none of them (each as has takes it), so that each chainFile of
+// them would only add its path to the set, and its paths are clean as
+// made; false otherwise (a listing that fails is left to chainFile, which
+// says so).
+func (c *Resolver) gapFor(d string, names []string) (gap, bool) {
+	info, err := c.dirOf(d)
+	if err != nil || !c.rootClean || d == "." || d == ".." || strings.HasPrefix(d, "../") || d != "" && path.Clean(d) != d {
+		return gap{}, false
+	}
+	for _, n := range names {
+		if holds(info, n) {
+			return gap{}, false
+		}
+	}
+	return gap{root: c.o.RootAbs, dir: d, names: names}, true
 }
 
 // autoMemory reports whether home holds an auto-memory index.
@@ -939,6 +966,10 @@ func (s *sim) loadAgents() error {
 	for _, d := range chain[first:] {
 		if c.isSlash(d) {
 			continue
+		}
+		if g, ok := c.gapFor(d, agentsNames); ok {
+			l.processed.addGap(g)
+			continue // no items, no span
 		}
 		for _, name := range agentsNames {
 			start := len(l.items)

@@ -1,6 +1,9 @@
 package claude
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // pathSet is the set of paths a loading pass has met (Claude Code loads
 // each path once). A deeper directory's pass starts from the pass above
@@ -14,8 +17,11 @@ type pathSet struct {
 	// map of their own, grown as they fill, cost more than the lookups.
 	small []string
 	own   map[string]struct{} // the paths added once small is full
-	base  *pathSet            // frozen: never added to again
-	depth int                 // sets below this one
+	// gaps are chain directories none of whose names exist: their paths
+	// are in the set without being made (most chain directories are such).
+	gaps  []gap
+	base  *pathSet // frozen: never added to again
+	depth int      // sets below this one
 }
 
 // smallSet is how many paths a set keeps in small.
@@ -32,9 +38,52 @@ func (s *pathSet) has(p string) bool {
 		if _, ok := s.own[p]; ok {
 			return true
 		}
+		for i := range s.gaps {
+			if s.gaps[i].holds(p) {
+				return true
+			}
+		}
 	}
 	return false
 }
+
+// gap is the paths root + "/" + dir + "/" + name of each of names (for
+// dir "", root + "/" + name), every one clean (Resolver.gapOK).
+type gap struct {
+	root, dir string
+	names     []string
+}
+
+// holds reports whether p is one of g's paths, without making them.
+func (g *gap) holds(p string) bool {
+	rest, ok := strings.CutPrefix(p, g.root)
+	if ok {
+		rest, ok = strings.CutPrefix(rest, "/")
+	}
+	if ok && g.dir != "" {
+		rest, ok = strings.CutPrefix(rest, g.dir)
+		if ok {
+			rest, ok = strings.CutPrefix(rest, "/")
+		}
+	}
+	return ok && slices.Contains(g.names, rest)
+}
+
+// paths are g's paths, made.
+func (g *gap) paths() []string {
+	out := make([]string, len(g.names))
+	for i, n := range g.names {
+		if g.dir == "" {
+			out[i] = g.root + "/" + n
+		} else {
+			out[i] = g.root + "/" + g.dir + "/" + n
+		}
+	}
+	return out
+}
+
+// addGap adds g's paths.
+func (s *pathSet) addGap(g gap) { s.gaps = append(s.gaps, g) }
 
 func (s *pathSet) add(p string) {
 	if len(s.small) < smallSet {
@@ -63,6 +112,7 @@ func (s *pathSet) over() *pathSet {
 		for p := range t.own {
 			flat.own[p] = struct{}{}
 		}
+		flat.gaps = append(flat.gaps, t.gaps...)
 	}
 	return &pathSet{base: flat, depth: 1}
 }
@@ -83,6 +133,11 @@ func (s *pathSet) all() []string {
 		}
 		for p := range t.own {
 			keep(p)
+		}
+		for i := range t.gaps {
+			for _, p := range t.gaps[i].paths() {
+				keep(p)
+			}
 		}
 	}
 	return out

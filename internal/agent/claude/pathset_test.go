@@ -22,6 +22,17 @@ func TestPathSet(t *testing.T) {
 			s = s.over()
 		}
 	}
+	s.addGap(gap{root: "/r", dir: "a/b", names: mainNames})
+	s.addGap(gap{root: "/r", names: agentsNames})
+	want = append(want, "/r/a/b/CLAUDE.md", "/r/a/b/.claude/CLAUDE.md", "/r/a/b/CLAUDE.local.md", "/r/AGENTS.md", "/r/.claude/AGENTS.md")
+	for range maxSetDepth + 1 {
+		s = s.over() // the gaps kept through flattening
+	}
+	for _, p := range []string{"/r/a/bCLAUDE.md", "/r/a/b/AGENTS.md", "/r//AGENTS.md", "/r/CLAUDE.md", "/ra/b/CLAUDE.md", "/r/a/b/c/CLAUDE.md"} {
+		if s.has(p) {
+			t.Errorf("has(%q) = true", p)
+		}
+	}
 	for _, p := range want {
 		if !s.has(p) {
 			t.Errorf("has(%q) = false", p)

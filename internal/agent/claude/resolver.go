@@ -163,6 +163,9 @@ type Resolver struct {
 	// exclTops are the claudeMdExcludes of the directories without a
 	// .claude of their own, by their Git top.
 	exclTops map[topKey]*excludeSet
+	// rootClean says the root's path is clean and not "/": a chain
+	// directory's paths are then clean as made (gapFor).
+	rootClean bool
 	// paths are the chain directories' chainPaths.
 	paths map[*resolve.DirInfo]*chainPaths
 	// tops are gitTop's answers by directory.
@@ -241,7 +244,7 @@ func New(e agent.Engine, o Options) *Resolver {
 		o.RootAbs = "/"
 	}
 	home := strings.TrimSuffix(o.Home, "/")
-	return &Resolver{e: e, o: o, home: home, views: agent.ViewCache{}, follows: map[string]agent.Followed{},
+	return &Resolver{e: e, o: o, home: home, rootClean: o.RootAbs != "/" && path.Clean(o.RootAbs) == o.RootAbs, views: agent.ViewCache{}, follows: map[string]agent.Followed{},
 		lstats: map[string]bool{}, reads: map[string]fileRead{}, texts: map[string]*loadedText{}, lists: map[string]dirListing{},
 		within: map[*agent.View][]string{}, mains: map[string]*mainName{}, plugins: map[string]*pluginMode{}, names: map[string]bool{},
 		users: map[string]*userFiles{}, excls: map[string]*excludeSet{}, exclTops: map[topKey]*excludeSet{}, tops: map[string]gitTopAt{}, paths: map[*resolve.DirInfo]*chainPaths{}}
