@@ -83,8 +83,12 @@ func (s *sim) setInexact(why string) {
 }
 
 func (s *sim) newLoad(external bool) *loadPass {
-	l := &loadPass{s: s, processed: &pathSet{}, external: external}
-	return l
+	return s.loadOver(external, &pathSet{})
+}
+
+// loadOver is a load whose set of seen paths is processed.
+func (s *sim) loadOver(external bool, processed *pathSet) *loadPass {
+	return &loadPass{s: s, processed: processed, external: external}
 }
 
 // seeded is a load of the AGENTS.md plugin: its set of seen paths starts
@@ -124,8 +128,7 @@ func (s *sim) run() error {
 	start := 0
 	if st, at := prefixPass(c.mains, func(m *mainName) []string { return m.within }, func(m *mainName) bool { return m.ex == s.exKey() }, s.dir, s.cwd, chain); st != nil {
 		// The passes agree on the chain above: start from a copy.
-		s.main = s.newLoad(c.o.ExternalImports)
-		s.main.processed = st.processed.over()
+		s.main = s.loadOver(c.o.ExternalImports, st.processed.over())
 		s.main.items = append([]item(nil), st.items...)
 		s.main.unordered = st.unordered
 		s.slots = append(make([]int, 0, len(chain)), st.slots...)
@@ -946,15 +949,16 @@ func (s *sim) loadAgents() error {
 		s.setInexact("a directory above the repository's root holds AGENTS.md, which Claude Code's AGENTS.md plugin loads (its chain runs up to the file system's root); rivumi-lint reads only the repository")
 	}
 	c := s.c
-	l := s.seeded()
+	var l *loadPass
 	s.agents = map[string][]item{}
 	chain := s.chain()
 	first := 0
 	var spans []span
 	w0, was := len(s.within), s.inexact
 	if st, at := prefixPass(c.plugins, func(p *pluginMode) []string { return p.within }, func(p *pluginMode) bool { return p.ex == s.exKey() }, s.dir, s.cwd, chain); st != nil {
-		// The plugin's pass agrees on the chain above: start from a copy.
-		l.processed = st.processed.over()
+		// The plugin's pass agrees on the chain above: start from a copy
+		// (its set is seeded already).
+		l = s.loadOver(s.c.o.ExternalImports, st.processed.over())
 		l.items = append([]item(nil), st.items...)
 		spans = append(spans, st.spans...)
 		s.within = append(s.within, st.within...)
@@ -962,6 +966,8 @@ func (s *sim) loadAgents() error {
 			s.setInexact(st.inexact)
 		}
 		first = at
+	} else {
+		l = s.seeded()
 	}
 	for _, d := range chain[first:] {
 		if c.isSlash(d) {
@@ -1004,9 +1010,10 @@ func (s *sim) loadAgents() error {
 		dir   string
 		items []item
 	}
-	var groups []group
+	groups := make([]group, 0, len(spans))
 	for _, sp := range spans {
-		groups = append(groups, group{dir: sp.dir, items: l.items[sp.from:sp.to]})
+		// Capped: a directory's second group is appended to its first.
+		groups = append(groups, group{dir: sp.dir, items: l.items[sp.from:sp.to:sp.to]})
 	}
 	// fKn: what the main pass has by path or by text is not added again.
 	paths := map[string]bool{}
@@ -1042,7 +1049,11 @@ func (s *sim) loadAgents() error {
 		}
 	}
 	for _, g := range groups {
-		s.agents[g.dir] = append(s.agents[g.dir], g.items...)
+		if prev, ok := s.agents[g.dir]; ok {
+			s.agents[g.dir] = append(prev, g.items...)
+		} else {
+			s.agents[g.dir] = g.items // l's items are not changed after
+		}
 	}
 	return nil
 }

@@ -83,7 +83,12 @@ func (g *gap) paths() []string {
 }
 
 // addGap adds g's paths.
-func (s *pathSet) addGap(g gap) { s.gaps = append(s.gaps, g) }
+func (s *pathSet) addGap(g gap) {
+	if s.gaps == nil {
+		s.gaps = make([]gap, 0, 8) // a pass's gaps come a directory at a time
+	}
+	s.gaps = append(s.gaps, g)
+}
 
 func (s *pathSet) add(p string) {
 	if len(s.small) < smallSet {
