@@ -108,7 +108,17 @@ const managedMD = "/etc/claude-code/CLAUDE.md"
 // root, top down (made once a pass; read only).
 func (s *sim) chain() []string {
 	if s.chainDirs == nil {
-		s.chainDirs = agent.Ancestors(s.dir, "")
+		// agent.Ancestors(s.dir, ""), made at its size: each ParentDir
+		// drops one "/", the last gives "".
+		n := 1
+		if s.dir != "" {
+			n = strings.Count(s.dir, "/") + 2
+		}
+		out := make([]string, n)
+		for i, d := n-1, s.dir; i >= 0; i, d = i-1, resolve.ParentDir(d) {
+			out[i] = d
+		}
+		s.chainDirs = out
 	}
 	return s.chainDirs
 }
