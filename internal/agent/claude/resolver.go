@@ -448,12 +448,15 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 		if err != nil {
 			return nil, err
 		}
-		pex, err := c.excludesOf(resolve.ParentDir(dir))
-		if err != nil {
-			return nil, err
-		}
 		// The parent's own settings (or its Git top's) need not be dir's.
-		same := pex.key == ex.key
+		same := c.sameExcludes(dir, info)
+		if !same {
+			pex, err := c.excludesOf(resolve.ParentDir(dir))
+			if err != nil {
+				return nil, err
+			}
+			same = pex.key == ex.key
+		}
 		if origin := pv.Origin(); same && (origin.Inexact == "" || !strings.HasPrefix(origin.Inexact, "the directory is below")) {
 			if w := c.within[origin]; len(w) == 0 || inAll(w, c.abs(dir)) {
 				cp := *pv
@@ -472,6 +475,25 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 	v.Inexact = s.inexact
 	c.within[v] = s.within
 	return v, nil
+}
+
+// sameExcludes reports, without asking for them, that dir (no .claude in
+// its listing, info) has its parent's claudeMdExcludes: neither lists
+// .git, nor the parent .claude, so both have those of the Git top above
+// the parent (excludesIn); false says nothing.
+func (c *Resolver) sameExcludes(dir string, info *resolve.DirInfo) bool {
+	parent := resolve.ParentDir(dir)
+	if dir == "" || parent == "" || holds(info, dotClaude) || !noGit(info) {
+		return false
+	}
+	pinfo, ok := c.e.Listed(parent)
+	return ok && !holds(pinfo, dotClaude) && noGit(pinfo)
+}
+
+// noGit reports whether a listing has no .git entry.
+func noGit(info *resolve.DirInfo) bool {
+	ent, _ := info.Lookup(".git")
+	return ent.Kind == resolve.Missing
 }
 
 // holdsName reports whether a directory's listing has one of the names
