@@ -87,6 +87,19 @@ func (c *Resolver) abs(rel string) string {
 	return c.o.RootAbs + "/" + rel
 }
 
+// absName is c.abs(dir) + "/" + name, made in one piece.
+func (c *Resolver) absName(dir, name string) string {
+	if dir == "" {
+		return c.o.RootAbs + "/" + name
+	}
+	return c.o.RootAbs + "/" + dir + "/" + name
+}
+
+// isSlash reports whether c.abs(dir) is "/", without making it.
+func (c *Resolver) isSlash(dir string) bool {
+	return dir == "" && c.o.RootAbs == "/"
+}
+
 // follow is follow() over the engine's source, once per path.
 func (c *Resolver) follow(rel string) (agent.Followed, error) {
 	if f, ok := c.follows[rel]; ok {

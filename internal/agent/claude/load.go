@@ -3,9 +3,9 @@ package claude
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rivumi/rivumi-lint/internal/agent"
@@ -21,7 +21,7 @@ type sim struct {
 	cwd     string // absolute, physical
 	dir     string // root-relative
 	main    *loadPass
-	slots   map[string]int // where each chain directory's items end in main.items
+	slots   []int // where each chain directory's items end in main.items, by its place in chain()
 	agents  map[string][]item
 	inexact string
 	// within are the paths that got in because they lie in the working
@@ -83,8 +83,12 @@ func (s *sim) setInexact(why string) {
 }
 
 func (s *sim) newLoad(external bool) *loadPass {
-	l := &loadPass{s: s, processed: &pathSet{}, external: external}
-	return l
+	return s.loadOver(external, &pathSet{})
+}
+
+// loadOver is a load whose set of seen paths is processed.
+func (s *sim) loadOver(external bool, processed *pathSet) *loadPass {
+	return &loadPass{s: s, processed: processed, external: external}
 }
 
 // seeded is a load of the AGENTS.md plugin: its set of seen paths starts
@@ -104,7 +108,17 @@ const managedMD = "/etc/claude-code/CLAUDE.md"
 // root, top down (made once a pass; read only).
 func (s *sim) chain() []string {
 	if s.chainDirs == nil {
-		s.chainDirs = agent.Ancestors(s.dir, "")
+		// agent.Ancestors(s.dir, ""), made at its size: each ParentDir
+		// drops one "/", the last gives "".
+		n := 1
+		if s.dir != "" {
+			n = strings.Count(s.dir, "/") + 2
+		}
+		out := make([]string, n)
+		for i, d := n-1, s.dir; i >= 0; i, d = i-1, resolve.ParentDir(d) {
+			out[i] = d
+		}
+		s.chainDirs = out
 	}
 	return s.chainDirs
 }
@@ -122,19 +136,18 @@ func (s *sim) run() error {
 	}
 	chain := s.chain()
 	start := 0
-	if st, at := prefixPass(c, c.mains, func(m *mainName) []string { return m.within }, func(m *mainName) bool { return m.ex == s.exKey() }, s.dir, chain); st != nil {
+	if st, at := prefixPass(c.mains, func(m *mainName) []string { return m.within }, func(m *mainName) bool { return m.ex == s.exKey() }, s.dir, s.cwd, chain); st != nil {
 		// The passes agree on the chain above: start from a copy.
-		s.main = s.newLoad(c.o.ExternalImports)
-		s.main.processed = st.processed.over()
+		s.main = s.loadOver(c.o.ExternalImports, st.processed.over())
 		s.main.items = append([]item(nil), st.items...)
 		s.main.unordered = st.unordered
-		s.slots = maps.Clone(st.slots)
+		s.slots = append(make([]int, 0, len(chain)), st.slots...)
 		s.within = append([]string(nil), st.within...)
 		s.inexact = st.inexact
 		start = at
 	} else {
 		s.main = s.newLoad(c.o.ExternalImports)
-		s.slots = map[string]int{}
+		s.slots = make([]int, 0, len(chain))
 		if err := s.user(env); err != nil {
 			return err
 		}
@@ -143,10 +156,15 @@ func (s *sim) run() error {
 		s.setInexact(s.ex.inexact) // a copied pass's key says it had the same
 	}
 	for _, d := range chain[start:] {
-		x := c.abs(d)
-		if x == "/" {
-			s.slots[d] = len(s.main.items)
+		if c.isSlash(d) {
+			s.slots = append(s.slots, len(s.main.items))
 			continue // "/" itself is not in the chain
+		}
+		if g, ok := c.gapFor(d, mainNames); ok {
+			// No file, and no .claude for rules: the names only join the set.
+			s.main.processed.addGap(g)
+			s.slots = append(s.slots, len(s.main.items))
+			continue
 		}
 		for _, name := range []string{nameMD, dotClaude + "/" + nameMD} {
 			if _, err := s.main.chainFile(d, name, kindProject); err != nil {
@@ -156,20 +174,20 @@ func (s *sim) run() error {
 		if ok, err := s.c.has(d, dotClaude); err != nil {
 			return err
 		} else if ok {
-			if err := s.main.rulesTree(x+"/"+dotClaude+"/rules", kindProject); err != nil {
+			if err := s.main.rulesTree(c.absName(d, dotClaude+"/rules"), kindProject); err != nil {
 				return err
 			}
 		}
 		if _, err := s.main.chainFile(d, nameLocalMD, kindLocal); err != nil {
 			return err
 		}
-		s.slots[d] = len(s.main.items)
+		s.slots = append(s.slots, len(s.main.items))
 	}
 	// Copies: the plugin may take items of this pass out of the message.
 	frozen := s.main.processed
 	s.main.processed = frozen.over()
 	c.mains[s.dir] = &mainName{ex: s.exKey(), processed: frozen, items: append([]item(nil), s.main.items...), unordered: s.main.unordered,
-		slots: maps.Clone(s.slots), within: append([]string(nil), s.within...), inexact: s.inexact}
+		slots: slices.Clone(s.slots), within: append([]string(nil), s.within...), inexact: s.inexact}
 	return s.plugin(mode)
 }
 
@@ -203,7 +221,7 @@ type mainName struct {
 	processed *pathSet
 	items     []item
 	unordered int
-	slots     map[string]int
+	slots     []int // by place in the chain, which a deeper pass's starts with
 	within    []string
 	inexact   string
 }
@@ -213,11 +231,10 @@ type mainName struct {
 // it; at is 0 when none may be used: every path that got into it because
 // it lay in that directory's working directory must lie in dir's too
 // (then every answer of the pass is the same from dir).
-func prefixPass[T any](c *Resolver, passes map[string]*T, within func(*T) []string, same func(*T) bool, dir string, chain []string) (st *T, at int) {
+func prefixPass[T any](passes map[string]*T, within func(*T) []string, same func(*T) bool, dir, cwd string, chain []string) (st *T, at int) {
 	if dir == "" {
 		return nil, 0
 	}
-	cwd := c.abs(dir)
 	for i := len(chain) - 2; i >= 0; i-- {
 		st, ok := passes[chain[i]]
 		if !ok {
@@ -293,28 +310,96 @@ func (c *Resolver) userPass(ex *excludeSet) (*userFiles, error) {
 // has reports whether the chain directory d's listing holds name (for
 // ".claude/…", whether it holds .claude).
 func (c *Resolver) has(d, name string) (bool, error) {
+	info, err := c.dirOf(d)
+	if err != nil {
+		return false, err
+	}
+	return holds(info, name), nil
+}
+
+// dirOf is the engine's listing of the chain directory d.
+func (c *Resolver) dirOf(d string) (*resolve.DirInfo, error) {
 	info, err := c.e.Dir(d)
 	if err != nil {
-		return false, fmt.Errorf("list %s: %w", resolve.DisplayDir(d), err)
+		return nil, fmt.Errorf("list %s: %w", resolve.DisplayDir(d), err)
 	}
+	return info, nil
+}
+
+// holds is has over d's listing.
+func holds(info *resolve.DirInfo, name string) bool {
 	if i := strings.IndexByte(name, '/'); i >= 0 {
 		name = name[:i]
 	}
 	_, ok := info.Lookup(name)
-	return ok, nil
+	return ok
 }
 
 // chainFile loads the chain directory d's file name as kind. A name the
 // directory does not hold only joins the set of seen paths, as Claude
 // Code's missing files do.
 func (l *loadPass) chainFile(d, name string, kind fileKind) (int, error) {
-	p := l.s.c.abs(d) + "/" + name
-	ok, err := l.s.c.has(d, name)
-	if err != nil || !ok {
-		l.processed.add(path.Clean(p))
+	info, err := l.s.c.dirOf(d)
+	if err != nil {
+		l.processed.add(path.Clean(l.s.c.absName(d, name)))
 		return 0, err
 	}
+	p, clean := l.s.c.chainPath(info, d, name)
+	if !holds(info, name) {
+		l.processed.add(clean)
+		return 0, nil
+	}
 	return l.loadFile(p, kind, 0, nil)
+}
+
+// chainNames are the names a pass tries in a chain directory, in the
+// order of chainPaths' slots.
+var chainNames = [...]string{nameMD, dotClaude + "/" + nameMD, nameLocalMD, agentsMD, dotClaude + "/" + agentsMD}
+
+// chainPaths are a chain directory's chainNames as absolute paths, as
+// made and cleaned, each made when first asked for.
+type chainPaths struct{ made, clean [len(chainNames)]string }
+
+// chainPath is c.absName(d, name) and its path.Clean, made once a run for
+// chainNames: the passes of the directories below d each try d's names,
+// and most of them only to add the missing path to their sets.
+func (c *Resolver) chainPath(info *resolve.DirInfo, d, name string) (made, clean string) {
+	i := slices.Index(chainNames[:], name)
+	if i < 0 {
+		made = c.absName(d, name)
+		return made, path.Clean(made)
+	}
+	ps := c.paths[info] // by the listing, d's: a pointer hashes faster than d
+	if ps == nil {
+		ps = &chainPaths{}
+		c.paths[info] = ps
+	}
+	if ps.made[i] == "" {
+		ps.made[i] = c.absName(d, name)
+		ps.clean[i] = path.Clean(ps.made[i])
+	}
+	return ps.made[i], ps.clean[i]
+}
+
+// mainNames are the main pass's names of a chain directory.
+var mainNames = chainNames[:3]
+
+// gapFor is the gap of the chain directory d for names when its listing
+// holds none of them (each as has takes it), so that each chainFile of
+// them would only add its path to the set, and its paths are clean as
+// made; false otherwise (a listing that fails is left to chainFile, which
+// says so).
+func (c *Resolver) gapFor(d string, names []string) (gap, bool) {
+	info, err := c.dirOf(d)
+	if err != nil || !c.rootClean || d == "." || d == ".." || strings.HasPrefix(d, "../") || d != "" && path.Clean(d) != d {
+		return gap{}, false
+	}
+	for _, n := range names {
+		if holds(info, n) {
+			return gap{}, false
+		}
+	}
+	return gap{root: c.o.RootAbs, dir: d, names: names}, true
 }
 
 // autoMemory reports whether home holds an auto-memory index.
@@ -874,15 +959,16 @@ func (s *sim) loadAgents() error {
 		s.setInexact("a directory above the repository's root holds AGENTS.md, which Claude Code's AGENTS.md plugin loads (its chain runs up to the file system's root); rivumi-lint reads only the repository")
 	}
 	c := s.c
-	l := s.seeded()
+	var l *loadPass
 	s.agents = map[string][]item{}
 	chain := s.chain()
 	first := 0
 	var spans []span
 	w0, was := len(s.within), s.inexact
-	if st, at := prefixPass(c, c.plugins, func(p *pluginMode) []string { return p.within }, func(p *pluginMode) bool { return p.ex == s.exKey() }, s.dir, chain); st != nil {
-		// The plugin's pass agrees on the chain above: start from a copy.
-		l.processed = st.processed.over()
+	if st, at := prefixPass(c.plugins, func(p *pluginMode) []string { return p.within }, func(p *pluginMode) bool { return p.ex == s.exKey() }, s.dir, s.cwd, chain); st != nil {
+		// The plugin's pass agrees on the chain above: start from a copy
+		// (its set is seeded already).
+		l = s.loadOver(s.c.o.ExternalImports, st.processed.over())
 		l.items = append([]item(nil), st.items...)
 		spans = append(spans, st.spans...)
 		s.within = append(s.within, st.within...)
@@ -890,21 +976,29 @@ func (s *sim) loadAgents() error {
 			s.setInexact(st.inexact)
 		}
 		first = at
+	} else {
+		l = s.seeded()
 	}
 	for _, d := range chain[first:] {
-		x := c.abs(d)
-		if x == "/" {
+		if c.isSlash(d) {
 			continue
+		}
+		if g, ok := c.gapFor(d, agentsNames); ok {
+			l.processed.addGap(g)
+			continue // no items, no span
 		}
 		for _, name := range agentsNames {
 			start := len(l.items)
-			top := x + "/" + name
 			if _, err := l.chainFile(d, name, kindProject); err != nil {
 				return err
 			}
 			items := l.items[start:]
+			top := ""
 			for i := range items {
 				if items[i].entry != nil && items[i].entry.parent != "" {
+					if top == "" {
+						top = c.absName(d, name)
+					}
 					items[i].entry.parent = top // the plugin's parts all hang from the file
 				}
 			}
@@ -926,9 +1020,10 @@ func (s *sim) loadAgents() error {
 		dir   string
 		items []item
 	}
-	var groups []group
+	groups := make([]group, 0, len(spans))
 	for _, sp := range spans {
-		groups = append(groups, group{dir: sp.dir, items: l.items[sp.from:sp.to]})
+		// Capped: a directory's second group is appended to its first.
+		groups = append(groups, group{dir: sp.dir, items: l.items[sp.from:sp.to:sp.to]})
 	}
 	// fKn: what the main pass has by path or by text is not added again.
 	paths := map[string]bool{}
@@ -964,7 +1059,11 @@ func (s *sim) loadAgents() error {
 		}
 	}
 	for _, g := range groups {
-		s.agents[g.dir] = append(s.agents[g.dir], g.items...)
+		if prev, ok := s.agents[g.dir]; ok {
+			s.agents[g.dir] = append(prev, g.items...)
+		} else {
+			s.agents[g.dir] = g.items // l's items are not changed after
+		}
 	}
 	return nil
 }
@@ -974,11 +1073,8 @@ func (s *sim) loadAgents() error {
 func (s *sim) candidates() []agent.Candidate {
 	items := append([]item(nil), s.main.items...)
 	// Each chain directory's slot, shifted as blocks go in.
-	slot := map[string]int{}
-	for d, i := range s.slots {
-		slot[d] = i
-	}
-	for _, d := range s.chain() {
+	slot := slices.Clone(s.slots)
+	for di, d := range s.chain() {
 		block := s.agents[d]
 		if len(block) == 0 {
 			continue
@@ -987,17 +1083,17 @@ func (s *sim) candidates() []agent.Candidate {
 		for _, it := range block {
 			loads = loads || it.entry != nil
 		}
-		at := slot[d]
+		at := slot[di]
 		if loads {
-			at = s.placement(items, s.c.abs(d), slot[d])
+			at = s.placement(items, s.c.abs(d), slot[di])
 		}
-		items = append(items[:at], append(append([]item(nil), block...), items[at:]...)...)
-		for dd, i := range slot {
-			if i >= at && dd != d {
-				slot[dd] = i + len(block)
+		items = slices.Insert(items, at, block...)
+		for j, i := range slot {
+			if i >= at && j != di {
+				slot[j] = i + len(block)
 			}
 		}
-		slot[d] = at + len(block)
+		slot[di] = at + len(block)
 	}
 	out := make([]agent.Candidate, len(items))
 	for i, it := range items {

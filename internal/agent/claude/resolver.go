@@ -160,6 +160,14 @@ type Resolver struct {
 	// the user's settings file's part, read once.
 	excls        map[string]*excludeSet
 	userSettings *settingsRead
+	// exclTops are the claudeMdExcludes of the directories without a
+	// .claude of their own, by their Git top.
+	exclTops map[topKey]*excludeSet
+	// rootClean says the root's path is clean and not "/": a chain
+	// directory's paths are then clean as made (gapFor).
+	rootClean bool
+	// paths are the chain directories' chainPaths.
+	paths map[*resolve.DirInfo]*chainPaths
 	// tops are gitTop's answers by directory.
 	tops map[string]gitTopAt
 	// names is, per chain directory, whether it or a directory
@@ -236,10 +244,10 @@ func New(e agent.Engine, o Options) *Resolver {
 		o.RootAbs = "/"
 	}
 	home := strings.TrimSuffix(o.Home, "/")
-	return &Resolver{e: e, o: o, home: home, views: agent.ViewCache{}, follows: map[string]agent.Followed{},
+	return &Resolver{e: e, o: o, home: home, rootClean: o.RootAbs != "/" && path.Clean(o.RootAbs) == o.RootAbs, views: agent.ViewCache{}, follows: map[string]agent.Followed{},
 		lstats: map[string]bool{}, reads: map[string]fileRead{}, texts: map[string]*loadedText{}, lists: map[string]dirListing{},
 		within: map[*agent.View][]string{}, mains: map[string]*mainName{}, plugins: map[string]*pluginMode{}, names: map[string]bool{},
-		users: map[string]*userFiles{}, excls: map[string]*excludeSet{}, tops: map[string]gitTopAt{}}
+		users: map[string]*userFiles{}, excls: map[string]*excludeSet{}, exclTops: map[topKey]*excludeSet{}, tops: map[string]gitTopAt{}, paths: map[*resolve.DirInfo]*chainPaths{}}
 }
 
 // Profile implements Resolver.
@@ -415,23 +423,23 @@ const noStart = "it does not start here: the directory's path is not UTF-8, and 
 // parent's working directory and does not lie in dir (an import, a linked
 // rule): the working directory is the only thing that changes.
 func (c *Resolver) resolveView(dir string) (*agent.View, error) {
-	v := &agent.View{Dir: dir, RootAbs: c.o.RootAbs, Render: renderClaude}
 	info, err := c.e.Dir(dir)
 	if err != nil {
 		return nil, err
 	}
 	if info.Linked != "" {
-		v.Inexact = "the directory is below a symbolic link: Claude Code, started there, runs in the link's target and loads that directory's files"
-		return v, nil
+		return &agent.View{Dir: dir, RootAbs: c.o.RootAbs, Render: renderClaude,
+			Inexact: "the directory is below a symbolic link: Claude Code, started there, runs in the link's target and loads that directory's files"}, nil
 	}
-	if !utf8.ValidString(c.abs(dir)) {
+	// c.abs(dir) is valid UTF-8 just when both its parts are (they are
+	// joined by "/"): the path itself is made only where it is used.
+	if !utf8.ValidString(dir) || !utf8.ValidString(c.o.RootAbs) {
 		// Claude Code 2.1.328 exits at once there ("Can't access working
 		// directory"), before it reads a file (#33.5); no parent's view is
 		// shared, and no path with the raw bytes reaches a message.
-		v.Lost = noStart
-		return v, nil
+		return &agent.View{Dir: dir, RootAbs: c.o.RootAbs, Render: renderClaude, Lost: noStart}, nil
 	}
-	ex, err := c.excludesOf(dir)
+	ex, err := c.excludesIn(dir, info)
 	if err != nil {
 		return nil, err
 	}
@@ -440,14 +448,17 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 		if err != nil {
 			return nil, err
 		}
-		pex, err := c.excludesOf(resolve.ParentDir(dir))
-		if err != nil {
-			return nil, err
-		}
 		// The parent's own settings (or its Git top's) need not be dir's.
-		same := pex.key == ex.key
+		same := c.sameExcludes(dir, info)
+		if !same {
+			pex, err := c.excludesOf(resolve.ParentDir(dir))
+			if err != nil {
+				return nil, err
+			}
+			same = pex.key == ex.key
+		}
 		if origin := pv.Origin(); same && (origin.Inexact == "" || !strings.HasPrefix(origin.Inexact, "the directory is below")) {
-			if inAll(c.within[origin], c.abs(dir)) {
+			if w := c.within[origin]; len(w) == 0 || inAll(w, c.abs(dir)) {
 				cp := *pv
 				cp.Dir = dir
 				cp.Shares = origin
@@ -455,6 +466,7 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 			}
 		}
 	}
+	v := &agent.View{Dir: dir, RootAbs: c.o.RootAbs, Render: renderClaude}
 	s := &sim{c: c, cwd: c.abs(dir), dir: dir, ex: ex}
 	if err := s.run(); err != nil {
 		return nil, err
@@ -463,6 +475,25 @@ func (c *Resolver) resolveView(dir string) (*agent.View, error) {
 	v.Inexact = s.inexact
 	c.within[v] = s.within
 	return v, nil
+}
+
+// sameExcludes reports, without asking for them, that dir (no .claude in
+// its listing, info) has its parent's claudeMdExcludes: neither lists
+// .git, nor the parent .claude, so both have those of the Git top above
+// the parent (excludesIn); false says nothing.
+func (c *Resolver) sameExcludes(dir string, info *resolve.DirInfo) bool {
+	parent := resolve.ParentDir(dir)
+	if dir == "" || parent == "" || holds(info, dotClaude) || !noGit(info) {
+		return false
+	}
+	pinfo, ok := c.e.Listed(parent)
+	return ok && !holds(pinfo, dotClaude) && noGit(pinfo)
+}
+
+// noGit reports whether a listing has no .git entry.
+func noGit(info *resolve.DirInfo) bool {
+	ent, _ := info.Lookup(".git")
+	return ent.Kind == resolve.Missing
 }
 
 // holdsName reports whether a directory's listing has one of the names

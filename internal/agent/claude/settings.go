@@ -82,9 +82,54 @@ type settingsRead struct {
 
 // excludesOf is the claudeMdExcludes of the working directory dir, once.
 func (c *Resolver) excludesOf(dir string) (*excludeSet, error) {
-	if x, ok := c.excls[dir]; ok {
+	info, err := c.dirOf(dir)
+	if err != nil {
+		return nil, err
+	}
+	return c.excludesIn(dir, info)
+}
+
+// excludesIn is excludesOf(dir), info its listing. A directory whose
+// listing has no .claude reads no settings file of its own: its set is
+// the one every such directory with the same Git top has (most
+// directories of a large tree), made once for them all.
+func (c *Resolver) excludesIn(dir string, info *resolve.DirInfo) (*excludeSet, error) {
+	if holds(info, dotClaude) {
+		if x, ok := c.excls[dir]; ok {
+			return x, nil
+		}
+		x, err := c.makeExcludes(dir)
+		if err != nil {
+			return nil, err
+		}
+		c.excls[dir] = x
 		return x, nil
 	}
+	top, found, err := c.gitTopIn(dir, info)
+	if err != nil {
+		return nil, err
+	}
+	k := topKey{top: top, found: found, self: top == dir}
+	if x, ok := c.exclTops[k]; ok {
+		return x, nil
+	}
+	x, err := c.makeExcludes(dir)
+	if err != nil {
+		return nil, err
+	}
+	c.exclTops[k] = x
+	return x, nil
+}
+
+// topKey is all that a directory without .claude of its own has its
+// claudeMdExcludes by: its gitTop answer, and whether it is that top.
+type topKey struct {
+	top         string
+	found, self bool
+}
+
+// makeExcludes reads the claudeMdExcludes of the working directory dir.
+func (c *Resolver) makeExcludes(dir string) (*excludeSet, error) {
 	x := &excludeSet{}
 	add := func(r settingsRead) {
 		x.globs = append(x.globs, r.globs...)
@@ -140,7 +185,6 @@ func (c *Resolver) excludesOf(dir string) (*excludeSet, error) {
 	// The reason is part of the key: a pass copied from another must
 	// inherit no reason of that pass's settings, nor lose its own.
 	x.key = x.inexact + "\x01" + strings.Join(slices.Compact(slices.Sorted(slices.Values(keys))), "\x00")
-	c.excls[dir] = x
 	return x, nil
 }
 
@@ -162,7 +206,7 @@ func (c *Resolver) gitTop(dir string) (top string, found bool, err error) {
 		ent, err = c.e.Source().Lstat(path.Join(dir, ".git"))
 	}
 	switch {
-	case resolve.IsFatal(err):
+	case err != nil && resolve.IsFatal(err): // IsFatal(nil) costs an allocation
 		return "", false, err
 	case dir == "" && c.o.RootGit:
 		t.found = true
@@ -175,6 +219,17 @@ func (c *Resolver) gitTop(dir string) (top string, found bool, err error) {
 	}
 	c.tops[dir] = t
 	return t.top, t.found, nil
+}
+
+// gitTopIn is gitTop(dir), info its listing, not kept for a directory
+// without a .git entry, whose answer is its parent's: most directories
+// are such, and keeping each answer cost more than asking the parent's
+// again.
+func (c *Resolver) gitTopIn(dir string, info *resolve.DirInfo) (top string, found bool, err error) {
+	if ent, _ := info.Lookup(".git"); dir != "" && ent.Kind == resolve.Missing {
+		return c.gitTop(resolve.ParentDir(dir))
+	}
+	return c.gitTop(dir)
 }
 
 // gitTopAt is gitTop's answer for one directory.
