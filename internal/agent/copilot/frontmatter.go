@@ -1,6 +1,9 @@
 package copilot
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // fmValue is one front matter key's value: a scalar, or a list.
 type fmValue struct {
@@ -12,6 +15,9 @@ type fmValue struct {
 // as rule 4 needs: scalars, flow lists and block lists. A value that is
 // not YAML (an unclosed list) is kept raw, as the binary shows it.
 func frontMatter(text []byte) (map[string]fmValue, bool) {
+	if !bytes.HasPrefix(text, []byte("---")) {
+		return nil, false // most files: no split of the whole text
+	}
 	lines := strings.SplitAfter(string(text), "\n")
 	if len(lines) == 0 || strings.TrimRight(lines[0], "\r\n") != "---" {
 		return nil, false

@@ -77,6 +77,7 @@ type Resolver struct {
 	caseInexact map[string]string
 	quiet       map[string]*agent.View // the views directories adding nothing share, by quietKey
 	near        map[string]string      // nearest's answers
+	texts       map[string]*chainText  // chainText's answers, by path
 	// folders are the folder files of a directory's folder, listed once:
 	// the root's are in every view.
 	folders map[string]folderList
@@ -89,7 +90,7 @@ type folderList struct {
 
 // New returns a resolver over e.
 func New(e agent.Engine, o Options) *Resolver {
-	return &Resolver{e: e, o: o, files: map[string]*file{}, views: agent.ViewCache{}, folders: map[string]folderList{}, kept: Also(), has: map[string]map[string]string{}, caseInexact: map[string]string{}, near: map[string]string{}, quiet: map[string]*agent.View{}}
+	return &Resolver{e: e, o: o, files: map[string]*file{}, views: agent.ViewCache{}, folders: map[string]folderList{}, kept: Also(), has: map[string]map[string]string{}, caseInexact: map[string]string{}, near: map[string]string{}, texts: map[string]*chainText{}, quiet: map[string]*agent.View{}}
 }
 
 // Also are the names the engine's listings must keep for this profile.
@@ -609,21 +610,15 @@ func (c *Resolver) chainFile(w *view, d, name string) error {
 		return nil
 	}
 	w.real[key] = true
-	text := content.Lossy(f.data)
-	t.Replaced = !utf8.Valid(f.data)
-	_, t.FrontMatter = frontMatter(text)
-	imports := len(w.v.Candidates)
-	// Without an @ there is nothing to expand: the text is as read. A
-	// GEMINI.md has its imports never expanded; the others, links too,
-	// resolve theirs beside the path as named (rule 6). The file itself
-	// counts as loaded: a self-import is skipped.
-	if !strings.EqualFold(name, "GEMINI.md") && bytes.IndexByte(text, '@') >= 0 {
-		ex := &expander{c: c, w: w, seen: map[string]bool{p: true}}
-		var err error
-		if text, err = ex.expand(text, p, f.bom); err != nil {
-			return err
-		}
+	ct, err := c.chainText(p, name, f, w.v.Dir)
+	if err != nil {
+		return err
 	}
+	text := ct.text
+	t.Replaced, t.FrontMatter = ct.replaced, ct.frontMatter
+	w.inexact(ct.inexact)
+	imports := len(w.v.Candidates)
+	w.v.Candidates = append(w.v.Candidates, ct.imports...)
 	t.Text = text
 	t.Kept = int64(len(text))
 	t.State, t.Reason = agent.Loaded, "loaded whole"
@@ -635,6 +630,43 @@ func (c *Resolver) chainFile(w *view, d, name string) error {
 		}
 	}
 	return nil
+}
+
+// chainText is a chain file's text as Copilot sends it, with what its
+// imports add to a view.
+type chainText struct {
+	text                  []byte
+	replaced, frontMatter bool
+	imports               []agent.Candidate // the imports' candidates, in order
+	inexact               string
+}
+
+// chainText makes p's text (name its base as found, f its read) for a
+// view of wd. Without an @ there is nothing to expand: the text is as
+// read. A GEMINI.md has its imports never expanded; the others, links too,
+// resolve theirs beside the path as named (rule 6). The file itself counts
+// as loaded: a self-import is skipped. Within Git the text is the same in
+// every view, made once (a file high in the tree is in most views).
+func (c *Resolver) chainText(p, name string, f *file, wd string) (*chainText, error) {
+	cache := c.o.Git || c.o.GitAbove // outside Git the working directory bounds imports
+	if ct, ok := c.texts[p]; ok && cache {
+		return ct, nil
+	}
+	ct := &chainText{text: content.Lossy(f.data), replaced: !utf8.Valid(f.data)}
+	_, ct.frontMatter = frontMatter(ct.text)
+	if !strings.EqualFold(name, "GEMINI.md") && bytes.IndexByte(ct.text, '@') >= 0 {
+		scratch := &view{v: &agent.View{Dir: wd, RootAbs: c.o.RootAbs}}
+		ex := &expander{c: c, w: scratch, seen: map[string]bool{p: true}}
+		var err error
+		if ct.text, err = ex.expand(ct.text, p, f.bom); err != nil {
+			return nil, err
+		}
+		ct.imports, ct.inexact = scratch.v.Candidates, scratch.v.Inexact
+	}
+	if cache {
+		c.texts[p] = ct
+	}
+	return ct, nil
 }
 
 // folderFile adds one folder file: inlined, or a row of the table.
