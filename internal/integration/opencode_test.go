@@ -17,25 +17,30 @@ package integration
 //     filesystem root), deepest first; the first name with any match wins
 //     for the whole chain. A match is anything that exists (a link is
 //     followed: a dangling one is no match, a directory is one).
-//   - Then the instructions array of opencode.json: a relative entry is a
-//     glob matched in each directory from the working directory up to the
-//     worktree root, an absolute one (or ~/) a glob in its directory.
+//   - Then the instructions arrays of the project's opencode.json(c) and
+//     .opencode/opencode.json, in that order: a relative entry is a glob
+//     matched in each directory from the working directory up to the
+//     worktree root (whichever config holds it), an absolute one (or ~/)
+//     a glob in its directory. Several matches in one directory come in
+//     the directory's order, not sorted (seen: c, a, B, b), so every tree
+//     here has at most one.
 //   - A path is listed once, where it first came (a glob matching a chain
 //     file adds nothing).
 //   - Each entry is "Instructions from: " + the absolute path (a link's
-//     own, not its target's) + "\n" + the file's text as read, nothing
-//     trimmed, comments kept; an empty (or unreadable) file is dropped.
-//     The entries are joined by "\n".
+//     own, not its target's) + "\n" + the file's text as read (a leading
+//     byte order mark removed), nothing trimmed, comments kept; an empty
+//     (or unreadable) file is dropped. The entries are joined by "\n".
 //   - Nothing below the working directory is loaded at start.
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// opencodeEntry is one loaded file's entry.
+// opencodeEntryOf is one loaded file's entry.
 func opencodeEntryOf(path, text string) string { return opencodeEntry + path + "\n" + text }
 
 // opencodeSpan joins entries as the system message does, by "\n".
@@ -84,31 +89,49 @@ func needOpenCodeCleanAbove(t *testing.T, dir string) {
 	}
 }
 
+// opencodeRuns is how many runs TestOpenCodeHarnessTrees has going at
+// once: about half of a run is waiting (for its own timers, not the CPU),
+// so on 2 cores four at once take half the time of t.Parallel's two.
+const opencodeRuns = 4
+
 func TestOpenCodeHarnessTrees(t *testing.T) {
 	bin := opencodeBinary(t)
+	// The subtests are run from goroutines of their own, opencodeRuns at
+	// once, rather than by t.Parallel, whose limit is -parallel (GOMAXPROCS).
+	slots := make(chan struct{}, opencodeRuns)
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	for _, c := range opencodeCases() {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			root := c.tree.make(t)
-			needOpenCodeCleanAbove(t, root)
-			if c.setup != nil {
-				c.setup(t, root)
-			}
-			wd := filepath.Join(root, filepath.FromSlash(c.wd))
-			if err := os.MkdirAll(wd, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			home, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			writeFiles(t, home, c.home)
-			want := strings.ReplaceAll(strings.ReplaceAll(c.want, "ROOT", root), "HOME", home)
-			got := opencodeInstructions(t, bin, wd, opencodeOptions{home: home, env: c.env})
-			if got != want {
-				t.Errorf("opencode in %s: span\n%q\nwant\n%q", c.wd, got, want)
-			}
-		})
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			t.Run(c.name, func(t *testing.T) { opencodeTree(t, bin, c) })
+		}()
+	}
+}
+
+// opencodeTree runs case c and compares the span.
+func opencodeTree(t *testing.T, bin string, c opencodeCase) {
+	root := c.tree.make(t)
+	needOpenCodeCleanAbove(t, root)
+	if c.setup != nil {
+		c.setup(t, root)
+	}
+	wd := filepath.Join(root, filepath.FromSlash(c.wd))
+	if err := os.MkdirAll(wd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, home, c.home)
+	want := strings.ReplaceAll(strings.ReplaceAll(c.want, "ROOT", root), "HOME", home)
+	got := opencodeInstructions(t, bin, wd, opencodeOptions{home: home, env: c.env})
+	if got != want {
+		t.Errorf("opencode in %s: span\n%q\nwant\n%q", c.wd, got, want)
 	}
 }
 
@@ -116,20 +139,27 @@ func opencodeCases() []opencodeCase {
 	e := opencodeEntryOf
 	return []opencodeCase{
 		{
-			// Nothing to load: the span is empty.
+			// Nothing to load: the span is empty. A directory named
+			// AGENTS.md is a match (it exists) that reads as nothing: it
+			// turns CLAUDE.md off, and is dropped.
 			name: "none",
-			tree: copilotTree{git: []string{"."}, files: map[string]string{"README.md": "not an instruction file\n"}},
+			tree: copilotTree{git: []string{"."}, files: map[string]string{
+				"README.md":      "not an instruction file\n",
+				"AGENTS.md/x.md": "inside a directory named AGENTS.md\n",
+				"CLAUDE.md":      "root claude\n",
+			}},
 			wd:   ".",
 			want: "",
 		},
 		{
 			// Every AGENTS.md from the working directory up to the Git
-			// root, deepest first; nothing above the Git root, nothing
-			// below the working directory (a nested file is not loaded at
-			// start), no sibling.
+			// root, deepest first; nothing above the Git root (here the
+			// root of a nested repository: the outer one's file is not
+			// read), nothing below the working directory (a nested file is
+			// not loaded at start), no sibling.
 			name: "chain",
-			tree: copilotTree{git: []string{"repo"}, files: map[string]string{
-				"AGENTS.md":            "above the Git root\n",
+			tree: copilotTree{git: []string{".", "repo"}, files: map[string]string{
+				"AGENTS.md":            "above the Git root, in the outer repository\n",
 				"repo/AGENTS.md":       "root\n",
 				"repo/a/AGENTS.md":     "a\n",
 				"repo/a/b/AGENTS.md":   "a/b\n",
@@ -240,10 +270,11 @@ func opencodeCases() []opencodeCase {
 		},
 		{
 			// The text as read: no trim, comments kept, CRLF kept, no
-			// final newline added.
+			// final newline added; only a leading byte order mark is
+			// removed (the UTF-8 decoding).
 			name: "raw-text",
 			tree: copilotTree{git: []string{"."}, files: map[string]string{
-				"AGENTS.md":   "<!-- a comment -->\r\n\n  indented  \n\n\n",
+				"AGENTS.md":   "\ufeff<!-- a comment -->\r\n\n  indented  \n\n\n",
 				"a/AGENTS.md": "no final newline",
 			}},
 			wd:   "a",
@@ -265,34 +296,30 @@ func opencodeCases() []opencodeCase {
 			want: e("ROOT/repo/AGENTS.md", "shared\n"),
 		},
 		{
-			// A directory named AGENTS.md is a match that reads as nothing:
-			// CLAUDE.md is off and nothing is loaded.
-			name: "agents-dir",
-			tree: copilotTree{git: []string{"."}, files: map[string]string{
-				"AGENTS.md/x.md": "inside a directory named AGENTS.md\n",
-				"CLAUDE.md":      "root claude\n",
-			}},
-			wd:   ".",
-			want: "",
-		},
-		{
 			// The instructions array of the project's opencode.json, after
 			// the chain, entry by entry: a relative glob in each directory
 			// from the working directory up to the Git root (not above),
 			// a relative path the same way, an entry matching nothing, a
 			// glob matching the chain's files (listed once, where the
-			// chain put them), an absolute glob, a ~/ path.
+			// chain put them), an absolute glob, a ~/ path. The config is
+			// opencode.jsonc (comments allowed); the array of
+			// .opencode/opencode.json comes after it, and its relative
+			// entries too are matched from the working directory, not from
+			// .opencode.
 			name: "instructions",
 			tree: copilotTree{git: []string{"repo"}, files: map[string]string{
-				"repo/opencode.json":  `{"instructions":["docs/*.md","rules/style.md","missing.md","AGENTS.md","ROOT/extra/*.txt","~/notes.md"]}`,
-				"repo/AGENTS.md":      "root\n",
-				"repo/a/AGENTS.md":    "wd\n",
-				"repo/docs/one.md":    "docs root\n",
-				"repo/a/docs/two.md":  "docs wd\n",
-				"repo/rules/style.md": "style\n",
-				"docs/three.md":       "above the Git root\n",
-				"extra/x.txt":         "extra\n",
-				"extra/y.md":          "not a .txt\n",
+				"repo/opencode.jsonc":          "{\n  // the project's\n  \"instructions\": [\"docs/*.md\", \"rules/style.md\", \"missing.md\", \"AGENTS.md\", \"ROOT/extra/*.txt\", \"~/notes.md\"]\n}\n",
+				"repo/.opencode/opencode.json": `{"instructions":["rules/dot.md"]}`,
+				"repo/rules/dot.md":            "dot\n",
+				"repo/.opencode/rules/dot.md":  "beside the .opencode config\n",
+				"repo/AGENTS.md":               "root\n",
+				"repo/a/AGENTS.md":             "wd\n",
+				"repo/docs/one.md":             "docs root\n",
+				"repo/a/docs/two.md":           "docs wd\n",
+				"repo/rules/style.md":          "style\n",
+				"docs/three.md":                "above the Git root\n",
+				"extra/x.txt":                  "extra\n",
+				"extra/y.md":                   "not a .txt\n",
 			}},
 			home: map[string]string{"notes.md": "notes\n"},
 			wd:   "repo/a",
@@ -302,6 +329,7 @@ func opencodeCases() []opencodeCase {
 				e("ROOT/repo/rules/style.md", "style\n"),
 				e("ROOT/extra/x.txt", "extra\n"),
 				e("HOME/notes.md", "notes\n"),
+				e("ROOT/repo/rules/dot.md", "dot\n"),
 			),
 		},
 	}
