@@ -58,6 +58,9 @@ type opencodeCase struct {
 	// run's environment.
 	home map[string]string
 	env  []string
+	// above holds files written in the tree's parent (the test's own
+	// temporary directory, checked clean before), ABOVE in want.
+	above map[string]string
 	// setup runs after the tree is written.
 	setup func(t *testing.T, root string)
 }
@@ -116,6 +119,7 @@ func TestOpenCodeHarnessTrees(t *testing.T) {
 func opencodeTree(t *testing.T, bin string, c opencodeCase) {
 	root := c.tree.make(t)
 	needOpenCodeCleanAbove(t, root)
+	writeFiles(t, filepath.Dir(root), c.above)
 	if c.setup != nil {
 		c.setup(t, root)
 	}
@@ -128,7 +132,8 @@ func opencodeTree(t *testing.T, bin string, c opencodeCase) {
 		t.Fatal(err)
 	}
 	writeFiles(t, home, c.home)
-	want := strings.ReplaceAll(strings.ReplaceAll(c.want, "ROOT", root), "HOME", home)
+	want := strings.ReplaceAll(c.want, "ABOVE", filepath.Dir(root))
+	want = strings.ReplaceAll(strings.ReplaceAll(want, "ROOT", root), "HOME", home)
 	got := opencodeInstructions(t, bin, wd, opencodeOptions{home: home, env: c.env})
 	if got != want {
 		t.Errorf("opencode in %s: span\n%q\nwant\n%q", c.wd, got, want)
@@ -228,15 +233,17 @@ func opencodeCases() []opencodeCase {
 		},
 		{
 			// Outside Git the chain runs up to the filesystem root (the
-			// test checks that nothing above the tree holds such a file).
+			// test checks that nothing above the tree holds such a file):
+			// past the tree's root to its parent.
 			name: "no-git",
 			tree: copilotTree{files: map[string]string{
 				"AGENTS.md":     "tree root\n",
 				"a/AGENTS.md":   "a\n",
 				"a/b/AGENTS.md": "wd\n",
 			}},
-			wd:   "a/b",
-			want: opencodeSpan(e("ROOT/a/b/AGENTS.md", "wd\n"), e("ROOT/a/AGENTS.md", "a\n"), e("ROOT/AGENTS.md", "tree root\n")),
+			above: map[string]string{"AGENTS.md": "above the tree\n"},
+			wd:    "a/b",
+			want:  opencodeSpan(e("ROOT/a/b/AGENTS.md", "wd\n"), e("ROOT/a/AGENTS.md", "a\n"), e("ROOT/AGENTS.md", "tree root\n"), e("ABOVE/AGENTS.md", "above the tree\n")),
 		},
 		{
 			// The user file ~/.config/opencode/AGENTS.md comes first, before
@@ -270,15 +277,18 @@ func opencodeCases() []opencodeCase {
 		},
 		{
 			// The text as read: no trim, comments kept, CRLF kept, no
-			// final newline added; only a leading byte order mark is
-			// removed (the UTF-8 decoding).
+			// final newline added; only the UTF-8 decoding's changes: a
+			// leading byte order mark removed, an invalid byte read as
+			// U+FFFD.
 			name: "raw-text",
 			tree: copilotTree{git: []string{"."}, files: map[string]string{
-				"AGENTS.md":   "\ufeff<!-- a comment -->\r\n\n  indented  \n\n\n",
-				"a/AGENTS.md": "no final newline",
+				"AGENTS.md":     "\ufeff<!-- a comment -->\r\n\n  indented  \n\n\n",
+				"a/AGENTS.md":   "an invalid \xff byte\n",
+				"a/b/AGENTS.md": "no final newline",
 			}},
-			wd:   "a",
-			want: opencodeSpan(e("ROOT/a/AGENTS.md", "no final newline"), e("ROOT/AGENTS.md", "<!-- a comment -->\r\n\n  indented  \n\n\n")),
+			wd: "a/b",
+			want: opencodeSpan(e("ROOT/a/b/AGENTS.md", "no final newline"), e("ROOT/a/AGENTS.md", "an invalid \ufffd byte\n"),
+				e("ROOT/AGENTS.md", "<!-- a comment -->\r\n\n  indented  \n\n\n")),
 		},
 		{
 			// A link is followed and listed under its own path; a dangling
