@@ -246,6 +246,29 @@ func opencodeCases() []opencodeCase {
 			want:  opencodeSpan(e("ROOT/a/b/AGENTS.md", "wd\n"), e("ROOT/a/AGENTS.md", "a\n"), e("ROOT/AGENTS.md", "tree root\n"), e("ABOVE/AGENTS.md", "above the tree\n")),
 		},
 		{
+			// A linked worktree (git worktree add): the chain stops at its
+			// own root, as at a repository's (the tree's root above both
+			// worktrees is not read); the committed AGENTS.md is its own
+			// checkout's, under its path, and turns its CLAUDE.md off.
+			name: "linked-worktree",
+			tree: copilotTree{git: []string{"main"}, files: map[string]string{
+				"AGENTS.md":      "above both worktrees\n",
+				"main/AGENTS.md": "main worktree\n",
+			}},
+			setup: func(t *testing.T, root string) {
+				main := filepath.Join(root, "main")
+				git(t, main, "add", "-A")
+				git(t, main, "commit", "-q", "-m", "first")
+				git(t, main, "worktree", "add", "-q", filepath.Join(root, "wt"))
+				writeFiles(t, root, map[string]string{
+					"wt/a/AGENTS.md": "wd\n",
+					"wt/CLAUDE.md":   "linked root claude\n",
+				})
+			},
+			wd:   "wt/a",
+			want: opencodeSpan(e("ROOT/wt/a/AGENTS.md", "wd\n"), e("ROOT/wt/AGENTS.md", "main worktree\n")),
+		},
+		{
 			// The user file ~/.config/opencode/AGENTS.md comes first, before
 			// the project's; ~/.claude/CLAUDE.md is then not read.
 			name: "user-file",
