@@ -93,8 +93,9 @@ func needOpenCodeCleanAbove(t *testing.T, dir string) {
 }
 
 // opencodeRuns is how many runs TestOpenCodeHarnessTrees has going at
-// once: about half of a run is waiting (for its own timers, not the CPU),
-// so on 2 cores four at once take half the time of t.Parallel's two.
+// once: a run alone takes about 10 s of which 6 s CPU (the rest is its own
+// waiting), so two at once, t.Parallel's limit on 2 cores, leave the cores
+// idle for part of the time and four keep them busy.
 const opencodeRuns = 4
 
 func TestOpenCodeHarnessTrees(t *testing.T) {
@@ -190,8 +191,9 @@ func opencodeCases() []opencodeCase {
 			want: e("ROOT/a/AGENTS.md", "a agents\n"),
 		},
 		{
-			// No AGENTS.md: every CLAUDE.md, deepest first, and CONTEXT.md
-			// is off. The user file ~/.claude/CLAUDE.md (there is no
+			// No AGENTS.md (a dangling AGENTS.md link is none: it does not
+			// exist): every CLAUDE.md, deepest first, and CONTEXT.md is
+			// off. The user file ~/.claude/CLAUDE.md (there is no
 			// ~/.config/opencode/AGENTS.md) comes before them.
 			name: "claude-chain",
 			tree: copilotTree{git: []string{"."}, files: map[string]string{
@@ -199,7 +201,7 @@ func opencodeCases() []opencodeCase {
 				"a/CONTEXT.md":   "a context\n",
 				"a/b/CLAUDE.md":  "wd claude\n",
 				"a/b/CONTEXT.md": "wd context\n",
-			}},
+			}, links: map[string]string{"a/AGENTS.md": "nowhere.md"}},
 			home: map[string]string{".claude/CLAUDE.md": "user claude\n"},
 			wd:   "a/b",
 			want: opencodeSpan(e("HOME/.claude/CLAUDE.md", "user claude\n"), e("ROOT/a/b/CLAUDE.md", "wd claude\n"), e("ROOT/CLAUDE.md", "root claude\n")),
@@ -315,8 +317,8 @@ func opencodeCases() []opencodeCase {
 		},
 		{
 			// A link is followed and listed under its own path; a dangling
-			// AGENTS.md link is no match (it does not exist), and the other
-			// AGENTS.md still turns CLAUDE.md off.
+			// AGENTS.md link is not listed (claude-chain: it is no match),
+			// and the other AGENTS.md turns CLAUDE.md off.
 			name: "links",
 			tree: copilotTree{git: []string{"repo"}, files: map[string]string{
 				"shared.md":        "shared\n",
