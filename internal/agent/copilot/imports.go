@@ -142,6 +142,12 @@ func (x *expander) imported(ref string, pos at) ([]byte, error) {
 		}
 		return nil, nil
 	}
+	abs := x.c.o.RootAbs + "/" + p
+	if x.seen[p] {
+		// Before the file is judged: the importing file itself is loaded,
+		// whatever its bytes (not UTF-8, it imports itself as loaded too).
+		return []byte("\n\n<imported_custom_instruction source=\"" + abs + "\" skipped=\"already-loaded\" />"), nil
+	}
 	f, err := x.c.read(p)
 	if err != nil {
 		return nil, err
@@ -160,10 +166,6 @@ func (x *expander) imported(ref string, pos at) ([]byte, error) {
 	case !utf8.Valid(f.data):
 		unread(p, agent.Ignored, "it is not valid UTF-8: Copilot leaves the import as text")
 		return nil, nil
-	}
-	abs := x.c.o.RootAbs + "/" + p
-	if x.seen[p] {
-		return []byte("\n\n<imported_custom_instruction source=\"" + abs + "\" skipped=\"already-loaded\" />"), nil
 	}
 	x.seen[p] = true
 	sub, err := x.expand(content.Lossy(f.data), p, f.bom)
