@@ -294,11 +294,14 @@ func TestCopilotOtherCaseAndImports(t *testing.T) {
 		"d/Agents.md":                       "one\n",
 		"d/aGENTS.md":                       "two\n",
 		"e/AGENTS.md":                       "self @AGENTS.md\n",
+		"f/AGENTS.md":                       "bad \xfe @AGENTS.md\n",
 	})
 	for dir, want := range map[string]string{
 		"a": join(block("lower @x.md"+imported(root+"/a/x.md", "x")+"\n"), block("gemini @x.md\n")),
 		"c": block("copilot in another case\n"),
 		"e": block("self @AGENTS.md\n\n<imported_custom_instruction source=\"" + root + "/e/AGENTS.md\" skipped=\"already-loaded\" />\n"),
+		// Not UTF-8 itself, it is still the file loaded.
+		"f": block("bad \ufffd @AGENTS.md\n\n<imported_custom_instruction source=\"" + root + "/f/AGENTS.md\" skipped=\"already-loaded\" />\n"),
 	} {
 		v := copilotView(t, root, dir, Options{Git: true})
 		if got := string(v.Message()); got != want || !v.Exact() {
