@@ -95,6 +95,36 @@ type Resolver struct {
 	// worktree's 10,000 directories grew both).
 	slots map[string]*slot
 	above *string
+	// slab and views are where the next slot and the next shared view
+	// are taken from: made in blocks, one allocation for many, as nearly
+	// every directory of a worktree has a slot and a shared view.
+	slab  []slot
+	views []agent.View
+}
+
+// slabSize is the number of slots, and of views, made at once.
+const slabSize = 256
+
+// newSlot returns a new slot, from the slab.
+func (c *Resolver) newSlot() *slot {
+	if len(c.slab) == 0 {
+		c.slab = make([]slot, slabSize)
+	}
+	s := &c.slab[0]
+	c.slab = c.slab[1:]
+	s.chosen = -1
+	return s
+}
+
+// newView returns a copy of v, from the block of views.
+func (c *Resolver) newView(v *agent.View) *agent.View {
+	if len(c.views) == 0 {
+		c.views = make([]agent.View, slabSize)
+	}
+	cp := &c.views[0]
+	c.views = c.views[1:]
+	*cp = *v
+	return cp
 }
 
 // slot is what one directory holds for Codex, independent of any chain.
@@ -212,10 +242,10 @@ func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
 			if err != nil {
 				return nil, err
 			}
-			cp := *pv
+			cp := c.newView(pv)
 			cp.Dir = dir
 			cp.Shares = pv.Origin()
-			return &cp, nil
+			return cp, nil
 		}
 	}
 	// Made only here: a shared view is its parent's, copied.
@@ -244,10 +274,12 @@ func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
 	if err != nil {
 		return nil, err
 	}
+	n := 0
 	for _, s := range slots {
 		if v.Lost == "" && s.lost != "" {
 			v.Lost = s.lost
 		}
+		n += len(s.tried)
 	}
 	if c.o.MaxBytes == 0 {
 		v.Lost = ""
@@ -261,6 +293,11 @@ func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
 			}
 		}
 		return v, nil
+	}
+	if n > 0 {
+		// One candidate per name tried: made at that size, not grown
+		// (nil stays nil for a chain with none).
+		v.Candidates = make([]agent.Candidate, 0, n)
 	}
 	remaining := c.o.MaxBytes
 	for _, s := range slots {
@@ -426,7 +463,7 @@ func (c *Resolver) slot(dir string) (*slot, error) {
 	if s, ok := c.slots[dir]; ok {
 		return s, nil
 	}
-	s := &slot{chosen: -1}
+	s := c.newSlot()
 	c.slots[dir] = s
 	info, err := c.e.Dir(dir)
 	if err != nil {
