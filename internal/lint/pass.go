@@ -34,6 +34,8 @@ type pass struct {
 	// agents are the enabled profiles' names (Inputs.Agents), for a rule
 	// that says which other agents read a file otherwise.
 	agents []string
+	// label is the agent profile's Label(), made once per check.
+	label string
 	// What runRule sets for emit: the rule running, the config, where its
 	// findings go, whether ignore globs apply (chain) and the user layer's
 	// file (user, once userKnown: the same for every rule of the pass).

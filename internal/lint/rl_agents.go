@@ -74,7 +74,10 @@ func checkCodexEmptyOverride(p *pass) {
 // Rivumi takes with the one Codex takes, and what each gets of it.
 func checkAgentsDiffer(p *pass) {
 	takes := map[string]*agent.Candidate{} // directory → the file the agent takes there
-	label := p.agent.Profile().Label()
+	label := p.label
+	if label == "" {
+		label = p.agent.Profile().Label()
+	}
 	for i := range p.view.Candidates {
 		c := &p.view.Candidates[i]
 		switch c.State {
@@ -137,7 +140,7 @@ func checkAgentsDiffer(p *pass) {
 		}
 	}
 	for _, by := range order {
-		side := p.agent.Profile().Label() + " still loads them"
+		side := label + " still loads them"
 		if n := p.agent.Profile().OverrideNote; n != "" {
 			side += ", since " + n
 		}

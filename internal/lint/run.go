@@ -163,6 +163,25 @@ func Check(in Inputs, cfg Config) *Result {
 		ok    bool
 	}
 	last := make([]lastAgent, len(in.Profiles))
+	// Each profile's Agents rules, its label and one pass, reused by
+	// every chain the rules run over: chosen, made and allocated once,
+	// not at each of the thousands of views' first directories.
+	type profileRun struct {
+		rules []*Rule
+		label string
+		pass  pass
+	}
+	runs := make([]profileRun, len(in.Profiles))
+	for pi, a := range in.Profiles {
+		runs[pi].label = a.Resolver.Profile().Label()
+		for ri := range table {
+			rule := &table[ri]
+			if rule.Input == InAgents && applies(*rule, a.Resolver) && in.on(*rule) &&
+				(rule.Agent != AnyAgents || in.rivumiOn()) {
+				runs[pi].rules = append(runs[pi].rules, rule)
+			}
+		}
+	}
 	facts := factCache{}
 	var prepared map[*resolve.DirInfo]*preparedChain
 	if in.Prepared != nil {
@@ -183,15 +202,20 @@ func Check(in Inputs, cfg Config) *Result {
 		}
 		if !ok {
 			m = &memo{instructions: facts.instructionsLen(r)}
+			// One pass serves the rules: runRule sets only what emit
+			// reads. got, not m, is what the closure holds, so that m is
+			// not moved to the heap for every directory.
+			var got []int
+			cp := &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}
+			collect := func(f Finding) { got = append(got, add(res, index, f, "")) }
 			for ri := range table {
 				rule := &table[ri]
 				if rule.Input != InChain {
 					continue
 				}
-				runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}, func(f Finding) {
-					m.findings = append(m.findings, add(res, index, f, ""))
-				})
+				runRule(rule, cfg, cp, collect)
 			}
+			m.findings = got
 			memos[key] = m
 		}
 		for _, i := range m.findings {
@@ -222,16 +246,16 @@ func Check(in Inputs, cfg Config) *Result {
 				found, ok = agentMemo[ak]
 			}
 			if !ok {
-				// One pass serves the rules: runRule sets only its emit.
-				ap := &pass{res: r, agent: a.Resolver, view: v, agents: in.Agents}
-				collect := func(f Finding) { found = append(found, add(res, index, f, "")) }
-				for ri := range table {
-					rule := &table[ri]
-					if rule.Input == InAgents && applies(*rule, a.Resolver) && in.on(*rule) &&
-						(rule.Agent != AnyAgents || in.rivumiOn()) {
-						runRule(rule, cfg, ap, collect)
-					}
+				// One pass serves the rules: runRule sets only what emit
+				// reads. got is the closure's, found stays on the stack.
+				var got []int
+				ap := &runs[pi].pass
+				*ap = pass{res: r, agent: a.Resolver, view: v, agents: in.Agents, label: runs[pi].label}
+				collect := func(f Finding) { got = append(got, add(res, index, f, "")) }
+				for _, rule := range runs[pi].rules {
+					runRule(rule, cfg, ap, collect)
 				}
+				found = got
 				agentMemo[ak] = found
 			}
 			last[pi] = lastAgent{ak, found, true}
