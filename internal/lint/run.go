@@ -167,22 +167,30 @@ func Check(in Inputs, cfg Config) *Result {
 	// every chain the rules run over: chosen, made and allocated once,
 	// not at each of the thousands of views' first directories.
 	type profileRun struct {
-		rules []*Rule
-		label string
-		pass  pass
+		rules   []*Rule
+		label   string
+		pass    pass
+		got     []int // the findings of the pass running; nil for none
+		collect func(Finding)
 	}
 	runs := make([]profileRun, len(in.Profiles))
 	for pi, a := range in.Profiles {
-		runs[pi].label = a.Resolver.Profile().Label()
+		pr := &runs[pi]
+		pr.label = a.Resolver.Profile().Label()
+		pr.collect = func(f Finding) { pr.got = append(pr.got, add(res, index, f, "")) }
 		for ri := range table {
 			rule := &table[ri]
 			if rule.Input == InAgents && applies(*rule, a.Resolver) && in.on(*rule) &&
 				(rule.Agent != AnyAgents || in.rivumiOn()) {
-				runs[pi].rules = append(runs[pi].rules, rule)
+				pr.rules = append(pr.rules, rule)
 			}
 		}
 	}
 	facts := factCache{}
+	// The Chain rules' one pass and where its findings go, likewise.
+	var chainPass pass
+	var chainGot []int
+	chainCollect := func(f Finding) { chainGot = append(chainGot, add(res, index, f, "")) }
 	var prepared map[*resolve.DirInfo]*preparedChain
 	if in.Prepared != nil {
 		facts, prepared = in.Prepared.facts, in.Prepared.memos
@@ -203,19 +211,17 @@ func Check(in Inputs, cfg Config) *Result {
 		if !ok {
 			m = &memo{instructions: facts.instructionsLen(r)}
 			// One pass serves the rules: runRule sets only what emit
-			// reads. got, not m, is what the closure holds, so that m is
-			// not moved to the heap for every directory.
-			var got []int
-			cp := &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}
-			collect := func(f Finding) { got = append(got, add(res, index, f, "")) }
+			// reads.
+			chainPass = pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}
+			chainGot = nil
 			for ri := range table {
 				rule := &table[ri]
 				if rule.Input != InChain {
 					continue
 				}
-				runRule(rule, cfg, cp, collect)
+				runRule(rule, cfg, &chainPass, chainCollect)
 			}
-			m.findings = got
+			m.findings = chainGot
 			memos[key] = m
 		}
 		for _, i := range m.findings {
@@ -247,15 +253,14 @@ func Check(in Inputs, cfg Config) *Result {
 			}
 			if !ok {
 				// One pass serves the rules: runRule sets only what emit
-				// reads. got is the closure's, found stays on the stack.
-				var got []int
-				ap := &runs[pi].pass
-				*ap = pass{res: r, agent: a.Resolver, view: v, agents: in.Agents, label: runs[pi].label}
-				collect := func(f Finding) { got = append(got, add(res, index, f, "")) }
-				for _, rule := range runs[pi].rules {
-					runRule(rule, cfg, ap, collect)
+				// reads. Most passes find nothing and allocate nothing.
+				pr := &runs[pi]
+				pr.pass = pass{res: r, agent: a.Resolver, view: v, agents: in.Agents, label: pr.label}
+				pr.got = nil
+				for _, rule := range pr.rules {
+					runRule(rule, cfg, &pr.pass, pr.collect)
 				}
-				found = got
+				found = pr.got
 				agentMemo[ak] = found
 			}
 			last[pi] = lastAgent{ak, found, true}
