@@ -204,13 +204,20 @@ func (c *Resolver) View(dir string) (*agent.View, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.viewOf(dir, s)
+}
+
+// viewOf is View with dir's slot s at hand: no second lookup of it.
+func (c *Resolver) viewOf(dir string, s *slot) (*agent.View, error) {
 	if s.view != nil {
 		return s.view, nil
 	}
-	if s.view, err = c.resolveView(dir, s); err != nil {
+	v, err := c.resolveView(dir, s)
+	if err != nil {
 		return nil, err
 	}
-	return s.view, nil
+	s.view = v
+	return v, nil
 }
 
 // resolveView resolves dir's chain, d its slot. A directory holding none
@@ -225,7 +232,7 @@ func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
 	// of its own.
 	share := dir != "" && len(c.o.markers()) > 0 && len(d.tried) == 0 && !d.marked && !d.linked && d.lost == "" && d.markerOutside == ""
 	if share {
-		st, err := c.startOf(dir)
+		st, err := c.startFrom(dir, d)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +245,7 @@ func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
 			return nil, err
 		}
 		if !ps.linked {
-			pv, err := c.View(parent)
+			pv, err := c.viewOf(parent, ps)
 			if err != nil {
 				return nil, err
 			}
@@ -254,7 +261,7 @@ func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
 		v.Inexact = "the directory is below a symbolic link: Codex, started there, runs in the link's target and resolves that directory's chain"
 		return v, nil
 	}
-	st, err := c.startOf(dir)
+	st, err := c.startFrom(dir, d)
 	if err != nil {
 		return nil, err
 	}
@@ -422,9 +429,20 @@ func (c *Resolver) startOf(dir string) (startAt, error) {
 	if err != nil {
 		return st, err
 	}
+	return c.startFrom(dir, s)
+}
+
+// startFrom is startOf with dir's slot s at hand.
+func (c *Resolver) startFrom(dir string, s *slot) (startAt, error) {
+	var st startAt
+	if len(c.o.markers()) == 0 {
+		st.none = true
+		return st, nil
+	}
 	if s.stKnown {
 		return s.st, nil
 	}
+	var err error
 	switch {
 	case s.lost != "" && s.marked:
 		st.dir, st.lost = dir, s.lost
