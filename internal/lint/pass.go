@@ -34,7 +34,17 @@ type pass struct {
 	// agents are the enabled profiles' names (Inputs.Agents), for a rule
 	// that says which other agents read a file otherwise.
 	agents []string
-	emit   func(Finding)
+	// label is the agent profile's Label(), made once per check.
+	label string
+	// What runRule sets for emit: the rule running, the config, where its
+	// findings go, whether ignore globs apply (chain) and the user layer's
+	// file (user, once userKnown: the same for every rule of the pass).
+	rule      *Rule
+	cfg       Config
+	out       func(Finding)
+	chain     bool
+	user      *resolve.File
+	userKnown bool
 }
 
 // fileFacts is what the content rules and the budget need from one

@@ -73,8 +73,15 @@ func checkCodexEmptyOverride(p *pass) {
 // checkAgentsDiffer compares, for each directory of the chain, the file
 // Rivumi takes with the one Codex takes, and what each gets of it.
 func checkAgentsDiffer(p *pass) {
-	takes := map[string]*agent.Candidate{} // directory → the file the agent takes there
-	label := p.agent.Profile().Label()
+	// directory → the file the agent takes there: a chain has a few
+	// directories, looked through faster than hashed (a map per view
+	// showed in a whole worktree's profile), none allocated for most.
+	var buf [16]dirTake
+	takes := dirTakes(buf[:0])
+	label := p.label
+	if label == "" {
+		label = p.agent.Profile().Label()
+	}
 	for i := range p.view.Candidates {
 		c := &p.view.Candidates[i]
 		switch c.State {
@@ -91,10 +98,16 @@ func checkAgentsDiffer(p *pass) {
 		if c.ImportedBy != "" {
 			continue // an import the agent does not load is no directory's file
 		}
-		if _, taken := takes[resolve.ParentDir(c.Path)]; taken && !p.agent.Profile().OneSlot {
-			continue // the directory's first file is the one compared with Rivumi's layer
+		dir := resolve.ParentDir(c.Path)
+		i := takes.index(dir)
+		switch {
+		case i < 0:
+			takes = append(takes, dirTake{dir, c})
+		case !p.agent.Profile().OneSlot:
+			// the directory's first file is the one compared with Rivumi's layer
+		default:
+			takes[i].c = c
 		}
-		takes[resolve.ParentDir(c.Path)] = c
 	}
 	suppressed := map[string][]string{} // override → the layers it suppresses that Codex loads
 	var order []string
@@ -114,7 +127,10 @@ func checkAgentsDiffer(p *pass) {
 				break
 			}
 		}
-		c := takes[d.Path]
+		var c *agent.Candidate
+		if i := takes.index(d.Path); i >= 0 {
+			c = takes[i].c
+		}
 		if riv != nil && riv.State == resolve.Suppressed && c != nil && riv.Path == c.Path &&
 			(c.State == agent.Loaded || c.State == agent.Truncated) {
 			// The difference is the override's: reported there, once,
@@ -137,13 +153,31 @@ func checkAgentsDiffer(p *pass) {
 		}
 	}
 	for _, by := range order {
-		side := p.agent.Profile().Label() + " still loads them"
+		side := label + " still loads them"
 		if n := p.agent.Profile().OverrideNote; n != "" {
 			side += ", since " + n
 		}
 		part := differPart{lead: fmt.Sprintf("Rivumi's override %s suppresses %s for the directories below it", by, strings.Join(suppressed[by], ", ")), side: side}
 		p.emit(Finding{Path: by, Agent: pairOf(p.agent), Message: part.message(), differ: []differPart{part}})
 	}
+}
+
+// dirTake is the file an agent takes in a directory.
+type dirTake struct {
+	dir string
+	c   *agent.Candidate
+}
+
+type dirTakes []dirTake
+
+// index is the position of dir's entry, -1 for none.
+func (t dirTakes) index(dir string) int {
+	for i := range t {
+		if t[i].dir == dir {
+			return i
+		}
+	}
+	return -1
 }
 
 // differPart is one agent's side of what RL017 says about a file: the

@@ -61,6 +61,17 @@ func inSpan(c *agent.Candidate) bool {
 }
 
 func checkCopilotTwice(p *pass) {
+	// A text twice needs two in the span: most views have fewer, and
+	// need no map.
+	n := 0
+	for i := range p.view.Candidates {
+		if inSpan(&p.view.Candidates[i]) {
+			n++
+		}
+	}
+	if n < 2 {
+		return
+	}
 	byFile := map[string][]*agent.Candidate{} // real path → its texts in the span, in order
 	var order []string
 	for i := range p.view.Candidates {

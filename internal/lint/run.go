@@ -154,7 +154,43 @@ func Check(in Inputs, cfg Config) *Result {
 		chain *resolve.DirInfo
 	}
 	agentMemo := map[agentKey][]int{}
+	// Each profile's last key and its findings: a directory's next one
+	// in the chains' order is mostly its child, with the same view and
+	// chain, found without the map.
+	type lastAgent struct {
+		key   agentKey
+		found []int
+		ok    bool
+	}
+	last := make([]lastAgent, len(in.Profiles))
+	// Each profile's Agents rules, its label and one pass, reused by
+	// every chain the rules run over: chosen, made and allocated once,
+	// not at each of the thousands of views' first directories.
+	type profileRun struct {
+		rules   []*Rule
+		label   string
+		pass    pass
+		got     []int // the findings of the pass running; nil for none
+		collect func(Finding)
+	}
+	runs := make([]profileRun, len(in.Profiles))
+	for pi, a := range in.Profiles {
+		pr := &runs[pi]
+		pr.label = a.Resolver.Profile().Label()
+		pr.collect = func(f Finding) { pr.got = append(pr.got, add(res, index, f, "")) }
+		for ri := range table {
+			rule := &table[ri]
+			if rule.Input == InAgents && applies(*rule, a.Resolver) && in.on(*rule) &&
+				(rule.Agent != AnyAgents || in.rivumiOn()) {
+				pr.rules = append(pr.rules, rule)
+			}
+		}
+	}
 	facts := factCache{}
+	// The Chain rules' one pass and where its findings go, likewise.
+	var chainPass pass
+	var chainGot []int
+	chainCollect := func(f Finding) { chainGot = append(chainGot, add(res, index, f, "")) }
 	var prepared map[*resolve.DirInfo]*preparedChain
 	if in.Prepared != nil {
 		facts, prepared = in.Prepared.facts, in.Prepared.memos
@@ -174,15 +210,18 @@ func Check(in Inputs, cfg Config) *Result {
 		}
 		if !ok {
 			m = &memo{instructions: facts.instructionsLen(r)}
+			// One pass serves the rules: runRule sets only what emit
+			// reads.
+			chainPass = pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}
+			chainGot = nil
 			for ri := range table {
 				rule := &table[ri]
 				if rule.Input != InChain {
 					continue
 				}
-				runRule(rule, cfg, &pass{res: r, limits: lim, instructions: m.instructions, skills: skills, facts: facts, checkout: in.Checkout}, func(f Finding) {
-					m.findings = append(m.findings, add(res, index, f, ""))
-				})
+				runRule(rule, cfg, &chainPass, chainCollect)
 			}
+			m.findings = chainGot
 			memos[key] = m
 		}
 		for _, i := range m.findings {
@@ -200,25 +239,31 @@ func Check(in Inputs, cfg Config) *Result {
 				}
 			}
 		}
-		for _, a := range in.Profiles {
+		for pi, a := range in.Profiles {
 			// Directories with the same view of the agent and the same
 			// Rivumi chain have the same findings: the rules run once.
 			v := a.Views[ci]
 			ak := agentKey{v.Origin(), key}
-			found, ok := agentMemo[ak]
+			var found []int
+			ok := last[pi].ok && last[pi].key == ak
+			if ok {
+				found = last[pi].found
+			} else {
+				found, ok = agentMemo[ak]
+			}
 			if !ok {
-				// One pass serves the rules: runRule sets only its emit.
-				ap := &pass{res: r, agent: a.Resolver, view: v, agents: in.Agents}
-				collect := func(f Finding) { found = append(found, add(res, index, f, "")) }
-				for ri := range table {
-					rule := &table[ri]
-					if rule.Input == InAgents && applies(*rule, a.Resolver) && in.on(*rule) &&
-						(rule.Agent != AnyAgents || in.rivumiOn()) {
-						runRule(rule, cfg, ap, collect)
-					}
+				// One pass serves the rules: runRule sets only what emit
+				// reads. Most passes find nothing and allocate nothing.
+				pr := &runs[pi]
+				pr.pass = pass{res: r, agent: a.Resolver, view: v, agents: in.Agents, label: pr.label}
+				pr.got = nil
+				for _, rule := range pr.rules {
+					runRule(rule, cfg, &pr.pass, pr.collect)
 				}
+				found = pr.got
 				agentMemo[ak] = found
 			}
+			last[pi] = lastAgent{ak, found, true}
 			for _, i := range found {
 				addDir(res, i, dir)
 			}
@@ -457,52 +502,60 @@ func mergeUserFindings(fs []Finding) []Finding {
 }
 
 // runRule runs one enabled rule over a pass; out receives its findings
-// with rule, name and severity set, those on ignored paths dropped.
+// with rule, name and severity set, those on ignored paths dropped. The
+// rule's emit is p's method over what is set here: no closure is made
+// per rule and pass (one per rule of each of 10,000 directories' passes
+// showed in a whole worktree's profile).
 func runRule(rule *Rule, cfg Config, p *pass, out func(Finding)) {
 	if !cfg.RuleRuns(rule.ID) {
 		return
 	}
-	var user *resolve.File
-	if p.res != nil {
-		user = userFile(p.res)
+	if !p.userKnown {
+		if p.res != nil {
+			p.user = userFile(p.res)
+		}
+		p.userKnown = true
 	}
 	// Ignore globs name repository paths of the chains (§8); the memory
 	// file and a changed config are reported whatever they match.
-	chain := rule.Input == InChain || rule.Input == InDirectory || rule.Input == InAgents || rule.Input == InReferences
-	p.emit = func(f Finding) {
-		if user != nil && f.Path == user.Path {
-			// F10: the user-level file by its repository path when it
-			// lies inside the root, else flagged as having none.
-			if user.Location != "" {
-				f.Path, f.fromUser = user.Location, true
-			} else {
-				f.User = true
-			}
-		}
-		if f.Fix != nil {
-			f.Fix = fixAt(f.Fix, f.Path, f.User)
-			if f.Fix == nil && f.Repair.Kind == RepairDeleteHidden {
-				// The edits were the repair: none is left to apply.
-				f.Repair = Repair{}
-			}
-		}
-		if chain && cfg.Ignored(f.Path) {
-			return
-		}
-		// The severity by the finding's path (O3): overrides may turn
-		// the rule off here, or on where rules: turns it off.
-		sev, set := cfg.SeverityAt(rule.ID, f.Path)
-		if set && sev == Off {
-			return
-		}
-		f.Rule, f.Name = rule.ID, rule.Name
-		f.Severity = effective(*rule, sev, f.Severity)
-		if f.Line > 0 && f.Excerpt == "" {
-			f.Excerpt = lineOf(p.bytesOf(f.Path), f.Line)
-		}
-		out(f)
-	}
+	p.chain = rule.Input == InChain || rule.Input == InDirectory || rule.Input == InAgents || rule.Input == InReferences
+	p.rule, p.cfg, p.out = rule, cfg, out
 	rule.run(p)
+}
+
+// emit reports f for the rule runRule runs.
+func (p *pass) emit(f Finding) {
+	if user := p.user; user != nil && f.Path == user.Path {
+		// F10: the user-level file by its repository path when it
+		// lies inside the root, else flagged as having none.
+		if user.Location != "" {
+			f.Path, f.fromUser = user.Location, true
+		} else {
+			f.User = true
+		}
+	}
+	if f.Fix != nil {
+		f.Fix = fixAt(f.Fix, f.Path, f.User)
+		if f.Fix == nil && f.Repair.Kind == RepairDeleteHidden {
+			// The edits were the repair: none is left to apply.
+			f.Repair = Repair{}
+		}
+	}
+	if p.chain && p.cfg.Ignored(f.Path) {
+		return
+	}
+	// The severity by the finding's path (O3): overrides may turn
+	// the rule off here, or on where rules: turns it off.
+	sev, set := p.cfg.SeverityAt(p.rule.ID, f.Path)
+	if set && sev == Off {
+		return
+	}
+	f.Rule, f.Name = p.rule.ID, p.rule.Name
+	f.Severity = effective(*p.rule, sev, f.Severity)
+	if f.Line > 0 && f.Excerpt == "" {
+		f.Excerpt = lineOf(p.bytesOf(f.Path), f.Line)
+	}
+	p.out(f)
 }
 
 // contributor is the deepest directory of r's chain that has candidates or

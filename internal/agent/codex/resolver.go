@@ -90,9 +90,41 @@ type Resolver struct {
 	e     agent.Engine
 	o     Options
 	names []string
+	// slots are the directories' slots, each with where its chain
+	// starts: one map, not a second one for the starts (a whole
+	// worktree's 10,000 directories grew both).
 	slots map[string]*slot
-	start map[string]startAt
 	above *string
+	// slab and views are where the next slot and the next shared view
+	// are taken from: made in blocks, one allocation for many, as nearly
+	// every directory of a worktree has a slot and a shared view.
+	slab  []slot
+	views []agent.View
+}
+
+// slabSize is the number of slots, and of views, made at once.
+const slabSize = 256
+
+// newSlot returns a new slot, from the slab.
+func (c *Resolver) newSlot() *slot {
+	if len(c.slab) == 0 {
+		c.slab = make([]slot, slabSize)
+	}
+	s := &c.slab[0]
+	c.slab = c.slab[1:]
+	s.chosen = -1
+	return s
+}
+
+// newView returns a copy of v, from the block of views.
+func (c *Resolver) newView(v *agent.View) *agent.View {
+	if len(c.views) == 0 {
+		c.views = make([]agent.View, slabSize)
+	}
+	cp := &c.views[0]
+	c.views = c.views[1:]
+	*cp = *v
+	return cp
 }
 
 // slot is what one directory holds for Codex, independent of any chain.
@@ -111,6 +143,8 @@ type slot struct {
 	marked  bool        // the directory holds a root marker
 	linked  bool        // the directory is below a link (Codex's cwd never is)
 	view    *agent.View // the chain from here, once resolved
+	st      startAt     // where the chain from here starts, once stKnown
+	stKnown bool
 	// markerOutside is a root marker here that is a link out of the
 	// root: Codex counts it if its target exists, which is not known.
 	markerOutside string
@@ -150,7 +184,7 @@ type startAt struct {
 
 // New returns a resolver over e, whose listings must keep o.Also().
 func New(e agent.Engine, o Options) *Resolver {
-	return &Resolver{e: e, o: o, names: o.Names(), slots: map[string]*slot{}, start: map[string]startAt{}}
+	return &Resolver{e: e, o: o, names: o.Names(), slots: map[string]*slot{}}
 }
 
 // Options returns the resolver's options.
@@ -170,13 +204,20 @@ func (c *Resolver) View(dir string) (*agent.View, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.viewOf(dir, s)
+}
+
+// viewOf is View with dir's slot s at hand: no second lookup of it.
+func (c *Resolver) viewOf(dir string, s *slot) (*agent.View, error) {
 	if s.view != nil {
 		return s.view, nil
 	}
-	if s.view, err = c.resolveView(dir, s); err != nil {
+	v, err := c.resolveView(dir, s)
+	if err != nil {
 		return nil, err
 	}
-	return s.view, nil
+	s.view = v
+	return v, nil
 }
 
 // resolveView resolves dir's chain, d its slot. A directory holding none
@@ -185,14 +226,13 @@ func (c *Resolver) View(dir string) (*agent.View, error) {
 // large repository hold none, and building each of their chains again
 // made 43% of the views' allocations on the benchmark's worktree (A8).
 func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
-	v := &agent.View{Dir: dir, User: c.o.User, RootAbs: c.o.RootAbs, Render: render}
 	// A directory that adds nothing (no name of Codex's, no marker, no
 	// marker it cannot judge) has its parent's chain, when there is a
 	// chain from a marker: with none anywhere each directory is a chain
 	// of its own.
 	share := dir != "" && len(c.o.markers()) > 0 && len(d.tried) == 0 && !d.marked && !d.linked && d.lost == "" && d.markerOutside == ""
 	if share {
-		st, err := c.startOf(dir)
+		st, err := c.startFrom(dir, d)
 		if err != nil {
 			return nil, err
 		}
@@ -205,45 +245,48 @@ func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
 			return nil, err
 		}
 		if !ps.linked {
-			pv, err := c.View(parent)
+			pv, err := c.viewOf(parent, ps)
 			if err != nil {
 				return nil, err
 			}
-			cp := *pv
+			cp := c.newView(pv)
 			cp.Dir = dir
 			cp.Shares = pv.Origin()
-			return &cp, nil
+			return cp, nil
 		}
 	}
+	// Made only here: a shared view is its parent's, copied.
+	v := &agent.View{Dir: dir, User: c.o.User, RootAbs: c.o.RootAbs, Render: render}
 	if d.linked {
 		v.Inexact = "the directory is below a symbolic link: Codex, started there, runs in the link's target and resolves that directory's chain"
 		return v, nil
 	}
-	st, err := c.startOf(dir)
+	st, err := c.startFrom(dir, d)
 	if err != nil {
 		return nil, err
 	}
 	v.Inexact = st.inexact
-	var dirs []string
+	first := "" // the chain's first directory
 	switch {
 	case st.none:
-		dirs = []string{dir}
+		first = dir
 	case st.above != "":
 		v.Inexact = "Codex's chain starts at " + st.above + ", above the repository's root (a root marker there); rivumi-lint reads only the repository"
-		dirs = agent.Ancestors(dir, "")
 	default:
-		dirs = agent.Ancestors(dir, st.dir)
+		first = st.dir
 		v.Start = st.dir
 	}
 	v.Lost = st.lost
-	slots := make([]*slot, len(dirs))
-	for i, d := range dirs {
-		if slots[i], err = c.slot(d); err != nil {
-			return nil, err
+	slots, err := c.chain(dir, first)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, s := range slots {
+		if v.Lost == "" && s.lost != "" {
+			v.Lost = s.lost
 		}
-		if v.Lost == "" && slots[i].lost != "" {
-			v.Lost = slots[i].lost
-		}
+		n += len(s.tried)
 	}
 	if c.o.MaxBytes == 0 {
 		v.Lost = ""
@@ -257,6 +300,11 @@ func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
 			}
 		}
 		return v, nil
+	}
+	if n > 0 {
+		// One candidate per name tried: made at that size, not grown
+		// (nil stays nil for a chain with none).
+		v.Candidates = make([]agent.Candidate, 0, n)
 	}
 	remaining := c.o.MaxBytes
 	for _, s := range slots {
@@ -349,51 +397,82 @@ func (c *Resolver) resolveView(dir string, d *slot) (*agent.View, error) {
 	return v, nil
 }
 
+// chain returns the slots of the directories from first down to dir,
+// first an ancestor of dir (agent.Ancestors), made at their number: no
+// list of the directories' names is built for it.
+func (c *Resolver) chain(dir, first string) ([]*slot, error) {
+	n := 1
+	for d := dir; d != first && d != ""; d = resolve.ParentDir(d) {
+		n++
+	}
+	slots := make([]*slot, n)
+	d := dir
+	for i := n - 1; i >= 0; i-- {
+		s, err := c.slot(d)
+		if err != nil {
+			return nil, err
+		}
+		slots[i], d = s, resolve.ParentDir(d)
+	}
+	return slots, nil
+}
+
 // startOf finds where dir's chain starts: the nearest directory at or
 // above it holding a root marker.
 func (c *Resolver) startOf(dir string) (startAt, error) {
-	if st, ok := c.start[dir]; ok {
-		return st, nil
-	}
 	var st startAt
 	if len(c.o.markers()) == 0 {
 		st.none = true
-	} else {
-		s, err := c.slot(dir)
-		if err != nil {
+		return st, nil
+	}
+	s, err := c.slot(dir)
+	if err != nil {
+		return st, err
+	}
+	return c.startFrom(dir, s)
+}
+
+// startFrom is startOf with dir's slot s at hand.
+func (c *Resolver) startFrom(dir string, s *slot) (startAt, error) {
+	var st startAt
+	if len(c.o.markers()) == 0 {
+		st.none = true
+		return st, nil
+	}
+	if s.stKnown {
+		return s.st, nil
+	}
+	var err error
+	switch {
+	case s.lost != "" && s.marked:
+		st.dir, st.lost = dir, s.lost
+	case s.marked:
+		st.dir = dir
+	case dir == "":
+		if c.above == nil {
+			a := ""
+			if c.o.MarkerAbove != nil {
+				a = c.o.MarkerAbove(c.o.markers())
+			}
+			c.above = &a
+		}
+		if *c.above != "" {
+			st.above = *c.above
+		} else {
+			st.none = true
+		}
+	default:
+		if st, err = c.startOf(resolve.ParentDir(dir)); err != nil {
 			return st, err
 		}
-		switch {
-		case s.lost != "" && s.marked:
-			st.dir, st.lost = dir, s.lost
-		case s.marked:
-			st.dir = dir
-		case dir == "":
-			if c.above == nil {
-				a := ""
-				if c.o.MarkerAbove != nil {
-					a = c.o.MarkerAbove(c.o.markers())
-				}
-				c.above = &a
-			}
-			if *c.above != "" {
-				st.above = *c.above
-			} else {
-				st.none = true
-			}
-		default:
-			if st, err = c.startOf(resolve.ParentDir(dir)); err != nil {
-				return st, err
-			}
-			if st.none {
-				st.dir = "" // the chain is dir alone, not the parent alone
-			}
-		}
-		if !s.marked && s.markerOutside != "" && st.inexact == "" {
-			st.inexact = "the root marker " + s.markerOutside + " leads out of the repository: whether Codex's chain starts there is not known here"
+		if st.none {
+			st.dir = "" // the chain is dir alone, not the parent alone
 		}
 	}
-	c.start[dir] = st
+	if !s.marked && s.markerOutside != "" && st.inexact == "" {
+		st.inexact = "the root marker " + s.markerOutside + " leads out of the repository: whether Codex's chain starts there is not known here"
+	}
+	s.st, s.stKnown = st, true
 	return st, nil
 }
 
@@ -402,7 +481,7 @@ func (c *Resolver) slot(dir string) (*slot, error) {
 	if s, ok := c.slots[dir]; ok {
 		return s, nil
 	}
-	s := &slot{chosen: -1}
+	s := c.newSlot()
 	c.slots[dir] = s
 	info, err := c.e.Dir(dir)
 	if err != nil {
