@@ -321,14 +321,14 @@ func opencodeCases() []opencodeCase {
 			// and the other AGENTS.md turns CLAUDE.md off.
 			name: "links",
 			tree: copilotTree{git: []string{"repo"}, files: map[string]string{
-				"shared.md":        "shared\n",
+				"common.md":        "common\n",
 				"repo/a/CLAUDE.md": "wd claude\n",
 			}, links: map[string]string{
-				"repo/AGENTS.md":   "../shared.md",
+				"repo/AGENTS.md":   "../common.md",
 				"repo/a/AGENTS.md": "missing.md",
 			}},
 			wd:   "repo/a",
-			want: e("ROOT/repo/AGENTS.md", "shared\n"),
+			want: e("ROOT/repo/AGENTS.md", "common\n"),
 		},
 		{
 			// The instructions array of the project's opencode.json, after

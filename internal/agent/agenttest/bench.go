@@ -4,10 +4,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"testing"
 
 	"github.com/rivumi/rivumi-lint/internal/resolve"
 )
+
+// B is what ViewsTree needs of a *testing.B (this package is not a test
+// file, and a build of the command must not link package testing).
+type B interface {
+	TB
+	Skip(args ...any)
+	ReportAllocs()
+	Loop() bool
+}
 
 // ViewsTree times one profile's views of every directory of the tree
 // RIVUMI_BENCH_TREE names (the performance benchmark's generated monorepo,
@@ -16,7 +24,7 @@ import (
 // its listings keep; views makes a resolver over the engine (root is the
 // tree's slash path) and returns its view of a directory as a number the
 // loop keeps (candidates, say), so that nothing is optimised away.
-func ViewsTree(b *testing.B, also []string, views func(e *resolve.Engine, root string) func(dir string) (int, error)) {
+func ViewsTree(b B, also []string, views func(e *resolve.Engine, root string) func(dir string) (int, error)) {
 	root := os.Getenv("RIVUMI_BENCH_TREE")
 	if root == "" {
 		b.Skip("RIVUMI_BENCH_TREE names no tree")
