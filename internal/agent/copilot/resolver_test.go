@@ -279,20 +279,14 @@ func TestCopilotQuietDirectoriesShare(t *testing.T) {
 	}
 }
 
-// Rule 2: Copilot reads the entry that is the name in any letter case; of
-// several (the name itself among them), the first in the directory's
-// order on disk, which no listing keeps (not exact). A GEMINI.md, in any case, has its
+// Rule 2: Copilot reads the entry that is the name in any letter case. A GEMINI.md, in any case, has its
 // imports not expanded; the others expand theirs, a link's beside it.
 func TestCopilotOtherCaseAndImports(t *testing.T) {
 	root := agenttest.Tree(t, map[string]string{
 		"a/agents.md":                       "lower @x.md\n",
 		"a/x.md":                            "x\n",
 		"a/Gemini.md":                       "gemini @x.md\n",
-		"b/AGENTS.md":                       "upper\n",
-		"b/agents.md":                       "lower\n",
 		"c/.github/Copilot-Instructions.md": "copilot in another case\n",
-		"d/Agents.md":                       "one\n",
-		"d/aGENTS.md":                       "two\n",
 		"e/AGENTS.md":                       "self @AGENTS.md\n",
 		"f/AGENTS.md":                       "bad \xfe @AGENTS.md\n",
 	})
@@ -306,6 +300,25 @@ func TestCopilotOtherCaseAndImports(t *testing.T) {
 		v := copilotView(t, root, dir, Options{Git: true})
 		if got := string(v.Message()); got != want || !v.Exact() {
 			t.Errorf("%s: span (exact %v, %s)\n%q\nwant\n%q", dir, v.Exact(), v.Inexact, got, want)
+		}
+	}
+}
+
+// Rule 2: two entries of one directory that are the same name in two
+// cases make the view not exact (Copilot takes the first in the
+// directory's order on disk). Only a case-sensitive file system holds
+// them.
+func TestCopilotCaseTwins(t *testing.T) {
+	files := map[string]string{
+		"b/AGENTS.md": "upper\n",
+		"b/agents.md": "lower\n",
+		"d/Agents.md": "one\n",
+		"d/aGENTS.md": "two\n",
+	}
+	root := agenttest.Tree(t, files)
+	for p, text := range files {
+		if got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p))); err != nil || string(got) != text {
+			t.Skipf("the file system folds case (%s reads %q, %v): it cannot hold two names that differ only in case", p, got, err)
 		}
 	}
 	for dir, names := range map[string]string{"b": "AGENTS.md and agents.md", "d": "Agents.md and aGENTS.md"} {
