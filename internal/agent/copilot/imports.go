@@ -142,15 +142,21 @@ func (x *expander) imported(ref string, pos at) ([]byte, error) {
 		}
 		return nil, nil
 	}
-	abs := x.c.o.RootAbs + "/" + p
-	if x.seen[p] {
-		// Before the file is judged: the importing file itself is loaded,
-		// whatever its bytes (not UTF-8, it imports itself as loaded too).
-		return []byte("\n\n<imported_custom_instruction source=\"" + abs + "\" skipped=\"already-loaded\" />"), nil
-	}
 	f, err := x.c.read(p)
 	if err != nil {
 		return nil, err
+	}
+	// A file is named, and known as loaded, by its real path (links
+	// followed): x.md -> docs/y.md and @docs/y.md are one file.
+	real := p
+	if f.real != "" {
+		real = f.real
+	}
+	abs := x.c.o.RootAbs + "/" + real
+	if x.seen[real] {
+		// Before the file is judged: the importing file itself is loaded,
+		// whatever its bytes (not UTF-8, it imports itself as loaded too).
+		return []byte("\n\n<imported_custom_instruction source=\"" + abs + "\" skipped=\"already-loaded\" />"), nil
 	}
 	if f.inexact != "" {
 		x.w.inexact(f.inexact)
@@ -167,7 +173,7 @@ func (x *expander) imported(ref string, pos at) ([]byte, error) {
 		unread(p, agent.Ignored, "it is not valid UTF-8: Copilot leaves the import as text")
 		return nil, nil
 	}
-	x.seen[p] = true
+	x.seen[real] = true
 	sub, err := x.expand(content.Lossy(f.data), p, f.bom)
 	if err != nil {
 		return nil, err

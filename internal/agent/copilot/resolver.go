@@ -656,7 +656,11 @@ func (c *Resolver) chainText(p, name string, f *file, wd string) (*chainText, er
 	_, ct.frontMatter = frontMatter(ct.text)
 	if !strings.EqualFold(name, "GEMINI.md") && bytes.IndexByte(ct.text, '@') >= 0 {
 		scratch := &view{v: &agent.View{Dir: wd, RootAbs: c.o.RootAbs}}
-		ex := &expander{c: c, w: scratch, seen: map[string]bool{p: true}}
+		self := p
+		if f.real != "" {
+			self = f.real
+		}
+		ex := &expander{c: c, w: scratch, seen: map[string]bool{self: true}}
 		var err error
 		if ct.text, err = ex.expand(ct.text, p, f.bom); err != nil {
 			return nil, err

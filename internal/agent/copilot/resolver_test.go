@@ -388,3 +388,26 @@ func TestCopilotSameFileInDirectory(t *testing.T) {
 		t.Errorf("a: span (exact %v, %s)\n%q\nwant\n%q", v.Exact(), v.Inexact, got, want)
 	}
 }
+
+// Rule 6: an imported file is named, and known as loaded, by its real
+// path: x.md -> docs/y.md and @docs/y.md are one file, and a link to a
+// file importing its own link's name imports itself.
+func TestCopilotImportRealPath(t *testing.T) {
+	root := agenttest.Tree(t, map[string]string{
+		"AGENTS.md":   "top @x.md @docs/y.md\n",
+		"docs/y.md":   "Y\n",
+		"x.md":        "-> docs/y.md",
+		"docs/s.md":   "self @AGENTS.md\n",
+		"a/AGENTS.md": "-> ../docs/s.md",
+	})
+	skipped := func(p string) string {
+		return "\n\n<imported_custom_instruction source=\"" + root + "/" + p + "\" skipped=\"already-loaded\" />"
+	}
+	top := block("top @x.md" + imported(root+"/docs/y.md", "Y") + " @docs/y.md" + skipped("docs/y.md") + "\n")
+	if got := string(copilotView(t, root, "", Options{Git: true}).Message()); got != top {
+		t.Errorf("root: %q, want %q", got, top)
+	}
+	if got, want := string(copilotView(t, root, "a", Options{Git: true}).Message()), join(top, block("self @AGENTS.md"+skipped("docs/s.md")+"\n")); got != want {
+		t.Errorf("a: %q, want %q", got, want)
+	}
+}
