@@ -339,6 +339,15 @@ type agentBin struct {
 	check func(bin string) error
 }
 
+// agentChecked holds, per binary, the outcome of its check, made once per
+// test binary under the lock: a first run may unpack the package (Copilot:
+// about 235 MB into the one cache every run shares), which parallel first
+// runs must not do at once.
+var agentChecked struct {
+	sync.Mutex
+	errs map[string]error
+}
+
 // agentBinary is the pinned binary of b: a skip without integration, a
 // failure with the install hint when it is missing or another release.
 func agentBinary(t *testing.T, b agentBin) string {
@@ -352,7 +361,17 @@ func agentBinary(t *testing.T, b agentBin) string {
 		}
 		bin = p
 	}
-	if err := b.check(bin); err != nil {
+	agentChecked.Lock()
+	defer agentChecked.Unlock()
+	if agentChecked.errs == nil {
+		agentChecked.errs = map[string]error{}
+	}
+	err, ok := agentChecked.errs[bin]
+	if !ok {
+		err = b.check(bin)
+		agentChecked.errs[bin] = err
+	}
+	if err != nil {
 		t.Fatalf("%v: %s", err, b.hint)
 	}
 	return bin

@@ -23,7 +23,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -50,15 +49,6 @@ const copilotInstallHint = "install GitHub Copilot CLI " + copilotVersion + ": "
 	"`npm install --prefix \"$HOME/.cache/rivumi-lint/agents/copilot-" + copilotVersion + "\" @github/copilot@" + copilotVersion + " @github/copilot-linux-x64@" + copilotVersion + "` " +
 	"and `export " + copilotBinVar + "=\"$HOME/.cache/rivumi-lint/agents/copilot-" + copilotVersion + "/node_modules/.bin/copilot\"` (.ci/run does both)"
 
-// copilotChecked holds, per binary, the outcome of its version check,
-// which also unpacks the package (about 235 MB) into the one cache every
-// run of the test binary shares: under the lock, so that parallel first
-// runs do not unpack into the same directory at once.
-var copilotChecked struct {
-	sync.Mutex
-	versions map[string]error
-}
-
 // copilotCache is the package cache (COPILOT_PKG_CACHE_HOME) of every run:
 // in scratch, so it is kept for the whole test binary and removed with it.
 func copilotCache() string { return filepath.Join(scratch, "copilot-pkg-cache") }
@@ -69,29 +59,7 @@ func copilotCache() string { return filepath.Join(scratch, "copilot-pkg-cache") 
 // when the binary is missing or another release.
 func copilotBinary(t *testing.T) string {
 	t.Helper()
-	needIntegration(t, "the Copilot CLI harness")
-	bin := os.Getenv(copilotBinVar)
-	if bin == "" {
-		p, err := exec.LookPath("copilot")
-		if err != nil {
-			t.Fatalf("GitHub Copilot CLI is not installed (%s unset, no copilot on PATH): %s", copilotBinVar, copilotInstallHint)
-		}
-		bin = p
-	}
-	copilotChecked.Lock()
-	defer copilotChecked.Unlock()
-	if copilotChecked.versions == nil {
-		copilotChecked.versions = map[string]error{}
-	}
-	err, ok := copilotChecked.versions[bin]
-	if !ok {
-		err = checkCopilotVersion(bin)
-		copilotChecked.versions[bin] = err
-	}
-	if err != nil {
-		t.Fatalf("%v: %s", err, copilotInstallHint)
-	}
-	return bin
+	return agentBinary(t, agentBin{what: "GitHub Copilot CLI", envVar: copilotBinVar, command: "copilot", hint: copilotInstallHint, check: checkCopilotVersion})
 }
 
 func checkCopilotVersion(bin string) error {

@@ -26,7 +26,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -58,41 +57,13 @@ const opencodeInstallHint = "install OpenCode " + opencodeVersion + ": " +
 	"`npm install --prefix \"$HOME/.cache/rivumi-lint/agents/opencode-" + opencodeVersion + "\" opencode-ai@" + opencodeVersion + "` " +
 	"and `export " + opencodeBinVar + "=\"$HOME/.cache/rivumi-lint/agents/opencode-" + opencodeVersion + "/node_modules/.bin/opencode\"` (.ci/run does both)"
 
-// opencodeChecked holds, per binary, the outcome of its version check.
-var opencodeChecked struct {
-	sync.Mutex
-	versions map[string]error
-}
-
 // opencodeBinary returns the pinned OpenCode: $RIVUMI_OPENCODE, else
 // `opencode` on PATH, whose --version is the pinned one. It skips the test
 // unless RIVUMI_LINT_INTEGRATION=1 and fails it, with the install hint,
 // when the binary is missing or another release.
 func opencodeBinary(t *testing.T) string {
 	t.Helper()
-	needIntegration(t, "the OpenCode harness")
-	bin := os.Getenv(opencodeBinVar)
-	if bin == "" {
-		p, err := exec.LookPath("opencode")
-		if err != nil {
-			t.Fatalf("OpenCode is not installed (%s unset, no opencode on PATH): %s", opencodeBinVar, opencodeInstallHint)
-		}
-		bin = p
-	}
-	opencodeChecked.Lock()
-	defer opencodeChecked.Unlock()
-	if opencodeChecked.versions == nil {
-		opencodeChecked.versions = map[string]error{}
-	}
-	err, ok := opencodeChecked.versions[bin]
-	if !ok {
-		err = checkOpenCodeVersion(bin)
-		opencodeChecked.versions[bin] = err
-	}
-	if err != nil {
-		t.Fatalf("%v: %s", err, opencodeInstallHint)
-	}
-	return bin
+	return agentBinary(t, agentBin{what: "OpenCode", envVar: opencodeBinVar, command: "opencode", hint: opencodeInstallHint, check: checkOpenCodeVersion})
 }
 
 // checkOpenCodeVersion runs `opencode --version`, which prints the bare
